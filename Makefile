@@ -1,0 +1,169 @@
+# flow-platform -- the one entry point: build, install, test, bench.
+#
+#   make                 libflow (static + shared), flow-compute, flow-tool
+#   make test            unit and CLI tests on the CPU backend
+#   make test-gpu        the same on CUDA, plus CPU/GPU agreement tests
+#   make bench           GPU benchmarks (needs a CUDA device)
+#   make install PREFIX=/usr/local
+#   make SANITIZE=1 test AddressSanitizer + UndefinedBehaviorSanitizer
+#   make CUDA=0          force a CPU-only build;  make OPENCV=0: no OpenCV
+
+# ---- user-editable ---------------------------------------------------------
+PREFIX    ?= /usr/local
+CUDA_HOME ?= /usr/local/cuda
+BUILD     ?= build
+CC        ?= cc
+CXX       ?= c++
+CFLAGS    ?= -O2 -g
+CXXFLAGS  ?= -O2 -g
+NVCCFLAGS ?= -O3 -lineinfo
+CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
+SANITIZE  ?= 0
+
+# ---- what this machine has -------------------------------------------------
+NVCC := $(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc))
+ifeq ($(origin CUDA),undefined)
+  CUDA := $(if $(NVCC),1,0)
+endif
+ifeq ($(origin OPENCV),undefined)
+  OPENCV := $(shell pkg-config --exists opencv4 2>/dev/null && echo 1 || echo 0)
+endif
+PNG := $(shell pkg-config --exists libpng 2>/dev/null && echo 1 || echo 0)
+ifeq ($(CUDA),1)
+  CUDA_ROOT := $(patsubst %/bin/nvcc,%,$(NVCC))
+endif
+
+VERSION := 0.1.0
+
+# ---- flags -------------------------------------------------------------------
+WARN      := -Wall -Wextra -Wshadow -Wno-unused-parameter
+CPPFLAGS  += -Ilibflow/include -Ilibflow -Itests/common -DFLOW_VERSION='"$(VERSION)"'
+ALL_CFLAGS   = -std=c11 -D_XOPEN_SOURCE=700 -fPIC -fopenmp $(WARN) $(CFLAGS)
+ALL_CXXFLAGS = -std=c++17 -fPIC $(WARN) $(CXXFLAGS)
+LDLIBS    := -fopenmp -lm
+
+ifeq ($(SANITIZE),1)
+  SANFLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+  ALL_CFLAGS += $(SANFLAGS)
+  ALL_CXXFLAGS += $(SANFLAGS)
+  LDLIBS     += $(SANFLAGS)
+endif
+
+# ---- sources: each directory is one part of the architecture ---------------
+LIB_C   := $(wildcard libflow/src/*.c libflow/cpu/*.c libflow/io/*.c)
+LIB_CU  :=
+LIB_CXX :=
+ifeq ($(CUDA),1)
+  LIB_CU  += $(wildcard libflow/cuda/*.cu)
+  LDLIBS  += -L$(CUDA_ROOT)/lib64 -lcudart_static -lrt -ldl -lpthread -lstdc++
+  BUILT_BACKENDS := cpu cuda
+else
+  LIB_C   += $(wildcard libflow/nocuda/*.c)
+  BUILT_BACKENDS := cpu
+endif
+ifeq ($(OPENCV),1)
+  LIB_CXX += $(wildcard libflow/io/opencv/*.cpp)
+  CPPFLAGS_OPENCV := $(shell pkg-config --cflags opencv4)
+  LDLIBS  += $(shell pkg-config --libs opencv4) -lstdc++
+else
+  LIB_C   += $(wildcard libflow/io/noopencv/*.c)
+endif
+ifeq ($(PNG),1)
+  LIB_C   += $(wildcard libflow/io/png/*.c)
+  CPPFLAGS += $(shell pkg-config --cflags libpng)
+  LDLIBS  += $(shell pkg-config --libs libpng)
+else
+  LIB_C   += $(wildcard libflow/io/nopng/*.c)
+endif
+
+LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.o) \
+           $(LIB_CXX:%.cpp=$(BUILD)/obj/%.o)
+LIB_A   := $(BUILD)/lib/libflow.a
+LIB_SO  := $(BUILD)/lib/libflow.so
+
+TOOLS      := flow-compute flow-tool
+TOOL_BINS  := $(foreach t,$(TOOLS),$(if $(wildcard $(t)/*.c),$(BUILD)/bin/$(t)))
+TOOL_SHARED_C := $(wildcard tools-common/*.c)
+
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+GPU_SRC    := $(wildcard tests/gpu/test_*.c)
+BENCH_SRC  := $(wildcard tests/bench/bench_*.c)
+TEST_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) $(GPU_SRC:tests/gpu/%.c=$(BUILD)/tests/gpu_%)
+BENCH_BINS := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/%)
+
+.PHONY: all lib tools tests test test-gpu bench install clean config
+all: config lib tools
+
+config:
+	@echo "flow-platform $(VERSION): backends [$(BUILT_BACKENDS)]$(if $(filter 1,$(CUDA)), (nvcc: $(NVCC)),, no nvcc: CPU-only build) OpenCV=$(OPENCV) libpng=$(PNG)"
+
+lib: $(LIB_A) $(LIB_SO) $(BUILD)/lib/pkgconfig/libflow.pc
+tools: $(TOOL_BINS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(CPPFLAGS_OPENCV) $(ALL_CXXFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++20 $(CPPFLAGS) $(NVCCFLAGS) $(CUDA_ARCH) -Xcompiler -fPIC,-Wall -MMD -MP -c $< -o $@
+
+$(LIB_A): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libflow.so -o $@ $^ $(LDLIBS)
+
+$(BUILD)/lib/pkgconfig/libflow.pc: scripts/libflow.pc.in Makefile
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS@|$(LDLIBS)|' $< > $@
+
+# A tool is every .c file of its directory plus the shared tool code.
+.SECONDEXPANSION:
+$(BUILD)/bin/%: $$(patsubst %.c,$(BUILD)/obj/%.o,$$(wildcard $$*/*.c) $(TOOL_SHARED_C)) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(BUILD)/obj/tests/common/harness.o $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/gpu_test_%: $(BUILD)/obj/tests/gpu/test_%.o $(BUILD)/obj/tests/common/harness.o $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/bench_%: $(BUILD)/obj/tests/bench/bench_%.o $(BUILD)/obj/tests/common/harness.o $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+tests: all $(TEST_BINS) $(BENCH_BINS)
+
+# Unit tests on the CPU backend, then the CLI tests; one total line at the end.
+test: tests
+	@FLOW_DEVICE=cpu BUILD=$(BUILD) SANITIZE=$(SANITIZE) scripts/run-tests.sh cpu
+
+# The same unit tests on CUDA, plus the agreement tests (tests/gpu/).
+test-gpu: tests
+	@FLOW_DEVICE=cuda BUILD=$(BUILD) SANITIZE=$(SANITIZE) scripts/run-tests.sh cuda
+
+bench: tests
+	@for b in $(BENCH_BINS); do $$b || exit 1; done
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/flow
+	install -m 755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 libflow/include/flow/*.h $(DESTDIR)$(PREFIX)/include/flow/
+	install -m 644 $(BUILD)/lib/pkgconfig/libflow.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,145 @@
+/* stencil.cu -- CUDA kernels of the preprocessing and multigrid transfer
+ * operations.  Each kernel computes (x, y), returns outside the plane and
+ * calls the shared per-pixel function of libflow/pixel/; each launcher
+ * checks its launch. */
+#include "common.cuh"
+#include "ops.cuh"
+#include "../pixel/stencil.h"
+#include "../pixel/tensor.h"
+
+#define PX(p, x, y) ((p).data[(long)(y) * (p).pitch + (x)])
+
+__constant__ float c_kernel[2 * FLOW_KERNEL_RADIUS_MAX + 1];
+
+__global__ void fill_kernel(flow_plane p, float value)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= p.width || y >= p.height)
+        return;
+    PX(p, x, y) = value;
+}
+
+flow_status cuda_fill(flow_backend *b, flow_plane *p, float value)
+{
+    fill_kernel<<<flow_grid(p->width, p->height), flow_block, 0, cuda_of(b)->stream>>>(*p, value);
+    return FLOW_CUDA_LAUNCHED("fill");
+}
+
+__global__ void convolve_rows_kernel(flow_plane dst, flow_plane src, int r)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= dst.width || y >= dst.height)
+        return;
+    PX(dst, x, y) = flow_convolve_row_px(src.data, src.pitch, src.width, src.height, x, y,
+                                         c_kernel, r);
+}
+
+__global__ void convolve_cols_kernel(flow_plane dst, flow_plane src, int r)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= dst.width || y >= dst.height)
+        return;
+    PX(dst, x, y) = flow_convolve_col_px(src.data, src.pitch, src.width, src.height, x, y,
+                                         c_kernel, r);
+}
+
+static flow_status set_kernel(flow_backend *b, const flow_kernel *k)
+{
+    return flow_cuda_check(cudaMemcpyToSymbolAsync(c_kernel, k->w,
+                                                   (size_t)(2 * k->radius + 1) * sizeof(float), 0,
+                                                   cudaMemcpyHostToDevice, cuda_of(b)->stream),
+                           "convolution kernel upload");
+}
+
+flow_status cuda_convolve_rows(flow_backend *b, flow_plane *dst, const flow_plane *src,
+                               const flow_kernel *k)
+{
+    FLOW_TRY(set_kernel(b, k));
+    convolve_rows_kernel<<<flow_grid(dst->width, dst->height), flow_block, 0,
+                           cuda_of(b)->stream>>>(*dst, *src, k->radius);
+    return FLOW_CUDA_LAUNCHED("convolve_rows");
+}
+
+flow_status cuda_convolve_cols(flow_backend *b, flow_plane *dst, const flow_plane *src,
+                               const flow_kernel *k)
+{
+    FLOW_TRY(set_kernel(b, k));
+    convolve_cols_kernel<<<flow_grid(dst->width, dst->height), flow_block, 0,
+                           cuda_of(b)->stream>>>(*dst, *src, k->radius);
+    return FLOW_CUDA_LAUNCHED("convolve_cols");
+}
+
+__global__ void derivatives_kernel(flow_plane fx, flow_plane fy, flow_plane ft, flow_plane f1,
+                                   flow_plane f2)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= f1.width || y >= f1.height)
+        return;
+    flow_derivatives_px(f1.data, f2.data, f1.pitch, f1.width, f1.height, x, y, &PX(fx, x, y),
+                        &PX(fy, x, y), &PX(ft, x, y));
+}
+
+flow_status cuda_derivatives(flow_backend *b, flow_plane *fx, flow_plane *fy, flow_plane *ft,
+                             const flow_plane *f1, const flow_plane *f2)
+{
+    if (f1->pitch != f2->pitch)
+        return flow_fail(FLOW_ERR_INVALID, "derivatives: frames of different pitch");
+    derivatives_kernel<<<flow_grid(f1->width, f1->height), flow_block, 0, cuda_of(b)->stream>>>(
+        *fx, *fy, *ft, *f1, *f2);
+    return FLOW_CUDA_LAUNCHED("derivatives");
+}
+
+__global__ void tensor_products_kernel(flow_tensor J, flow_plane fx, flow_plane fy,
+                                       flow_plane ft, int accumulate)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= fx.width || y >= fx.height)
+        return;
+    float j[6];
+    flow_tensor_products_px(PX(fx, x, y), PX(fy, x, y), PX(ft, x, y), j);
+    float *out[6] = { &PX(J.j11, x, y), &PX(J.j12, x, y), &PX(J.j13, x, y),
+                      &PX(J.j22, x, y), &PX(J.j23, x, y), &PX(J.j33, x, y) };
+    for (int c = 0; c < 6; c++)
+        *out[c] = accumulate ? *out[c] + j[c] : j[c];
+}
+
+flow_status cuda_tensor_products(flow_backend *b, flow_tensor *J, const flow_plane *fx,
+                                 const flow_plane *fy, const flow_plane *ft, int accumulate)
+{
+    tensor_products_kernel<<<flow_grid(fx->width, fx->height), flow_block, 0,
+                             cuda_of(b)->stream>>>(*J, *fx, *fy, *ft, accumulate);
+    return FLOW_CUDA_LAUNCHED("tensor_products");
+}
+
+__global__ void restriction_kernel(flow_plane coarse, flow_plane fine)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= coarse.width || y >= coarse.height)
+        return;
+    PX(coarse, x, y) = flow_restriction_px(fine.data, fine.pitch, fine.width, fine.height, x, y);
+}
+
+flow_status cuda_restriction(flow_backend *b, flow_plane *coarse, const flow_plane *fine)
+{
+    restriction_kernel<<<flow_grid(coarse->width, coarse->height), flow_block, 0,
+                         cuda_of(b)->stream>>>(*coarse, *fine);
+    return FLOW_CUDA_LAUNCHED("restriction");
+}
+
+__global__ void prolongation_kernel(flow_plane fine, flow_plane coarse, int accumulate)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= fine.width || y >= fine.height)
+        return;
+    const float p = flow_prolongation_px(coarse.data, coarse.pitch, coarse.width, coarse.height,
+                                         x, y);
+    PX(fine, x, y) = accumulate ? PX(fine, x, y) + p : p;
+}
+
+flow_status cuda_prolongation(flow_backend *b, flow_plane *fine, const flow_plane *coarse,
+                              int accumulate)
+{
+    prolongation_kernel<<<flow_grid(fine->width, fine->height), flow_block, 0,
+                          cuda_of(b)->stream>>>(*fine, *coarse, accumulate);
+    return FLOW_CUDA_LAUNCHED("prolongation");
+}

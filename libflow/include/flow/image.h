@@ -1,0 +1,65 @@
+/* image.h -- images and video frames in memory, and reading/writing them.
+ *
+ * Images are planar float: channel c of pixel (x, y) is
+ * data[c * width * height + y * width + x], gray or RGB, values on the
+ * 0..255 scale whatever the file's depth (16-bit samples are scaled by
+ * 255/65535), so that one set of parameters fits 8- and 16-bit input.
+ *
+ * With OpenCV (imgcodecs/videoio, through a C++ shim) every format OpenCV
+ * reads is accepted: PNG, PGM/PPM, JPEG, TIFF, video files, /dev/videoN
+ * cameras.  Without it, PGM/PPM are read natively and PNG through libpng
+ * where present; video then returns FLOW_ERR_UNSUPPORTED saying OpenCV is
+ * needed.  Writers write to a temporary name and rename, so a failed write
+ * leaves no half file. */
+#ifndef FLOW_IMAGE_H
+#define FLOW_IMAGE_H
+
+#include "flow/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct flow_image {
+    int width, height;
+    int channels; /* 1 (gray) or 3 (R, G, B) */
+    float *data;  /* channels * width * height floats, planar */
+} flow_image;
+
+/* The largest image accepted from a file: 2^28 pixels (a 16384x16384 frame). */
+#define FLOW_IMAGE_MAX_PIXELS (1L << 28)
+
+flow_status flow_image_alloc(flow_image *img, int width, int height, int channels);
+void flow_image_free(flow_image *img);
+
+/* Reads any supported image file.  Errors name the path and the problem:
+ * missing, a directory, truncated, corrupt, unsupported format. */
+flow_status flow_image_read(const char *path, flow_image *img);
+
+/* Writes by extension: .png (8-bit), .pgm/.ppm (binary, 8-bit); with OpenCV
+ * also whatever it writes.  Values are rounded and clamped to 0..255. */
+flow_status flow_image_write(const char *path, const flow_image *img);
+
+/* The luminance (0.299 R + 0.587 G + 0.114 B) of a colour image, or a copy
+ * of a gray one, into a newly allocated dst. */
+flow_status flow_image_to_gray(const flow_image *src, flow_image *dst);
+
+/* Whether this build reads through OpenCV (and so has video and cameras). */
+int flow_image_has_opencv(void);
+
+/* A video stream: a file, or a camera "/dev/videoN". */
+typedef struct flow_video flow_video;
+
+flow_status flow_video_open(const char *path, flow_video **out);
+flow_status flow_video_open_camera(int index, flow_video **out);
+/* Reads the next frame into img (allocated on the first call, reused after:
+ * the size must not change).  *got is 0 at the end of the stream. */
+flow_status flow_video_read(flow_video *v, flow_image *img, int *got);
+/* Frames per second the container announces (0 when unknown). */
+double flow_video_fps(const flow_video *v);
+void flow_video_close(flow_video *v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

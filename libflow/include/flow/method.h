@@ -1,0 +1,107 @@
+/* method.h -- computing a dense flow field: methods, solvers, parameters.
+ *
+ * Methods (seed 001 chapter 2, seed 002): local Lucas-Kanade (Gaussian
+ * window rho, or box window with a minimum-eigenvalue threshold tau),
+ * Horn-Schunck, linear CLG, nonlinear CLG with Psi(s^2) = sqrt(s^2 + eps^2)
+ * on the data and/or smoothness term.  Solvers (2.8, seed 004): Jacobi
+ * (lagged nonlinearities for CLG-NL), red-black SOR, V- and W-cycles,
+ * cascadic and full multigrid (FAS for the nonlinear case).
+ *
+ * A context holds every buffer for one image size and is reused frame after
+ * frame: nothing is allocated inside flow_context_compute(). */
+#ifndef FLOW_METHOD_H
+#define FLOW_METHOD_H
+
+#include "flow/backend.h"
+#include "flow/field.h"
+#include "flow/image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum flow_method {
+    FLOW_METHOD_LK,     /* local Lucas-Kanade */
+    FLOW_METHOD_HS,     /* Horn-Schunck (CLG with rho = 0) */
+    FLOW_METHOD_CLG,    /* linear combined local-global */
+    FLOW_METHOD_CLG_NL, /* nonlinear CLG */
+} flow_method;
+
+typedef enum flow_solver {
+    FLOW_SOLVER_JACOBI,
+    FLOW_SOLVER_RBSOR,
+    FLOW_SOLVER_VCYCLE,
+    FLOW_SOLVER_WCYCLE,
+    FLOW_SOLVER_CASCADIC,
+    FLOW_SOLVER_FMG,
+} flow_solver;
+
+typedef enum flow_window {
+    FLOW_WINDOW_GAUSS, /* K_rho (seed 001) */
+    FLOW_WINDOW_BOX,   /* s x s box with eigenvalue threshold tau (seed 002) */
+} flow_window;
+
+typedef struct flow_params {
+    flow_method method;
+    double sigma;         /* presmoothing K_sigma, pixels */
+    double rho;           /* postsmoothing K_rho of the motion tensor, pixels */
+    double alpha;         /* weight of the smoothness term */
+    int nonlinear_data;   /* CLG-NL: robust Psi on the data term */
+    int nonlinear_smooth; /* CLG-NL: robust Psi on the smoothness term */
+    double eps_d;         /* epsilon of Psi_D */
+    double eps_s;         /* epsilon of Psi_S */
+    flow_window window;   /* LK window */
+    int window_size;      /* LK box side s (odd) */
+    double tau;           /* LK minimum-eigenvalue threshold */
+    int fill_unknown;     /* LK: fill unsolvable pixels instead of marking them unknown */
+    flow_solver solver;
+    flow_solver smoother; /* FLOW_SOLVER_JACOBI or FLOW_SOLVER_RBSOR inside cycles */
+    int iterations;       /* Jacobi/SOR sweeps; cascadic sweeps per level */
+    double omega;         /* SOR relaxation factor */
+    int n0, n1, n2;       /* coarsest-grid, pre- and post-smoothing iterations */
+    int cycles;           /* cycles per level (FMG) or in total (V/W) */
+    int max_depth;        /* deepest multigrid level; -1: as deep as the grid allows */
+} flow_params;
+
+/* Fills p with the documented defaults of method m (docs/PARAMETERS.md). */
+void flow_params_default(flow_params *p, flow_method m);
+/* FLOW_OK, or FLOW_ERR_INVALID naming the first parameter out of range. */
+flow_status flow_params_validate(const flow_params *p);
+
+const char *flow_method_name(flow_method m); /* "lk", "hs", "clg", "clg-nl" */
+const char *flow_solver_name(flow_solver s); /* "jacobi", "rbsor", "v", "w", "cascadic", "fmg" */
+/* Parse the names above; FLOW_ERR_INVALID for an unknown name. */
+flow_status flow_method_parse(const char *name, flow_method *m);
+flow_status flow_solver_parse(const char *name, flow_solver *s);
+
+/* Hooks through which a tool watches a computation; any may be NULL.  The
+ * library brackets each stage (nested: "motion tensor" > "presmoothing", ...,
+ * "solve" > "FMG" > "V-cycle" > ...) with stage_begin/stage_end, emits the
+ * multigrid trace of seed 001 appendix B line by line through trace, and
+ * hands each intermediate plane to workflow (only when that is set). */
+typedef struct flow_observer {
+    void *user;
+    void (*stage_begin)(void *user, const char *name);
+    void (*stage_end)(void *user, const char *name);
+    void (*trace)(void *user, const char *line);
+    void (*workflow)(void *user, const char *name, flow_backend *b, const flow_plane *plane);
+} flow_observer;
+
+typedef struct flow_context flow_context;
+
+/* Allocates every buffer for frames of width x height with `channels`
+ * channels (1 or 3) on backend b.  p is copied and validated. */
+flow_status flow_context_create(flow_backend *b, int width, int height, int channels,
+                                const flow_params *p, flow_context **out);
+void flow_context_destroy(flow_context *ctx);
+void flow_context_set_observer(flow_context *ctx, const flow_observer *obs);
+
+/* The flow from f1 to f2 (both of the context's size and channels) into out
+ * (of the context's size; allocate it once with flow_field_alloc). */
+flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const flow_image *f2,
+                                 flow_field *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

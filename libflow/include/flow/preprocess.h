@@ -1,0 +1,46 @@
+/* preprocess.h -- Gaussian smoothing and the motion tensor pipeline
+ * (seed 001, sections 2.3.1 and 4.3), written once over the backend table. */
+#ifndef FLOW_PREPROCESS_H
+#define FLOW_PREPROCESS_H
+
+#include "flow/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The discrete Gaussian K_sigma on [-ceil(3 sigma), ceil(3 sigma)],
+ * normalised to sum 1 (eq. 4.5).  sigma == 0 gives the identity.
+ * FLOW_ERR_INVALID when sigma < 0, is not finite, or needs a radius over
+ * FLOW_KERNEL_RADIUS_MAX (sigma > 16). */
+flow_status flow_gauss_kernel(double sigma, flow_kernel *k);
+
+/* dst = K * src, separably (rows into tmp, then columns into dst).  dst may
+ * be src; tmp must differ from both.  All three planes have one size. */
+flow_status flow_smooth(flow_backend *b, flow_plane *dst, const flow_plane *src, flow_plane *tmp,
+                        const flow_kernel *k);
+
+/* Scratch planes of the tensor pipeline for one image size. */
+typedef struct flow_tensor_work {
+    flow_plane f1, f2, tmp, fx, fy, ft;
+} flow_tensor_work;
+
+flow_status flow_tensor_alloc(flow_backend *b, flow_tensor *J, int width, int height);
+void flow_tensor_free(flow_backend *b, flow_tensor *J);
+flow_status flow_tensor_work_alloc(flow_backend *b, flow_tensor_work *w, int width, int height);
+void flow_tensor_work_free(flow_backend *b, flow_tensor_work *w);
+
+/* The motion tensor J_rho of a frame pair with `channels` planes each
+ * (1 gray, 3 colour): per channel, presmooth both frames with K_sigma,
+ * take derivatives, add grad3 grad3^T into J; then postsmooth every
+ * component with K_rho (seed 001 fig. 4.12).  frame1[c], frame2[c] are the
+ * channel planes; they are left unchanged. */
+flow_status flow_motion_tensor(flow_backend *b, flow_tensor *J, const flow_plane *const *frame1,
+                               const flow_plane *const *frame2, int channels,
+                               const flow_kernel *k_sigma, const flow_kernel *k_rho,
+                               flow_tensor_work *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,30 @@
+/* internal.h -- helpers shared by the library's own files, not installed. */
+#ifndef FLOW_INTERNAL_H
+#define FLOW_INTERNAL_H
+
+#include "flow/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Records a printf-style detail for flow_last_error() and returns s, so that
+ * a failure reads `return flow_fail(FLOW_ERR_IO, "%s: %s", path, why);`. */
+flow_status flow_fail(flow_status s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Evaluates a status expression and returns it from the caller on failure. */
+#define FLOW_TRY(expr)                                                        \
+    do {                                                                      \
+        flow_status flow_try_s_ = (expr);                                     \
+        if (flow_try_s_ != FLOW_OK)                                           \
+            return flow_try_s_;                                               \
+    } while (0)
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,53 @@
+#!/bin/sh
+# run-tests.sh MODE -- runs every unit test binary (MODE cuda adds the GPU
+# agreement tests) and every CLI test script, then prints one total line
+# "N passed, N failed" that CI reads.  Exit status 1 when anything failed.
+mode=$1
+build=${BUILD:-build}
+if [ "${SANITIZE:-0}" = 1 ]; then
+    # The CUDA runtime maps memory where ASan keeps its shadow gap.
+    export ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1
+fi
+passed=0 failed=0 skipped=0
+tally() {  # adds the counts of the last "N passed, N failed[, N skipped]" line of $1
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+    if [ -z "$line" ]; then
+        failed=$((failed + 1))
+        echo "  FAIL $2: no result line (crashed?)"
+        return
+    fi
+    p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
+    s=$(echo "$line" | sed -nE 's/.*, ([0-9]+) skipped.*/\1/p')
+    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${s:-0}))
+}
+log=$(mktemp)
+bins=$(ls "$build"/tests/test_* 2>/dev/null)
+[ "$mode" = cuda ] && bins="$bins $(ls "$build"/tests/gpu_test_* 2>/dev/null)"
+for t in $bins; do
+    echo "== $(basename "$t") [$FLOW_DEVICE]"
+    "$t" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    tally "$log" "$(basename "$t")"
+    if [ $rc -ne 0 ] && ! grep -qE '^[0-9]+ passed, [1-9][0-9]* failed' "$log"; then
+        # a non-zero exit with no failed test counted: a crash or a sanitizer report
+        failed=$((failed + 1))
+        echo "  FAIL $(basename "$t"): exit status $rc"
+    fi
+done
+for t in tests/cli/*.sh; do
+    [ -e "$t" ] || continue
+    echo "== $(basename "$t")"
+    BUILD="$build" sh "$t" >"$log" 2>&1
+    cat "$log"
+    tally "$log" "$(basename "$t")"
+done
+rm -f "$log"
+echo
+if [ "$skipped" -gt 0 ]; then
+    echo "$passed passed, $failed failed, $skipped skipped"
+else
+    echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]

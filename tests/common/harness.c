@@ -1,0 +1,106 @@
+/* harness.c -- see harness.h. */
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int harness_failed_checks;
+static int passed, failed, skipped, skip_current;
+static const char *current;
+static flow_backend *opened;
+static int open_tried;
+
+void harness_check(int ok, const char *file, int line, const char *expr)
+{
+    if (ok)
+        return;
+    harness_failed_checks++;
+    fprintf(stderr, "  FAIL %s (%s:%d): %s\n", current ? current : "?", file, line, expr);
+}
+
+void harness_check_near(double got, double want, double tol, const char *file, int line,
+                        const char *expr)
+{
+    int ok = isfinite(got) && fabs(got - want) <= tol;
+    if (!ok)
+        fprintf(stderr, "  FAIL %s (%s:%d): %s: got %.9g, want %.9g +- %.3g\n",
+                current ? current : "?", file, line, expr, got, want, tol);
+    if (!ok)
+        harness_failed_checks++;
+}
+
+void harness_skip(const char *why)
+{
+    skip_current = 1;
+    printf("  skip %s: %s\n", current, why);
+}
+
+void harness_run(const char *name, void (*fn)(void))
+{
+    current = name;
+    harness_failed_checks = 0;
+    skip_current = 0;
+    fn();
+    if (harness_failed_checks)
+        failed++, printf("  FAIL %s\n", name);
+    else if (skip_current)
+        skipped++;
+    else
+        passed++, printf("  ok   %s\n", name);
+    fflush(stdout);
+    current = NULL;
+}
+
+int harness_report(void)
+{
+    flow_backend_close(opened);
+    if (skipped)
+        printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    else
+        printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
+
+flow_backend *harness_backend(void)
+{
+    if (!open_tried) {
+        open_tried = 1;
+        const char *spec = getenv("FLOW_DEVICE");
+        flow_status s = flow_backend_open(spec ? spec : "cpu", &opened);
+        if (s != FLOW_OK)
+            fprintf(stderr, "  cannot open backend '%s': %s\n", spec ? spec : "cpu",
+                    flow_last_error());
+    }
+    if (!opened)
+        harness_check(0, __FILE__, __LINE__, "backend opens");
+    return opened;
+}
+
+const char *harness_data_dir(void)
+{
+    const char *d = getenv("FLOW_DATA");
+    if (!d)
+        d = "../shared/data";
+    struct stat st;
+    return stat(d, &st) == 0 && S_ISDIR(st.st_mode) ? d : NULL;
+}
+
+const char *harness_tmpdir(void)
+{
+    static char dir[256];
+    if (!dir[0]) {
+        const char *base = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/flowtest.XXXXXX", base ? base : "/tmp");
+        if (!mkdtemp(dir))
+            snprintf(dir, sizeof dir, "/tmp");
+    }
+    return dir;
+}
+
+double harness_uniform(unsigned *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return (*state >> 8) * (1.0 / 16777216.0);
+}

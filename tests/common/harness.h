@@ -1,0 +1,46 @@
+/* harness.h -- the unit-test harness: CHECK macros, a runner that prints
+ * "N passed, N failed", the backend under test (FLOW_DEVICE=cpu|cuda), and
+ * where the evaluation data lives (FLOW_DATA, default ../shared/data). */
+#ifndef FLOW_TEST_HARNESS_H
+#define FLOW_TEST_HARNESS_H
+
+#include "flow/backend.h"
+
+#include <math.h>
+#include <stdio.h>
+
+extern int harness_failed_checks; /* failed CHECKs of the running test */
+
+void harness_check(int ok, const char *file, int line, const char *expr);
+void harness_check_near(double got, double want, double tol, const char *file, int line,
+                        const char *expr);
+void harness_run(const char *name, void (*fn)(void));
+/* Marks the running test skipped (with the reason) instead of passed. */
+void harness_skip(const char *why);
+/* Prints "N passed, N failed[, N skipped]" and returns the exit status. */
+int harness_report(void);
+
+/* The backend named by FLOW_DEVICE (default cpu), opened once; NULL after a
+ * failed CHECK when it cannot be opened. */
+flow_backend *harness_backend(void);
+/* The evaluation data directory, or NULL when it is absent. */
+const char *harness_data_dir(void);
+/* A scratch directory for files a test writes (created once, per process). */
+const char *harness_tmpdir(void);
+/* Uniform pseudo-random numbers in [0, 1) from a fixed seed (reproducible). */
+double harness_uniform(unsigned *state);
+
+#define CHECK(cond) harness_check(!!(cond), __FILE__, __LINE__, #cond)
+#define CHECK_NEAR(got, want, tol)                                                           \
+    harness_check_near((got), (want), (tol), __FILE__, __LINE__, #got " ~ " #want)
+#define CHECK_OK(expr)                                                                       \
+    do {                                                                                     \
+        flow_status check_ok_s_ = (expr);                                                    \
+        harness_check(check_ok_s_ == FLOW_OK, __FILE__, __LINE__, #expr);                    \
+        if (check_ok_s_ != FLOW_OK)                                                          \
+            fprintf(stderr, "    -> %s: %s\n", flow_status_str(check_ok_s_),                 \
+                    flow_last_error());                                                      \
+    } while (0)
+#define RUN(fn) harness_run(#fn, fn)
+
+#endif

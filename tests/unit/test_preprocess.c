@@ -1,0 +1,402 @@
+/* test_preprocess.c -- the foundation operations on the backend under test
+ * (FLOW_DEVICE): memory, Gaussian convolution, derivatives, motion tensor,
+ * restriction and prolongation, each against a direct double-precision
+ * evaluation of its definition in seed 001. */
+#include "harness.h"
+#include "flow/preprocess.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Host-side helpers: a plane filled from / read into a dense w*h array. */
+static float *host_alloc(int w, int h)
+{
+    return calloc((size_t)w * h, sizeof(float));
+}
+
+static void put(flow_backend *b, flow_plane *p, const float *host)
+{
+    CHECK_OK(b->ops->upload(b, p, host, (size_t)p->width));
+}
+
+static float *get(flow_backend *b, const flow_plane *p)
+{
+    float *host = host_alloc(p->width, p->height);
+    CHECK_OK(b->ops->download(b, host, (size_t)p->width, p));
+    return host;
+}
+
+static void random_fill(float *a, int n, unsigned seed)
+{
+    for (int i = 0; i < n; i++)
+        a[i] = (float)(255.0 * harness_uniform(&seed));
+}
+
+static double clamped(const float *a, int w, int h, int x, int y)
+{
+    x = x < 0 ? 0 : x >= w ? w - 1 : x;
+    y = y < 0 ? 0 : y >= h ? h - 1 : y;
+    return a[(size_t)y * w + x];
+}
+
+static double max_abs_diff(const float *a, const double *ref, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++) {
+        double d = fabs(a[i] - ref[i]);
+        if (!(d <= m))
+            m = isnan(d) ? INFINITY : d;
+    }
+    return m;
+}
+
+static void test_gauss_kernel(void)
+{
+    flow_kernel k;
+    CHECK_OK(flow_gauss_kernel(1.5, &k));
+    CHECK(k.radius == 5); /* ceil(3 * 1.5) */
+    double sum = 0;
+    for (int i = 0; i <= 2 * k.radius; i++)
+        sum += k.w[i];
+    CHECK_NEAR(sum, 1.0, 1e-6);
+    CHECK_NEAR(k.w[k.radius - 2], k.w[k.radius + 2], 0);
+    CHECK_NEAR(k.w[k.radius + 1] / k.w[k.radius], exp(-0.5 / (1.5 * 1.5)), 1e-6);
+    CHECK_OK(flow_gauss_kernel(0.0, &k));
+    CHECK(k.radius == 0 && k.w[0] == 1.0f);
+    CHECK(flow_gauss_kernel(-1.0, &k) == FLOW_ERR_INVALID);
+    CHECK(flow_gauss_kernel(NAN, &k) == FLOW_ERR_INVALID);
+    CHECK(flow_gauss_kernel(17.0, &k) == FLOW_ERR_INVALID);
+}
+
+static void test_upload_download_fill(void)
+{
+    flow_backend *b = harness_backend();
+    if (!b)
+        return;
+    const int w = 37, h = 23;
+    flow_plane p, q;
+    CHECK_OK(flow_plane_alloc(b, &p, w, h));
+    CHECK_OK(flow_plane_alloc(b, &q, w, h));
+    CHECK(p.pitch >= w);
+    float *a = host_alloc(w, h);
+    random_fill(a, w * h, 7);
+    put(b, &p, a);
+    CHECK_OK(b->ops->copy(b, &q, &p));
+    float *back = get(b, &q);
+    CHECK(memcmp(a, back, sizeof(float) * w * h) == 0);
+    CHECK_OK(b->ops->fill(b, &p, -2.5f));
+    free(back);
+    back = get(b, &p);
+    int all = 1;
+    for (int i = 0; i < w * h; i++)
+        all &= back[i] == -2.5f;
+    CHECK(all);
+    CHECK(b->ops->plane_alloc(b, &q, 0, 5) == FLOW_ERR_INVALID);
+    flow_plane_free(b, &p);
+    flow_plane_free(b, &q);
+    free(a);
+    free(back);
+}
+
+/* Gaussian smoothing of random data against the 2-D sum with clamping. */
+static void test_smooth(void)
+{
+    flow_backend *b = harness_backend();
+    if (!b)
+        return;
+    const int w = 41, h = 29;
+    flow_kernel k;
+    CHECK_OK(flow_gauss_kernel(1.2, &k));
+    flow_plane src, dst, tmp;
+    CHECK_OK(flow_plane_alloc(b, &src, w, h));
+    CHECK_OK(flow_plane_alloc(b, &dst, w, h));
+    CHECK_OK(flow_plane_alloc(b, &tmp, w, h));
+    float *a = host_alloc(w, h);
+    random_fill(a, w * h, 11);
+    put(b, &src, a);
+    CHECK_OK(flow_smooth(b, &dst, &src, &tmp, &k));
+    float *got = get(b, &dst);
+    double *ref = calloc((size_t)w * h, sizeof(double));
+    const int r = k.radius;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            double s = 0;
+            for (int j = -r; j <= r; j++)
+                for (int i = -r; i <= r; i++)
+                    s += (double)k.w[r + i] * k.w[r + j] * clamped(a, w, h, x + i, y + j);
+            ref[y * w + x] = s;
+        }
+    CHECK(max_abs_diff(got, ref, w * h) < 1e-3); /* values up to 255 */
+    /* In place: dst == src. */
+    CHECK_OK(flow_smooth(b, &src, &src, &tmp, &k));
+    free(got);
+    got = get(b, &src);
+    CHECK(max_abs_diff(got, ref, w * h) < 1e-3);
+    flow_plane_free(b, &src);
+    flow_plane_free(b, &dst);
+    flow_plane_free(b, &tmp);
+    free(a);
+    free(got);
+    free(ref);
+}
+
+/* The fourth-order stencil differentiates cubics exactly away from borders;
+ * at borders it matches the clamped definition. */
+static void test_derivatives(void)
+{
+    flow_backend *b = harness_backend();
+    if (!b)
+        return;
+    const int w = 19, h = 14;
+    flow_plane f1, f2, fx, fy, ft;
+    flow_plane *all[] = { &f1, &f2, &fx, &fy, &ft };
+    for (int i = 0; i < 5; i++)
+        CHECK_OK(flow_plane_alloc(b, all[i], w, h));
+    float *a = host_alloc(w, h), *c = host_alloc(w, h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            double X = (x - 9) / 4.0, Y = (y - 7) / 4.0;
+            a[y * w + x] = (float)(X * X * X + 2 * X * Y - Y * Y);
+            c[y * w + x] = (float)(X * X * X + 2 * X * Y - Y * Y + 0.5 * X + 1);
+        }
+    put(b, &f1, a);
+    put(b, &f2, c);
+    CHECK_OK(b->ops->derivatives(b, &fx, &fy, &ft, &f1, &f2));
+    float *gx = get(b, &fx), *gy = get(b, &fy), *gt = get(b, &ft);
+    double ex = 0, ey = 0, et = 0, eb = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            double X = (x - 9) / 4.0, Y = (y - 7) / 4.0;
+            int i = y * w + x;
+            if (x >= 2 && x < w - 2 && y >= 2 && y < h - 2) {
+                /* d/dx per pixel = (d/dX) / 4 */
+                ex = fmax(ex, fabs(gx[i] - (3 * X * X + 2 * Y + 0.25) / 4.0));
+                ey = fmax(ey, fabs(gy[i] - (2 * X - 2 * Y) / 4.0));
+            } else {
+                double d1 = (clamped(a, w, h, x - 2, y) - 8 * clamped(a, w, h, x - 1, y)
+                             + 8 * clamped(a, w, h, x + 1, y) - clamped(a, w, h, x + 2, y)) / 12;
+                double d2 = (clamped(c, w, h, x - 2, y) - 8 * clamped(c, w, h, x - 1, y)
+                             + 8 * clamped(c, w, h, x + 1, y) - clamped(c, w, h, x + 2, y)) / 12;
+                eb = fmax(eb, fabs(gx[i] - 0.5 * (d1 + d2)));
+            }
+            et = fmax(et, fabs(gt[i] - (c[i] - a[i])));
+        }
+    CHECK(ex < 1e-5);
+    CHECK(ey < 1e-5);
+    CHECK(et < 1e-6);
+    CHECK(eb < 1e-5);
+    for (int i = 0; i < 5; i++)
+        flow_plane_free(b, all[i]);
+    free(a), free(c), free(gx), free(gy), free(gt);
+}
+
+/* Gray: J = K_rho * (grad3 grad3^T) of the presmoothed pair, against a
+ * reference built from the already-tested smoothing and derivatives.
+ * Colour: the tensor of three channels is the sum of their tensors. */
+static void test_motion_tensor(void)
+{
+    flow_backend *b = harness_backend();
+    if (!b)
+        return;
+    const int w = 33, h = 21;
+    flow_kernel ks, kr;
+    CHECK_OK(flow_gauss_kernel(0.8, &ks));
+    CHECK_OK(flow_gauss_kernel(2.0, &kr));
+    flow_plane ch1[3], ch2[3];
+    float *a = host_alloc(w, h);
+    for (int c = 0; c < 3; c++) {
+        CHECK_OK(flow_plane_alloc(b, &ch1[c], w, h));
+        CHECK_OK(flow_plane_alloc(b, &ch2[c], w, h));
+        random_fill(a, w * h, 100 + c);
+        put(b, &ch1[c], a);
+        random_fill(a, w * h, 200 + c);
+        put(b, &ch2[c], a);
+    }
+    flow_tensor J, Jc;
+    flow_tensor_work work;
+    CHECK_OK(flow_tensor_alloc(b, &J, w, h));
+    CHECK_OK(flow_tensor_alloc(b, &Jc, w, h));
+    CHECK_OK(flow_tensor_work_alloc(b, &work, w, h));
+    const flow_plane *p1[3] = { &ch1[0], &ch1[1], &ch1[2] };
+    const flow_plane *p2[3] = { &ch2[0], &ch2[1], &ch2[2] };
+
+    /* colour */
+    CHECK_OK(flow_motion_tensor(b, &Jc, p1, p2, 3, &ks, &kr, &work));
+    flow_plane *jc[6] = { &Jc.j11, &Jc.j12, &Jc.j13, &Jc.j22, &Jc.j23, &Jc.j33 };
+    flow_plane *jg[6] = { &J.j11, &J.j12, &J.j13, &J.j22, &J.j23, &J.j33 };
+    double *sum[6];
+    for (int k = 0; k < 6; k++)
+        sum[k] = calloc((size_t)w * h, sizeof(double));
+    double worst_gray = 0;
+    for (int c = 0; c < 3; c++) {
+        CHECK_OK(flow_motion_tensor(b, &J, &p1[c], &p2[c], 1, &ks, &kr, &work));
+        /* reference for this channel from the separately tested pieces */
+        flow_plane s1, s2, fx, fy, ft, tmp;
+        flow_plane *all[] = { &s1, &s2, &fx, &fy, &ft, &tmp };
+        for (int i = 0; i < 6; i++)
+            CHECK_OK(flow_plane_alloc(b, all[i], w, h));
+        CHECK_OK(flow_smooth(b, &s1, p1[c], &tmp, &ks));
+        CHECK_OK(flow_smooth(b, &s2, p2[c], &tmp, &ks));
+        CHECK_OK(b->ops->derivatives(b, &fx, &fy, &ft, &s1, &s2));
+        float *gx = get(b, &fx), *gy = get(b, &fy), *gt = get(b, &ft);
+        for (int k = 0; k < 6; k++) {
+            float *prod = host_alloc(w, h);
+            for (int i = 0; i < w * h; i++) {
+                double g[3] = { gx[i], gy[i], gt[i] };
+                static const int row[6] = { 0, 0, 0, 1, 1, 2 }, col[6] = { 0, 1, 2, 1, 2, 2 };
+                prod[i] = (float)(g[row[k]] * g[col[k]]);
+            }
+            double *ref = calloc((size_t)w * h, sizeof(double));
+            const int r = kr.radius;
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
+                    double s = 0;
+                    for (int j = -r; j <= r; j++)
+                        for (int i = -r; i <= r; i++)
+                            s += (double)kr.w[r + i] * kr.w[r + j] * clamped(prod, w, h, x + i, y + j);
+                    ref[y * w + x] = s;
+                    sum[k][y * w + x] += s;
+                }
+            float *got = get(b, jg[k]);
+            double scale = 0;
+            for (int i = 0; i < w * h; i++)
+                scale = fmax(scale, fabs(ref[i]));
+            worst_gray = fmax(worst_gray, max_abs_diff(got, ref, w * h) / scale);
+            free(got), free(ref), free(prod);
+        }
+        free(gx), free(gy), free(gt);
+        for (int i = 0; i < 6; i++)
+            flow_plane_free(b, all[i]);
+    }
+    CHECK(worst_gray < 1e-5);
+    double worst_colour = 0;
+    for (int k = 0; k < 6; k++) {
+        float *got = get(b, jc[k]);
+        double scale = 0;
+        for (int i = 0; i < w * h; i++)
+            scale = fmax(scale, fabs(sum[k][i]));
+        worst_colour = fmax(worst_colour, max_abs_diff(got, sum[k], w * h) / scale);
+        free(got);
+        free(sum[k]);
+    }
+    CHECK(worst_colour < 1e-5);
+    flow_tensor_free(b, &J);
+    flow_tensor_free(b, &Jc);
+    flow_tensor_work_free(b, &work);
+    for (int c = 0; c < 3; c++)
+        flow_plane_free(b, &ch1[c]), flow_plane_free(b, &ch2[c]);
+    free(a);
+}
+
+/* Restriction: sizes ceil(n/2); full weighting (1 2 1)x(1 2 1)/16 with
+ * clamped fine coordinates; constants and (in the interior) linear
+ * functions are preserved.  Odd and even sizes, down to 1x1. */
+static void check_restriction(int w, int h)
+{
+    flow_backend *b = harness_backend();
+    if (!b)
+        return;
+    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    flow_plane f, c;
+    CHECK_OK(flow_plane_alloc(b, &f, w, h));
+    CHECK_OK(flow_plane_alloc(b, &c, cw, ch));
+    float *a = host_alloc(w, h);
+    random_fill(a, w * h, (unsigned)(w * 31 + h));
+    put(b, &f, a);
+    CHECK_OK(b->ops->restriction(b, &c, &f));
+    float *got = get(b, &c);
+    double *ref = calloc((size_t)cw * ch, sizeof(double));
+    static const double wt[3] = { 0.25, 0.5, 0.25 };
+    for (int y = 0; y < ch; y++)
+        for (int x = 0; x < cw; x++)
+            for (int j = -1; j <= 1; j++)
+                for (int i = -1; i <= 1; i++)
+                    ref[y * cw + x] += wt[i + 1] * wt[j + 1] * clamped(a, w, h, 2 * x + i, 2 * y + j);
+    CHECK(max_abs_diff(got, ref, cw * ch) < 1e-4);
+    /* a constant stays constant */
+    CHECK_OK(b->ops->fill(b, &f, 3.0f));
+    CHECK_OK(b->ops->restriction(b, &c, &f));
+    free(got);
+    got = get(b, &c);
+    double e = 0;
+    for (int i = 0; i < cw * ch; i++)
+        e = fmax(e, fabs(got[i] - 3.0));
+    CHECK(e < 1e-6);
+    flow_plane_free(b, &f), flow_plane_free(b, &c);
+    free(a), free(got), free(ref);
+}
+
+static void test_restriction(void)
+{
+    check_restriction(316, 252);
+    check_restriction(79, 63);
+    check_restriction(5, 4);
+    check_restriction(3, 2);
+    check_restriction(2, 1);
+    check_restriction(1, 1);
+}
+
+/* Prolongation: even fine points copy, odd ones average (eqs. 4.14-4.16),
+ * clamped at the right and bottom; a bilinear function is reproduced
+ * exactly where no clamping happens; accumulate adds. */
+static void check_prolongation(int w, int h)
+{
+    flow_backend *b = harness_backend();
+    if (!b)
+        return;
+    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    flow_plane f, c;
+    CHECK_OK(flow_plane_alloc(b, &f, w, h));
+    CHECK_OK(flow_plane_alloc(b, &c, cw, ch));
+    float *a = host_alloc(cw, ch);
+    for (int y = 0; y < ch; y++)
+        for (int x = 0; x < cw; x++)
+            a[y * cw + x] = (float)(2.0 * x - 3.0 * y + 0.5 * x * y + 1.0);
+    put(b, &c, a);
+    CHECK_OK(b->ops->prolongation(b, &f, &c, 0));
+    float *got = get(b, &f);
+    double e_interior = 0, e_def = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int x0 = x / 2, y0 = y / 2, x1 = x0 + (x & 1), y1 = y0 + (y & 1);
+            double def = 0.25 * (clamped(a, cw, ch, x0, y0) + clamped(a, cw, ch, x1, y0)
+                                 + clamped(a, cw, ch, x0, y1) + clamped(a, cw, ch, x1, y1));
+            e_def = fmax(e_def, fabs(got[y * w + x] - def));
+            if (x1 < cw && y1 < ch) {
+                double X = x / 2.0, Y = y / 2.0;
+                e_interior = fmax(e_interior, fabs(got[y * w + x] - (2 * X - 3 * Y + 0.5 * X * Y + 1)));
+            }
+        }
+    CHECK(e_def < 1e-5);
+    CHECK(e_interior < 1e-4);
+    /* accumulate: fine += P coarse, so twice the value */
+    CHECK_OK(b->ops->prolongation(b, &f, &c, 1));
+    float *twice = get(b, &f);
+    double e2 = 0;
+    for (int i = 0; i < w * h; i++)
+        e2 = fmax(e2, fabs(twice[i] - 2.0 * got[i]));
+    CHECK(e2 < 1e-4);
+    flow_plane_free(b, &f), flow_plane_free(b, &c);
+    free(a), free(got), free(twice);
+}
+
+static void test_prolongation(void)
+{
+    check_prolongation(316, 252);
+    check_prolongation(79, 63);
+    check_prolongation(5, 4);
+    check_prolongation(3, 2);
+    check_prolongation(2, 1);
+}
+
+int main(void)
+{
+    RUN(test_gauss_kernel);
+    RUN(test_upload_download_fill);
+    RUN(test_smooth);
+    RUN(test_derivatives);
+    RUN(test_motion_tensor);
+    RUN(test_restriction);
+    RUN(test_prolongation);
+    return harness_report();
+}
