@@ -4,6 +4,8 @@
 
 #include "flow/status.h"
 
+#include <stdio.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -23,6 +25,24 @@ flow_status flow_fail(flow_status s, const char *fmt, ...)
         if (flow_try_s_ != FLOW_OK)                                           \
             return flow_try_s_;                                               \
     } while (0)
+
+/* Whole-or-nothing file output (atomic_file.c).  flow_atomic_open opens a
+ * temporary file beside `path` (kept by pointer: it must outlive the
+ * writer); flow_atomic_commit closes it and renames it over `path`, or
+ * removes it and fails; flow_atomic_abort removes it.  Writers that cannot
+ * take a FILE * (OpenCV) write to flow_atomic_tmpname() and then call
+ * flow_atomic_rename(). */
+typedef struct flow_atomic {
+    FILE *f;
+    const char *path;
+    char tmp[4096];
+} flow_atomic;
+
+flow_status flow_atomic_open(flow_atomic *a, const char *path);
+flow_status flow_atomic_commit(flow_atomic *a);
+void flow_atomic_abort(flow_atomic *a);
+flow_status flow_atomic_tmpname(const char *path, char *tmp, size_t size);
+flow_status flow_atomic_rename(const char *tmp, const char *path);
 
 #ifdef __cplusplus
 }
