@@ -81,7 +81,7 @@ LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.o) \
 LIB_A   := $(BUILD)/lib/libflow.a
 LIB_SO  := $(BUILD)/lib/libflow.so
 
-TOOLS      := flow-compute flow-tool
+TOOLS      := flow-compute flow-tool flow-synth
 TOOL_BINS  := $(foreach t,$(TOOLS),$(if $(wildcard $(t)/*.c),$(BUILD)/bin/$(t)))
 TOOL_SHARED_C := $(wildcard tools-common/*.c)
 
