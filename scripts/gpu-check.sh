@@ -1,0 +1,33 @@
+#!/bin/sh
+# gpu-check.sh -- the GPU machine's check in one call: build with CUDA,
+# run `make test-gpu`, the unit tests under compute-sanitizer, and the
+# benchmarks; logs under $OUT (when set), a short summary last.
+set -u
+out=${OUT:-/tmp/gpu-check}
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/gpu.txt"
+make -j16 tests >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+grep -E "warning|flow-platform" "$out/build.log" | head -20
+make test-gpu >"$out/test-gpu.log" 2>&1
+test_rc=$?
+sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+san_summary="compute-sanitizer not found"
+if [ -n "$sanitizer" ]; then
+    : >"$out/sanitizer.log"
+    for t in build/tests/test_* build/tests/gpu_test_*; do
+        FLOW_DEVICE=cuda "$sanitizer" --tool memcheck --error-exitcode 99 "$t" >>"$out/sanitizer.log" 2>&1
+        echo "$t: exit $?" >>"$out/sanitizer.log"
+    done
+    san_summary=$(grep -E "ERROR SUMMARY|: exit" "$out/sanitizer.log" | sort | uniq -c | tr '\n' ';')
+fi
+for bench in build/tests/bench_*; do
+    [ -x "$bench" ] && FLOW_DEVICE=cuda "$bench" >"$out/$(basename "$bench").txt" 2>&1
+done
+echo "==== agreement figures"
+grep -E "rel. error" "$out/test-gpu.log" | sort -k5 -g | tail -5
+echo "==== compute-sanitizer: $san_summary"
+echo "==== test-gpu (exit $test_rc)"
+grep -E "FAIL|passed, " "$out/test-gpu.log" | tail -15
+for f in "$out"/bench_*.txt; do
+    [ -e "$f" ] && { echo "==== $(basename "$f")"; cat "$f"; }
+done

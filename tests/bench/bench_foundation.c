@@ -1,0 +1,172 @@
+/* bench_foundation.c -- times the foundation operations on the backend named
+ * by FLOW_DEVICE (default cuda) at 316x252, 640x480, 1920x1080 and
+ * 3840x2160, and prints each beside its memory-bandwidth floor.
+ *
+ * Method: warm-up, then R runs of each operation, each bracketed by backend
+ * events (CUDA events on the GPU); the median is reported.  The floor is the
+ * bytes the operation must move (each input read once, each output written
+ * once) over the bandwidth measured here by a large device-to-device copy. */
+#include "harness.h"
+#include "flow/preprocess.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RUNS 51
+
+static flow_backend *b;
+
+static int cmp_float(const void *x, const void *y)
+{
+    float a = *(const float *)x, c = *(const float *)y;
+    return (a > c) - (a < c);
+}
+
+typedef flow_status (*op_fn)(void *arg);
+
+/* Median milliseconds of RUNS timed runs after 5 warm-up runs. */
+static double time_op(op_fn fn, void *arg)
+{
+    void *start[RUNS], *end[RUNS];
+    float ms[RUNS];
+    for (int i = 0; i < 5; i++)
+        if (fn(arg) != FLOW_OK)
+            return NAN;
+    for (int i = 0; i < RUNS; i++) {
+        b->ops->event_create(b, &start[i]);
+        b->ops->event_create(b, &end[i]);
+        b->ops->event_record(b, start[i]);
+        if (fn(arg) != FLOW_OK)
+            return NAN;
+        b->ops->event_record(b, end[i]);
+}
+    for (int i = 0; i < RUNS; i++) {
+        b->ops->event_elapsed(b, start[i], end[i], &ms[i]);
+        b->ops->event_destroy(b, start[i]);
+        b->ops->event_destroy(b, end[i]);
+}
+    qsort(ms, RUNS, sizeof *ms, cmp_float);
+    return ms[RUNS / 2];
+}
+
+typedef struct state {
+    flow_plane f1, f2, tmp, fx, fy, ft, coarse, big_a, big_b;
+    flow_tensor J;
+    flow_tensor_work work;
+    flow_kernel k_sigma, k_rho;
+} state;
+
+static flow_status op_smooth(void *a)
+{
+    state *s = a;
+    return flow_smooth(b, &s->fx, &s->f1, &s->tmp, &s->k_sigma);
+}
+static flow_status op_derivatives(void *a)
+{
+    state *s = a;
+    return b->ops->derivatives(b, &s->fx, &s->fy, &s->ft, &s->f1, &s->f2);
+}
+static flow_status op_products(void *a)
+{
+    state *s = a;
+    return b->ops->tensor_products(b, &s->J, &s->fx, &s->fy, &s->ft, 0);
+}
+static flow_status op_tensor(void *a)
+{
+    state *s = a;
+    const flow_plane *p1[1] = { &s->f1 }, *p2[1] = { &s->f2 };
+    return flow_motion_tensor(b, &s->J, p1, p2, 1, &s->k_sigma, &s->k_rho, &s->work);
+}
+static flow_status op_restrict(void *a)
+{
+    state *s = a;
+    return b->ops->restriction(b, &s->coarse, &s->f1);
+}
+static flow_status op_prolong(void *a)
+{
+    state *s = a;
+    return b->ops->prolongation(b, &s->f1, &s->coarse, 0);
+}
+static flow_status op_copy_big(void *a)
+{
+    state *s = a;
+    return b->ops->copy(b, &s->big_b, &s->big_a);
+}
+
+static void random_plane(flow_plane *p, unsigned seed)
+{
+    float *h = malloc(sizeof(float) * p->width * p->height);
+    for (int i = 0; i < p->width * p->height; i++)
+        h[i] = (float)(255.0 * harness_uniform(&seed));
+    b->ops->upload(b, p, h, (size_t)p->width);
+    free(h);
+}
+
+int main(void)
+{
+    const char *spec = getenv("FLOW_DEVICE");
+    if (flow_backend_open(spec ? spec : "cuda", &b) != FLOW_OK) {
+        fprintf(stderr, "bench_foundation: %s\n", flow_last_error());
+        return 1;
+    }
+    state s;
+    memset(&s, 0, sizeof s);
+    flow_gauss_kernel(1.0, &s.k_sigma);
+    flow_gauss_kernel(3.0, &s.k_rho);
+
+    /* Bandwidth: a 4096x8192 float copy (128 MiB each way), bytes read + written. */
+    flow_plane_alloc(b, &s.big_a, 4096, 8192);
+    flow_plane_alloc(b, &s.big_b, 4096, 8192);
+    b->ops->fill(b, &s.big_a, 1.0f);
+    double copy_ms = time_op(op_copy_big, &s);
+    double bw = 2.0 * 4096 * 8192 * 4 / (copy_ms * 1e-3) / 1e9; /* GB/s */
+    flow_plane_free(b, &s.big_a), flow_plane_free(b, &s.big_b);
+    printf("# foundation benchmark on %s\n", b->device_name);
+    printf("# measured device bandwidth: %.0f GB/s (128 MiB device-to-device copy, median of %d)\n",
+           bw, RUNS);
+    printf("# sigma = 1.0 (radius 3), rho = 3.0 (radius 9); times: median of %d runs, %s\n",
+           RUNS, strcmp(b->ops->name, "cuda") == 0 ? "CUDA events" : "host clock");
+    printf("%-11s %-34s %10s %10s %8s\n", "size", "operation", "time ms", "floor ms",
+           "B/px");
+
+    static const int sizes[][2] = { { 316, 252 }, { 640, 480 }, { 1920, 1080 }, { 3840, 2160 } };
+    struct {
+        const char *name;
+        op_fn fn;
+        double bytes_per_px; /* fine-grid pixel */
+    } ops[] = {
+        { "gaussian smoothing (rows+cols)", op_smooth, 16 },
+        { "derivatives fx fy ft", op_derivatives, 20 },
+        { "tensor products (6 planes)", op_products, 36 },
+        { "motion tensor, gray (pipeline)", op_tensor, 184 },
+        { "restriction", op_restrict, 5 },
+        { "prolongation", op_prolong, 5 },
+    };
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        const int w = sizes[z][0], h = sizes[z][1];
+        flow_plane *planes[] = { &s.f1, &s.f2, &s.tmp, &s.fx, &s.fy, &s.ft };
+        for (int i = 0; i < 6; i++)
+            if (flow_plane_alloc(b, planes[i], w, h) != FLOW_OK)
+                return fprintf(stderr, "%s\n", flow_last_error()), 1;
+        flow_plane_alloc(b, &s.coarse, (w + 1) / 2, (h + 1) / 2);
+        flow_tensor_alloc(b, &s.J, w, h);
+        flow_tensor_work_alloc(b, &s.work, w, h);
+        random_plane(&s.f1, 1);
+        random_plane(&s.f2, 2);
+        for (size_t o = 0; o < sizeof ops / sizeof *ops; o++) {
+            double ms = time_op(ops[o].fn, &s);
+            double floor_ms = ops[o].bytes_per_px * w * h / (bw * 1e9) * 1e3;
+            char size[16];
+            snprintf(size, sizeof size, "%dx%d", w, h);
+            printf("%-11s %-34s %10.4f %10.4f %8.0f\n", size, ops[o].name, ms, floor_ms,
+                   ops[o].bytes_per_px);
+        }
+        for (int i = 0; i < 6; i++)
+            flow_plane_free(b, planes[i]);
+        flow_plane_free(b, &s.coarse);
+        flow_tensor_free(b, &s.J);
+        flow_tensor_work_free(b, &s.work);
+    }
+    flow_backend_close(b);
+    return 0;
+}

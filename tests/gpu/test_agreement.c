@@ -1,0 +1,164 @@
+/* test_agreement.c -- CPU/GPU agreement of the foundation operations: each
+ * operation runs on both backends over the same random input and the
+ * results must agree to a relative error of 1e-5 (max |gpu - cpu| over
+ * max |cpu|), with no NaN.  Differences come only from float rounding (nvcc
+ * contracts a*b+c into FMA), since both run the same libflow/pixel code. */
+#include "harness.h"
+#include "flow/preprocess.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define REL_BOUND 1e-5
+
+static flow_backend *cpu, *gpu;
+
+typedef struct pair {
+    flow_plane c, g; /* the same plane on the CPU and on the GPU */
+} pair;
+
+static void pair_alloc(pair *p, int w, int h)
+{
+    CHECK_OK(flow_plane_alloc(cpu, &p->c, w, h));
+    CHECK_OK(flow_plane_alloc(gpu, &p->g, w, h));
+}
+
+static void pair_free(pair *p)
+{
+    flow_plane_free(cpu, &p->c);
+    flow_plane_free(gpu, &p->g);
+}
+
+static void pair_random(pair *p, unsigned seed, float scale)
+{
+    const int w = p->c.width, h = p->c.height;
+    float *a = malloc(sizeof(float) * w * h);
+    for (int i = 0; i < w * h; i++)
+        a[i] = scale * (float)harness_uniform(&seed);
+    CHECK_OK(cpu->ops->upload(cpu, &p->c, a, (size_t)w));
+    CHECK_OK(gpu->ops->upload(gpu, &p->g, a, (size_t)w));
+    free(a);
+}
+
+/* Relative disagreement of the two copies; +inf if any value is NaN. */
+static double pair_rel_error(const pair *p, const char *what)
+{
+    const int w = p->c.width, h = p->c.height;
+    float *a = malloc(sizeof(float) * w * h), *b = malloc(sizeof(float) * w * h);
+    CHECK_OK(cpu->ops->download(cpu, a, (size_t)w, &p->c));
+    CHECK_OK(gpu->ops->download(gpu, b, (size_t)w, &p->g));
+    double diff = 0, scale = 0;
+    int nan = 0;
+    for (int i = 0; i < w * h; i++) {
+        nan |= isnan(a[i]) || isnan(b[i]);
+        diff = fmax(diff, fabs((double)a[i] - b[i]));
+        scale = fmax(scale, fabs((double)a[i]));
+    }
+    free(a), free(b);
+    double rel = nan ? INFINITY : diff / (scale > 0 ? scale : 1);
+    printf("    %-28s %dx%d  rel. error %.2e\n", what, w, h, rel);
+    return rel;
+}
+
+static const int sizes[][2] = { { 316, 252 }, { 79, 63 }, { 640, 480 }, { 3, 2 }, { 1, 1 } };
+#define NSIZES (int)(sizeof sizes / sizeof *sizes)
+
+static void test_convolution(void)
+{
+    flow_kernel k;
+    CHECK_OK(flow_gauss_kernel(2.3, &k));
+    for (int s = 0; s < NSIZES; s++) {
+        pair src, dst, tmp;
+        pair_alloc(&src, sizes[s][0], sizes[s][1]);
+        pair_alloc(&dst, sizes[s][0], sizes[s][1]);
+        pair_alloc(&tmp, sizes[s][0], sizes[s][1]);
+        pair_random(&src, 1 + s, 255.0f);
+        CHECK_OK(flow_smooth(cpu, &dst.c, &src.c, &tmp.c, &k));
+        CHECK_OK(flow_smooth(gpu, &dst.g, &src.g, &tmp.g, &k));
+        CHECK(pair_rel_error(&dst, "gaussian smoothing") < REL_BOUND);
+        pair_free(&src), pair_free(&dst), pair_free(&tmp);
+    }
+}
+
+static void test_derivatives_and_tensor(void)
+{
+    flow_kernel ks, kr;
+    CHECK_OK(flow_gauss_kernel(1.0, &ks));
+    CHECK_OK(flow_gauss_kernel(3.0, &kr));
+    for (int s = 0; s < NSIZES; s++) {
+        const int w = sizes[s][0], h = sizes[s][1];
+        pair f1, f2, fx, fy, ft;
+        pair_alloc(&f1, w, h), pair_alloc(&f2, w, h);
+        pair_alloc(&fx, w, h), pair_alloc(&fy, w, h), pair_alloc(&ft, w, h);
+        pair_random(&f1, 10 + s, 255.0f);
+        pair_random(&f2, 20 + s, 255.0f);
+        CHECK_OK(cpu->ops->derivatives(cpu, &fx.c, &fy.c, &ft.c, &f1.c, &f2.c));
+        CHECK_OK(gpu->ops->derivatives(gpu, &fx.g, &fy.g, &ft.g, &f1.g, &f2.g));
+        CHECK(pair_rel_error(&fx, "derivative f_x") < REL_BOUND);
+        CHECK(pair_rel_error(&fy, "derivative f_y") < REL_BOUND);
+        CHECK(pair_rel_error(&ft, "derivative f_t") < REL_BOUND);
+
+        /* the whole motion tensor of a colour pair (3 channels summed) */
+        pair ch1[3], ch2[3];
+        const flow_plane *c1[3], *c2[3], *g1[3], *g2[3];
+        for (int c = 0; c < 3; c++) {
+            pair_alloc(&ch1[c], w, h), pair_alloc(&ch2[c], w, h);
+            pair_random(&ch1[c], 100 + c, 255.0f), pair_random(&ch2[c], 200 + c, 255.0f);
+            c1[c] = &ch1[c].c, c2[c] = &ch2[c].c, g1[c] = &ch1[c].g, g2[c] = &ch2[c].g;
+        }
+        flow_tensor Jc, Jg;
+        flow_tensor_work wc, wg;
+        CHECK_OK(flow_tensor_alloc(cpu, &Jc, w, h));
+        CHECK_OK(flow_tensor_alloc(gpu, &Jg, w, h));
+        CHECK_OK(flow_tensor_work_alloc(cpu, &wc, w, h));
+        CHECK_OK(flow_tensor_work_alloc(gpu, &wg, w, h));
+        CHECK_OK(flow_motion_tensor(cpu, &Jc, c1, c2, 3, &ks, &kr, &wc));
+        CHECK_OK(flow_motion_tensor(gpu, &Jg, g1, g2, 3, &ks, &kr, &wg));
+        const char *names[6] = { "tensor J11", "tensor J12", "tensor J13",
+                                 "tensor J22", "tensor J23", "tensor J33" };
+        flow_plane *pc[6] = { &Jc.j11, &Jc.j12, &Jc.j13, &Jc.j22, &Jc.j23, &Jc.j33 };
+        flow_plane *pg[6] = { &Jg.j11, &Jg.j12, &Jg.j13, &Jg.j22, &Jg.j23, &Jg.j33 };
+        for (int k = 0; k < 6; k++) {
+            pair t = { *pc[k], *pg[k] };
+            CHECK(pair_rel_error(&t, names[k]) < REL_BOUND);
+        }
+        flow_tensor_free(cpu, &Jc), flow_tensor_free(gpu, &Jg);
+        flow_tensor_work_free(cpu, &wc), flow_tensor_work_free(gpu, &wg);
+        for (int c = 0; c < 3; c++)
+            pair_free(&ch1[c]), pair_free(&ch2[c]);
+        pair_free(&f1), pair_free(&f2), pair_free(&fx), pair_free(&fy), pair_free(&ft);
+    }
+}
+
+static void test_transfer(void)
+{
+    for (int s = 0; s < NSIZES; s++) {
+        const int w = sizes[s][0], h = sizes[s][1];
+        pair fine, coarse;
+        pair_alloc(&fine, w, h);
+        pair_alloc(&coarse, (w + 1) / 2, (h + 1) / 2);
+        pair_random(&fine, 300 + s, 10.0f);
+        CHECK_OK(cpu->ops->restriction(cpu, &coarse.c, &fine.c));
+        CHECK_OK(gpu->ops->restriction(gpu, &coarse.g, &fine.g));
+        CHECK(pair_rel_error(&coarse, "restriction") < REL_BOUND);
+        CHECK_OK(cpu->ops->prolongation(cpu, &fine.c, &coarse.c, 1));
+        CHECK_OK(gpu->ops->prolongation(gpu, &fine.g, &coarse.g, 1));
+        CHECK(pair_rel_error(&fine, "prolongation (accumulate)") < REL_BOUND);
+        pair_free(&fine), pair_free(&coarse);
+    }
+}
+
+int main(void)
+{
+    if (flow_backend_open("cpu", &cpu) != FLOW_OK || flow_backend_open("cuda", &gpu) != FLOW_OK) {
+        printf("no CUDA device: %s\n0 passed, 1 failed\n", flow_last_error());
+        return 1;
+    }
+    printf("  comparing %s with %s\n", cpu->device_name, gpu->device_name);
+    RUN(test_convolution);
+    RUN(test_derivatives_and_tensor);
+    RUN(test_transfer);
+    flow_backend_close(cpu);
+    flow_backend_close(gpu);
+    return harness_report();
+}
