@@ -100,16 +100,6 @@ static flow_status cuda_download(flow_backend *b, float *dst, size_t dst_stride,
     return flow_cuda_check(cudaStreamSynchronize(s), "download");
 }
 
-static flow_status cuda_copy(flow_backend *b, flow_plane *dst, const flow_plane *src)
-{
-    return flow_cuda_check(cudaMemcpy2DAsync(dst->data, (size_t)dst->pitch * sizeof(float),
-                                             src->data, (size_t)src->pitch * sizeof(float),
-                                             (size_t)src->width * sizeof(float),
-                                             (size_t)src->height, cudaMemcpyDeviceToDevice,
-                                             cuda_of(b)->stream),
-                           "copy");
-}
-
 static flow_status cuda_synchronize(flow_backend *b)
 {
     return flow_cuda_check(cudaStreamSynchronize(cuda_of(b)->stream), "synchronize");

@@ -7,6 +7,7 @@
 
 /* stencil.cu */
 flow_status cuda_fill(flow_backend *b, flow_plane *p, float value);
+flow_status cuda_copy(flow_backend *b, flow_plane *dst, const flow_plane *src);
 flow_status cuda_convolve_rows(flow_backend *b, flow_plane *dst, const flow_plane *src,
                                const flow_kernel *k);
 flow_status cuda_convolve_cols(flow_backend *b, flow_plane *dst, const flow_plane *src,

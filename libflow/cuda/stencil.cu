@@ -9,7 +9,6 @@
 
 #define PX(p, x, y) ((p).data[(long)(y) * (p).pitch + (x)])
 
-__constant__ float c_kernel[2 * FLOW_KERNEL_RADIUS_MAX + 1];
 
 __global__ void fill_kernel(flow_plane p, float value)
 {
@@ -25,47 +24,64 @@ flow_status cuda_fill(flow_backend *b, flow_plane *p, float value)
     return FLOW_CUDA_LAUNCHED("fill");
 }
 
-__global__ void convolve_rows_kernel(flow_plane dst, flow_plane src, int r)
+/* Copies 4 consecutive floats per thread (rows are 512-byte aligned by
+ * cudaMallocPitch, so the vector loads are aligned); the row tail goes
+ * element by element. */
+__global__ void copy_kernel(flow_plane dst, flow_plane src)
+{
+    const int x = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= dst.width || y >= dst.height)
+        return;
+    const float *s = src.data + (long)y * src.pitch + x;
+    float *d = dst.data + (long)y * dst.pitch + x;
+    if (x + 3 < dst.width)
+        *(float4 *)d = *(const float4 *)s;
+    else
+        for (int i = 0; x + i < dst.width; i++)
+            d[i] = s[i];
+}
+
+flow_status cuda_copy(flow_backend *b, flow_plane *dst, const flow_plane *src)
+{
+    copy_kernel<<<flow_grid((dst->width + 3) / 4, dst->height), flow_block, 0,
+                  cuda_of(b)->stream>>>(*dst, *src);
+    return FLOW_CUDA_LAUNCHED("copy");
+}
+
+/* The kernel weights travel by value in the launch parameters (no constant
+ * memory upload, so the launches can be captured in a CUDA graph). */
+__global__ void convolve_rows_kernel(flow_plane dst, flow_plane src, flow_kernel k)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= dst.width || y >= dst.height)
         return;
-    PX(dst, x, y) = flow_convolve_row_px(src.data, src.pitch, src.width, src.height, x, y,
-                                         c_kernel, r);
+    PX(dst, x, y) = flow_convolve_row_px(src.data, src.pitch, src.width, src.height, x, y, k.w,
+                                         k.radius);
 }
 
-__global__ void convolve_cols_kernel(flow_plane dst, flow_plane src, int r)
+__global__ void convolve_cols_kernel(flow_plane dst, flow_plane src, flow_kernel k)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= dst.width || y >= dst.height)
         return;
-    PX(dst, x, y) = flow_convolve_col_px(src.data, src.pitch, src.width, src.height, x, y,
-                                         c_kernel, r);
-}
-
-static flow_status set_kernel(flow_backend *b, const flow_kernel *k)
-{
-    return flow_cuda_check(cudaMemcpyToSymbolAsync(c_kernel, k->w,
-                                                   (size_t)(2 * k->radius + 1) * sizeof(float), 0,
-                                                   cudaMemcpyHostToDevice, cuda_of(b)->stream),
-                           "convolution kernel upload");
+    PX(dst, x, y) = flow_convolve_col_px(src.data, src.pitch, src.width, src.height, x, y, k.w,
+                                         k.radius);
 }
 
 flow_status cuda_convolve_rows(flow_backend *b, flow_plane *dst, const flow_plane *src,
                                const flow_kernel *k)
 {
-    FLOW_TRY(set_kernel(b, k));
     convolve_rows_kernel<<<flow_grid(dst->width, dst->height), flow_block, 0,
-                           cuda_of(b)->stream>>>(*dst, *src, k->radius);
+                           cuda_of(b)->stream>>>(*dst, *src, *k);
     return FLOW_CUDA_LAUNCHED("convolve_rows");
 }
 
 flow_status cuda_convolve_cols(flow_backend *b, flow_plane *dst, const flow_plane *src,
                                const flow_kernel *k)
 {
-    FLOW_TRY(set_kernel(b, k));
     convolve_cols_kernel<<<flow_grid(dst->width, dst->height), flow_block, 0,
-                           cuda_of(b)->stream>>>(*dst, *src, k->radius);
+                           cuda_of(b)->stream>>>(*dst, *src, *k);
     return FLOW_CUDA_LAUNCHED("convolve_cols");
 }
 
