@@ -64,7 +64,9 @@ endif
 ifeq ($(OPENCV),1)
   LIB_CXX += $(wildcard libflow/io/opencv/*.cpp)
   CPPFLAGS_OPENCV := $(shell pkg-config --cflags opencv4)
-  LDLIBS  += $(shell pkg-config --libs opencv4) -lstdc++
+  # only the modules the shim uses, not every module pkg-config lists
+  LDLIBS  += $(shell pkg-config --libs-only-L opencv4) -lopencv_videoio -lopencv_imgcodecs \
+             -lopencv_imgproc -lopencv_core -lstdc++
 else
   LIB_C   += $(wildcard libflow/io/noopencv/*.c)
 endif
@@ -120,13 +122,22 @@ $(LIB_SO): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libflow.so -o $@ $^ $(LDLIBS)
 
-$(BUILD)/lib/pkgconfig/libflow.pc: scripts/libflow.pc.in Makefile
+# The .pc names PREFIX, so it is written again whenever PREFIX changes.
+PC_STAMP := $(BUILD)/lib/pkgconfig/prefix-$(subst /,_,$(PREFIX))
+$(PC_STAMP):
+	@mkdir -p $(dir $@)
+	rm -f $(BUILD)/lib/pkgconfig/prefix-* && touch $@
+
+$(BUILD)/lib/pkgconfig/libflow.pc: scripts/libflow.pc.in Makefile $(PC_STAMP)
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS@|$(LDLIBS)|' $< > $@
 
-# A tool is every .c file of its directory plus the shared tool code.
+# A tool is every .c file of its directory plus the shared tool code.  (The
+# object list is a function so that its '%' is not taken for the stem.)
+tool_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard $(1)/*.c) $(TOOL_SHARED_C))
+.SECONDARY: $(foreach t,$(TOOLS),$(call tool_objs,$(t)))
 .SECONDEXPANSION:
-$(BUILD)/bin/%: $$(patsubst %.c,$(BUILD)/obj/%.o,$$(wildcard $$*/*.c) $(TOOL_SHARED_C)) $(LIB_A)
+$(BUILD)/bin/%: $$(call tool_objs,$$*) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDLIBS)
 
@@ -167,3 +178,6 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# The make pipeline: demo, sequences, flows, stats (docs/PIPELINE.md).
+include scripts/pipeline.mk

@@ -91,9 +91,10 @@ static void test_upload_download_fill(void)
     for (int i = 0; i < w * h; i++)
         all &= back[i] == -2.5f;
     CHECK(all);
-    CHECK(b->ops->plane_alloc(b, &q, 0, 5) == FLOW_ERR_INVALID);
     flow_plane_free(b, &p);
     flow_plane_free(b, &q);
+    CHECK(b->ops->plane_alloc(b, &q, 0, 5) == FLOW_ERR_INVALID);
+    CHECK(q.data == NULL);
     free(a);
     free(back);
 }
