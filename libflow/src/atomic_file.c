@@ -1,12 +1,14 @@
 /* atomic_file.c -- writing a file so that it appears whole or not at all:
  * the bytes go to a temporary name beside the target (same directory, same
  * extension, so format-by-extension writers still work), which is renamed
- * over the target only once everything was written. */
+ * over the target only once everything was written.  A target that exists
+ * and is not a regular file (a device, a pipe) is written directly. */
 #include "internal.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 flow_status flow_atomic_tmpname(const char *path, char *tmp, size_t size)
@@ -26,6 +28,17 @@ flow_status flow_atomic_open(flow_atomic *a, const char *path)
 {
     memset(a, 0, sizeof *a);
     a->path = path;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return flow_fail(FLOW_ERR_IO, "%s: is a directory", path);
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* a device or a pipe (/dev/stdout, a FIFO): written directly, never
+         * replaced by a rename */
+        a->f = fopen(path, "wb");
+        if (!a->f)
+            return flow_fail(FLOW_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+        return FLOW_OK;
+    }
     FLOW_TRY(flow_atomic_tmpname(path, a->tmp, sizeof a->tmp));
     a->f = fopen(a->tmp, "wb");
     if (!a->f)
@@ -40,10 +53,11 @@ flow_status flow_atomic_commit(flow_atomic *a)
     a->f = NULL;
     if (failed) {
         int e = errno;
-        remove(a->tmp);
+        if (a->tmp[0])
+            remove(a->tmp);
         return flow_fail(FLOW_ERR_IO, "%s: write failed: %s", a->path, strerror(e));
     }
-    return flow_atomic_rename(a->tmp, a->path);
+    return a->tmp[0] ? flow_atomic_rename(a->tmp, a->path) : FLOW_OK;
 }
 
 flow_status flow_atomic_rename(const char *tmp, const char *path)
