@@ -39,6 +39,8 @@ flow_status flow_image_read(const char *path, flow_image *img);
 /* Writes by extension: .png (8-bit), .pgm/.ppm (binary, 8-bit); with OpenCV
  * also whatever it writes.  Values are rounded and clamped to 0..255. */
 flow_status flow_image_write(const char *path, const flow_image *img);
+/* (With OpenCV, the float formats .pfm, .exr and .hdr store value/255
+ * unrounded instead, which flow_image_read scales back.) */
 
 /* The luminance (0.299 R + 0.587 G + 0.114 B) of a colour image, or a copy
  * of a gray one, into a newly allocated dst. */
@@ -58,6 +60,25 @@ flow_status flow_video_read(flow_video *v, flow_image *img, int *got);
 /* Frames per second the container announces (0 when unknown). */
 double flow_video_fps(const flow_video *v);
 void flow_video_close(flow_video *v);
+
+/* A video file being written.  The format follows the extension: .y4m
+ * (YUV4MPEG2, uncompressed) is written natively in every build; the others
+ * need OpenCV (without it open returns FLOW_ERR_UNSUPPORTED): .avi is Motion
+ * JPEG (lossy: expect differences of a few grey levels), .mp4 is MPEG-4
+ * part 2.  Frames are width x height with `channels` (1 or 3) channels,
+ * values 0..255 rounded and clamped; in .avi and .mp4 gray frames are
+ * stored as equal R, G, B, so they read back with 3 channels.  The frames
+ * go to a temporary name: flow_video_writer_close() renames it over `path`
+ * (with OpenCV, a video with no frame is an error and leaves nothing),
+ * flow_video_writer_discard() removes it.  Both free the writer. */
+typedef struct flow_video_writer flow_video_writer;
+
+flow_status flow_video_writer_open(const char *path, double fps, int width, int height,
+                                   int channels, flow_video_writer **out);
+/* Appends one frame; its size and channel count must be those given to open. */
+flow_status flow_video_writer_write(flow_video_writer *w, const flow_image *frame);
+flow_status flow_video_writer_close(flow_video_writer *w);
+void flow_video_writer_discard(flow_video_writer *w);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,166 @@
+/* png_libpng.c -- PNG read and written through libpng, for builds without
+ * OpenCV (built only when pkg-config finds libpng; nopng/png_none.c
+ * otherwise).
+ *
+ * libpng reports errors by calling an error function that must not return;
+ * ours records libpng's message and longjmps back into the function that
+ * called libpng, which frees what it allocated and fails with the message.
+ * Warnings are dropped (the library never prints). */
+#include "io/image_formats.h"
+#include "src/internal.h"
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What the error function needs: where to jump and the message to keep. */
+typedef struct png_ctx {
+    jmp_buf jump;
+    char message[256];
+} png_ctx;
+
+static void on_error(png_structp png, png_const_charp msg)
+{
+    png_ctx *ctx = png_get_error_ptr(png);
+    snprintf(ctx->message, sizeof ctx->message, "%s", msg ? msg : "unknown libpng error");
+    longjmp(ctx->jump, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp msg)
+{
+    (void)png;
+    (void)msg;
+}
+
+/* The decoding part of flow_png_read, apart so that the objects live in the
+ * caller and survive the longjmp (no local of this function is read after
+ * it). */
+static flow_status decode(const char *path, FILE *f, png_structp png, png_infop info,
+                          png_ctx *ctx, png_bytep *volatile *rows_out, flow_image *img)
+{
+    if (setjmp(ctx->jump))
+        return flow_fail(FLOW_ERR_FORMAT, "%s: corrupt or truncated PNG: %s", path, ctx->message);
+    png_init_io(png, f);
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    png_read_info(png, info);
+    const png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+    if ((unsigned long long)w * h > (unsigned long long)FLOW_IMAGE_MAX_PIXELS)
+        return flow_fail(FLOW_ERR_SIZE, "%s: PNG header claims %lux%lu pixels (limit %ld)", path,
+                         (unsigned long)w, (unsigned long)h, (long)FLOW_IMAGE_MAX_PIXELS);
+    /* To 8- or 16-bit gray or RGB, whatever was stored. */
+    png_set_expand(png);
+    png_set_strip_alpha(png);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    const int depth = png_get_bit_depth(png, info);
+    const int ch = png_get_channels(png, info);
+    if ((ch != 1 && ch != 3) || (depth != 8 && depth != 16))
+        return flow_fail(FLOW_ERR_FORMAT, "%s: PNG decodes to %d channels of %d bits (expected "
+                         "1 or 3 channels of 8 or 16 bits)", path, ch, depth);
+    const size_t rowbytes = png_get_rowbytes(png, info);
+    png_bytep *rows = calloc(h, sizeof *rows);
+    *rows_out = rows;
+    if (!rows)
+        return flow_fail(FLOW_ERR_NOMEM, "%s: cannot allocate %lu row pointers", path,
+                         (unsigned long)h);
+    for (png_uint_32 y = 0; y < h; y++)
+        if (!(rows[y] = malloc(rowbytes)))
+            return flow_fail(FLOW_ERR_NOMEM, "%s: cannot allocate a row of %zu bytes", path,
+                             rowbytes);
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+
+    FLOW_TRY(flow_io_alloc(path, img, (int)w, (int)h, ch));
+    const size_t plane = (size_t)w * h;
+    const float scale = depth == 16 ? (float)(255.0 / 65535.0) : 1.0f;
+    for (png_uint_32 y = 0; y < h; y++)
+        for (png_uint_32 x = 0; x < w; x++)
+            for (int c = 0; c < ch; c++) {
+                const png_bytep b = rows[y] + ((size_t)x * ch + c) * (depth / 8);
+                const unsigned v = depth == 16 ? (unsigned)b[0] << 8 | b[1] : b[0];
+                img->data[c * plane + (size_t)y * w + x] = (float)v * scale;
+            }
+    return FLOW_OK;
+}
+
+flow_status flow_png_read(const char *path, flow_image *img)
+{
+    memset(img, 0, sizeof *img);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return flow_fail(FLOW_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    png_ctx ctx;
+    ctx.message[0] = 0;
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    png_bytep *volatile rows = NULL;
+    flow_status s;
+    if (!info)
+        s = flow_fail(FLOW_ERR_NOMEM, "%s: cannot create a PNG reader", path);
+    else
+        s = decode(path, f, png, info, &ctx, &rows, img);
+    if (rows) {
+        const png_uint_32 h = png_get_image_height(png, info);
+        for (png_uint_32 y = 0; y < h; y++)
+            free(rows[y]);
+        free(rows);
+    }
+    png_destroy_read_struct(&png, &info, NULL);
+    fclose(f);
+    if (s != FLOW_OK)
+        flow_image_free(img);
+    return s;
+}
+
+/* The encoding part of flow_png_write; see decode() for why it stands apart. */
+static flow_status encode(const char *path, FILE *f, png_structp png, png_infop info,
+                          png_ctx *ctx, png_bytep row, const flow_image *img)
+{
+    if (setjmp(ctx->jump))
+        return flow_fail(FLOW_ERR_IO, "%s: PNG encoding failed: %s", path, ctx->message);
+    const int w = img->width, h = img->height, ch = img->channels;
+    const size_t plane = (size_t)w * h;
+    png_init_io(png, f);
+    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8,
+                 ch == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++)
+            for (int c = 0; c < ch; c++)
+                row[(size_t)x * ch + c] = flow_quantize_u8(img->data[c * plane + (size_t)y * w + x]);
+        png_write_row(png, row);
+    }
+    png_write_end(png, NULL);
+    return FLOW_OK;
+}
+
+flow_status flow_png_write(const char *path, const flow_image *img)
+{
+    png_bytep row = malloc((size_t)img->width * img->channels);
+    if (!row)
+        return flow_fail(FLOW_ERR_NOMEM, "%s: cannot allocate a row", path);
+    flow_atomic a;
+    flow_status s = flow_atomic_open(&a, path);
+    if (s != FLOW_OK) {
+        free(row);
+        return s;
+    }
+    png_ctx ctx;
+    ctx.message[0] = 0;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info)
+        s = flow_fail(FLOW_ERR_NOMEM, "%s: cannot create a PNG writer", path);
+    else
+        s = encode(path, a.f, png, info, &ctx, row, img);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    if (s != FLOW_OK) {
+        flow_atomic_abort(&a);
+        return s;
+    }
+    return flow_atomic_commit(&a);
+}
