@@ -8,15 +8,19 @@
  * method.h   Lucas-Kanade, Horn-Schunck, CLG; Jacobi, SOR, multigrid
  * image.h    images and video (OpenCV when built with it)
  * field.h    flow fields and .flo/.F/.pcm files
- * synth.h    generated sequences with exact ground truth */
+ * synth.h    generated sequences with exact ground truth
+ * error.h    angular and endpoint errors against ground truth
+ * render.h   colour coding, legend, blends and vector arrows */
 #ifndef FLOW_FLOW_H
 #define FLOW_FLOW_H
 
 #include "flow/backend.h"
+#include "flow/error.h"
 #include "flow/field.h"
 #include "flow/image.h"
 #include "flow/method.h"
 #include "flow/preprocess.h"
+#include "flow/render.h"
 #include "flow/status.h"
 #include "flow/synth.h"
 

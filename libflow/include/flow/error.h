@@ -1,0 +1,64 @@
+/* error.h -- accuracy of an estimated flow field against ground truth.
+ *
+ * Angular error (Barron, Fleet, Beauchemin 1994; seed 001 section 2.1.1):
+ * the angle between the space-time vectors (u, v, 1) and (ug, vg, 1),
+ *     AE = acos( (u ug + v vg + 1) / sqrt((u^2 + v^2 + 1)(ug^2 + vg^2 + 1)) ),
+ * in degrees, the cosine clamped to [-1, 1].  Endpoint error (seed 001
+ * section 2.1.2): EE = sqrt((u - ug)^2 + (v - vg)^2) in pixels.  Averages
+ * and standard deviations are over the scored pixels, accumulated in double;
+ * the standard deviation is the population one (divided by N).
+ *
+ * Which pixels are scored:
+ *   - pixels outside the mask (when a mask is given) are excluded and
+ *     counted in outside_mask;
+ *   - of the others, pixels whose ground truth is unknown (a component NaN
+ *     or above 1e9 in magnitude) are excluded and counted in unknown_gt;
+ *   - of the others, pixels where the ESTIMATE is marked unknown (a finite
+ *     component above 1e9 in magnitude, as FLOW_UNKNOWN and the .F marker
+ *     read back are) are excluded and counted in unknown_est: methods that
+ *     refuse a pixel (Lucas-Kanade below its eigenvalue threshold, a failed
+ *     forward-backward check) say so, and the density scored/(scored +
+ *     unknown_est) is reported beside the errors, as Barron et al. do;
+ *   - a NaN or infinite component in the ESTIMATE is not a marker but a
+ *     numerical failure: the call fails (FLOW_ERR_INVALID) naming the first
+ *     such pixel, rather than hiding it.
+ * The three excluded counts are disjoint: total = scored + outside_mask +
+ * unknown_gt + unknown_est. */
+#ifndef FLOW_ERROR_H
+#define FLOW_ERROR_H
+
+#include "flow/field.h"
+#include "flow/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct flow_error_stats {
+    double aae, aae_std; /* average angular error and its standard deviation, degrees */
+    double aee, aee_std; /* average endpoint error and its standard deviation, pixels */
+    double over1, over3; /* fraction (0..1) of scored pixels with EE > 1 px, > 3 px */
+    double max_ee;       /* largest endpoint error among the scored pixels */
+    long total;          /* width * height */
+    long scored;         /* pixels that entered the averages */
+    long outside_mask;   /* excluded: mask value zero */
+    long unknown_gt;     /* excluded: ground truth unknown (inside the mask) */
+    long unknown_est;    /* excluded: estimate marked unknown (GT known, inside the mask) */
+} flow_error_stats;
+
+/* Compares est with gt (same size).  mask is NULL (every pixel) or
+ * width*height bytes, nonzero = scored.  Returns FLOW_OK and fills *out
+ * (averages are 0 when nothing was scored: check out->scored);
+ * FLOW_ERR_SIZE when the sizes differ; FLOW_ERR_INVALID for a missing
+ * argument or a NaN/infinite estimate (the detail names the pixel). */
+flow_status flow_error_compute(const flow_field *est, const flow_field *gt,
+                               const unsigned char *mask, flow_error_stats *out);
+
+/* The angular error (degrees) and endpoint error (pixels) of one vector. */
+double flow_angular_error(double u, double v, double ug, double vg);
+double flow_endpoint_error(double u, double v, double ug, double vg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
