@@ -5,6 +5,7 @@
 #include "../pixel/stencil.h"
 #include "../pixel/tensor.h"
 #include "../src/internal.h"
+#include "solver_cpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,4 +224,13 @@ const flow_backend_ops flow_cpu_ops = {
     .event_destroy = cpu_event_destroy,
     .event_record = cpu_event_record,
     .event_elapsed = cpu_event_elapsed,
+    .jacobi = cpu_jacobi,
+    .sor = cpu_sor,
+    .residual = cpu_residual,
+    .apply = cpu_apply,
+    .restrict_pair = cpu_restrict_pair,
+    .prolong_pair = cpu_prolong_pair,
+    .restrict_tensor = cpu_restrict_tensor,
+    .lk = cpu_lk,
+    .sum_squares = cpu_sum_squares,
 };

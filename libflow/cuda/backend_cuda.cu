@@ -29,7 +29,11 @@ static flow_status cuda_open(flow_backend *b, int device)
     if (s == FLOW_OK)
         s = flow_cuda_check(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
                             "cudaStreamCreate");
+    if (s == FLOW_OK)
+        s = flow_cuda_check(cudaMalloc((void **)&c->scratch, sizeof(double)), "cudaMalloc");
     if (s != FLOW_OK) {
+        if (c->stream)
+            cudaStreamDestroy(c->stream);
         free(c);
         return s;
     }
@@ -47,6 +51,7 @@ static void cuda_close(flow_backend *b)
         return;
     cudaStreamSynchronize(c->stream);
     cudaStreamDestroy(c->stream);
+    cudaFree(c->scratch);
     free(c);
     b->impl = NULL;
 }
@@ -156,4 +161,17 @@ extern "C" const flow_backend_ops flow_cuda_ops = {
     .event_destroy = cuda_event_destroy,
     .event_record = cuda_event_record,
     .event_elapsed = cuda_event_elapsed,
+    .jacobi = cuda_jacobi,
+    .sor = cuda_sor,
+    .residual = cuda_residual,
+    .apply = cuda_apply,
+    .restrict_pair = cuda_restrict_pair,
+    .prolong_pair = cuda_prolong_pair,
+    .restrict_tensor = cuda_restrict_tensor,
+    .lk = cuda_lk,
+    .sum_squares = cuda_sum_squares,
+    .capture_begin = cuda_capture_begin,
+    .capture_end = cuda_capture_end,
+    .graph_launch = cuda_graph_launch,
+    .graph_destroy = cuda_graph_destroy,
 };

@@ -12,6 +12,7 @@ struct flow_cuda {
     int device;
     cudaStream_t stream;
     cudaDeviceProp prop;
+    double *scratch; /* one device double for reductions (sum_squares) */
 };
 
 static inline flow_cuda *cuda_of(flow_backend *b)

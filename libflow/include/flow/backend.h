@@ -21,6 +21,33 @@ extern "C" {
 
 typedef struct flow_backend flow_backend;
 
+/* A flow (u, v) or right-hand side held as two planes of one size. */
+typedef struct flow_pair {
+    flow_plane u, v;
+} flow_pair;
+
+/* Flags of a flow_system: which terms the operator has. */
+#define FLOW_SYS_AFFINE 1u /* data term includes J13, J23: N(x) = Psi'_D (J x + j3) - ... */
+#define FLOW_SYS_RHS 2u    /* the right-hand side f is given (else f = 0 and f may be NULL) */
+#define FLOW_SYS_PSI_D 4u  /* robust data term: Psi'_D of eq. 2.44 (else 1: quadratic) */
+#define FLOW_SYS_PSI_S 8u  /* robust smoothness term: Psi'_S of eq. 2.45 (else 1) */
+
+/* One grid level's variational system (seed 001 eqs. 2.28-2.29, 2.41-2.42):
+ *   N(x) = Psi'_D (J x [+ j3]) - alpha div(Psi'_S grad x) = f
+ * on a grid of steps hx, hy with Neumann boundaries (neighbours outside the
+ * grid are dropped).  J is the (restricted) motion tensor of the level.  The
+ * lagged diffusivities Psi'_D, Psi'_S are evaluated from the iterate x given
+ * to each operation (libflow/pixel/variational.h), so no pass writes them to
+ * memory: a nonlinear Jacobi sweep is one kernel. */
+typedef struct flow_system {
+    flow_tensor J;
+    float alpha;       /* smoothness weight */
+    float hx, hy;      /* grid steps of this level */
+    float eps_d2;      /* eps_D^2 of Psi_D */
+    float eps_s2;      /* eps_S^2 of Psi_S */
+    unsigned flags;    /* FLOW_SYS_* */
+} flow_system;
+
 typedef struct flow_backend_ops {
     const char *name; /* "cpu" or "cuda" */
 
@@ -73,6 +100,59 @@ typedef struct flow_backend_ops {
     void (*event_destroy)(flow_backend *b, void *event);
     flow_status (*event_record)(flow_backend *b, void *event);
     flow_status (*event_elapsed)(flow_backend *b, void *start, void *end, float *ms);
+
+    /* ---- solver operations (libflow/pixel/variational.h, lk.h) ----------
+     * All planes of one call have the size of the system's level (coarse:
+     * of level d + 1).  f may be NULL unless s->flags has FLOW_SYS_RHS. */
+
+    /* n Jacobi sweeps (eq. 2.50 with damping: x <- (1 - w) x + w D^-1 (f -
+     * R x), Psi' lagged: taken from the sweep's input), alternating x -> t,
+     * t -> x, ...: the result is in x when n is even, in t when it is odd. */
+    flow_status (*jacobi)(flow_backend *b, const flow_system *s, flow_pair *x, flow_pair *t,
+                          const flow_pair *f, float weight, int n);
+    /* n red-black SOR sweeps in place (seed 004): each sweep updates the
+     * pixels with (x + y) even, then the odd ones, u then v at each pixel.
+     * A nonlinear system takes its diffusivities from a snapshot of x made
+     * in t at the start of each sweep (t is unused for a linear one). */
+    flow_status (*sor)(flow_backend *b, const flow_system *s, flow_pair *x, flow_pair *t,
+                       const flow_pair *f, float omega, int n);
+    /* r = f - N(x). */
+    flow_status (*residual)(flow_backend *b, const flow_system *s, flow_pair *r,
+                            const flow_pair *x, const flow_pair *f);
+    /* out = N(x), or out += N(x) when accumulate != 0 (FAS right-hand side). */
+    flow_status (*apply)(flow_backend *b, const flow_system *s, flow_pair *out,
+                         const flow_pair *x, int accumulate);
+    /* coarse = R fine (both components); also into copy unless it is NULL. */
+    flow_status (*restrict_pair)(flow_backend *b, flow_pair *coarse, flow_pair *copy,
+                                 const flow_pair *fine);
+    /* fine = P (coarse - ref), or fine += ... when accumulate != 0; ref may be
+     * NULL (0): the coarse-grid correction x += P e, and FMG's x = P x2. */
+    flow_status (*prolong_pair)(flow_backend *b, flow_pair *fine, const flow_pair *coarse,
+                                const flow_pair *ref, int accumulate);
+    /* The components J11, J12, J13, J22, J23 (and J33 when with_j33) of the
+     * coarse tensor by full-weighting restriction of the fine one (eq. 2.58). */
+    flow_status (*restrict_tensor)(flow_backend *b, flow_tensor *coarse, const flow_tensor *fine,
+                                   int with_j33);
+    /* Lucas-Kanade: x = -J^-1 (J13, J23) per pixel where the smaller
+     * eigenvalue of the 2x2 tensor is >= tau (and the system is regular);
+     * elsewhere FLOW_UNKNOWN, or with fill != 0 the normal flow along the
+     * dominant eigenvector (rank 1) or 0 (rank 0). */
+    flow_status (*lk)(flow_backend *b, const flow_tensor *J, flow_pair *x, float tau, int fill);
+    /* *sum = sum of the squares of p's values (accumulated in double).  Waits
+     * for the device: for traces and tests, never inside a timed solve. */
+    flow_status (*sum_squares)(flow_backend *b, const flow_plane *p, double *sum);
+
+    /* ---- graph capture (NULL where unsupported: the CPU backend) --------
+     * capture_begin starts recording the operations queued on the backend
+     * instead of running them (only asynchronous ones: no download,
+     * synchronize or sum_squares until capture_end); capture_end stops and
+     * makes *graph (NULL, with a status, when the capture failed: then
+     * nothing recorded has run); graph_launch replays it, reading and
+     * writing the very planes the recorded operations named. */
+    flow_status (*capture_begin)(flow_backend *b);
+    flow_status (*capture_end)(flow_backend *b, void **graph);
+    flow_status (*graph_launch)(flow_backend *b, void *graph);
+    void (*graph_destroy)(flow_backend *b, void *graph);
 } flow_backend_ops;
 
 struct flow_backend {

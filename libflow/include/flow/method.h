@@ -57,7 +57,10 @@ typedef struct flow_params {
     flow_solver solver;
     flow_solver smoother; /* FLOW_SOLVER_JACOBI or FLOW_SOLVER_RBSOR inside cycles */
     int iterations;       /* Jacobi/SOR sweeps; cascadic sweeps per level */
-    double omega;         /* SOR relaxation factor */
+    double omega;         /* SOR relaxation factor (red-black SOR, alone or as smoother) */
+    double jacobi_weight; /* Jacobi damping w: x <- (1 - w) x + w x_Jacobi; 1 is plain
+                             Jacobi, 0.8 damps the checkerboard mode that multigrid needs
+                             smoothed (appended field) */
     int n0, n1, n2;       /* coarsest-grid, pre- and post-smoothing iterations */
     int cycles;           /* cycles per level (FMG) or in total (V/W) */
     int max_depth;        /* deepest multigrid level; -1: as deep as the grid allows */
@@ -70,9 +73,24 @@ flow_status flow_params_validate(const flow_params *p);
 
 const char *flow_method_name(flow_method m); /* "lk", "hs", "clg", "clg-nl" */
 const char *flow_solver_name(flow_solver s); /* "jacobi", "rbsor", "v", "w", "cascadic", "fmg" */
+const char *flow_window_name(flow_window w); /* "gauss", "box" */
 /* Parse the names above; FLOW_ERR_INVALID for an unknown name. */
 flow_status flow_method_parse(const char *name, flow_method *m);
 flow_status flow_solver_parse(const char *name, flow_solver *s);
+flow_status flow_window_parse(const char *name, flow_window *w);
+
+/* .params files (seed 001 section 5.1.1): one `key,value` per line, `#`
+ * starts a comment, blank lines are ignored; keys are the field names of
+ * flow_params, method/solver/smoother/window take their names.  Reading
+ * starts from p as given, except that a file naming a method first resets p
+ * to that method's defaults (so a file need only list what differs); the
+ * result is validated.  FLOW_ERR_IO when the file cannot be read,
+ * FLOW_ERR_INVALID naming file:line for an unknown key, a malformed line, a
+ * repeated key or a value out of range (p is then left unchanged). */
+flow_status flow_params_read(const char *path, flow_params *p);
+/* Writes every field (doubles with %.17g, so reading gives back exactly p),
+ * after `comment` as '#' lines when it is not NULL.  Whole-or-nothing. */
+flow_status flow_params_write(const char *path, const flow_params *p, const char *comment);
 
 /* Hooks through which a tool watches a computation; any may be NULL.  The
  * library brackets each stage (nested: "motion tensor" > "presmoothing", ...,
@@ -100,6 +118,25 @@ void flow_context_set_observer(flow_context *ctx, const flow_observer *obs);
  * (of the context's size; allocate it once with flow_field_alloc). */
 flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const flow_image *f2,
                                  flow_field *out);
+
+/* The root-mean-square residual |f - N(x)| per pixel of the finest-grid
+ * system at the flow of the last compute (HS, CLG, CLG-NL; for CLG-NL the
+ * diffusivities are those of that flow).  Waits for the device.
+ * FLOW_ERR_INVALID for Lucas-Kanade or before the first compute. */
+flow_status flow_context_residual(flow_context *ctx, double *rms);
+/* The number of grid levels the context's solver uses (1 without
+ * multigrid) and the size of level d. */
+int flow_context_levels(const flow_context *ctx);
+/* CUDA graphs (on by default): on a backend that can capture, the first
+ * compute records the device work of a frame (motion tensor and solve) and
+ * later computes replay it, one launch instead of hundreds.  While a trace
+ * or workflow observer is set the work runs directly; during a replay the
+ * observer sees one stage "graph" instead of the stages inside it.
+ * Disabling drops the recorded graph. */
+void flow_context_set_graphs(flow_context *ctx, int enable);
+/* 1 when the last compute replayed a graph. */
+int flow_context_used_graph(const flow_context *ctx);
+void flow_context_level_size(const flow_context *ctx, int d, int *width, int *height);
 
 #ifdef __cplusplus
 }

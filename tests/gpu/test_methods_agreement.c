@@ -1,0 +1,226 @@
+/* test_methods_agreement.c -- CPU/GPU agreement of every method and solver:
+ * the same generated pair (127x95, odd sizes on purpose) through a flow
+ * context on the CPU backend and on CUDA; the flows must agree to a relative
+ * RMS error (|gpu - cpu| over |cpu|) of REL_BOUND, with no NaN and the same
+ * unknown vectors (Lucas-Kanade), and the residual norms (a device
+ * reduction) must agree too.  Differences come only from float rounding:
+ * both backends run the same libflow/pixel code, but nvcc contracts a*b+c
+ * into FMA and the solvers iterate on the rounded values.  Runs only under
+ * `make test-gpu`. */
+#include "harness.h"
+#include "flow/flow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define W 127
+#define H 95
+#define REL_BOUND 2e-4 /* flows of ~1 px: agreement to ~2e-4 px */
+
+static flow_backend *cpu, *gpu;
+
+static int open_backends(void)
+{
+    if (!cpu && flow_backend_open("cpu", &cpu) != FLOW_OK)
+        return 0;
+    if (!gpu && flow_backend_open("cuda", &gpu) != FLOW_OK) {
+        harness_skip(flow_last_error());
+        return 0;
+    }
+    return 1;
+}
+
+typedef struct config {
+    const char *name;
+    flow_method m;
+    flow_solver solver;
+    flow_solver smoother;
+    int amount; /* iterations or cycles */
+    int box;    /* LK box window with fill */
+    int channels;
+} config;
+
+static const config configs[] = {
+    { "lk gauss", FLOW_METHOD_LK, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 0, 0, 1 },
+    { "lk box 7 fill", FLOW_METHOD_LK, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 0, 1, 1 },
+    { "hs jacobi 200", FLOW_METHOD_HS, FLOW_SOLVER_JACOBI, FLOW_SOLVER_JACOBI, 200, 0, 1 },
+    { "hs rbsor 100", FLOW_METHOD_HS, FLOW_SOLVER_RBSOR, FLOW_SOLVER_JACOBI, 100, 0, 1 },
+    { "hs v x3", FLOW_METHOD_HS, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_JACOBI, 3, 0, 1 },
+    { "hs w x2", FLOW_METHOD_HS, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_JACOBI, 2, 0, 1 },
+    { "hs cascadic 20", FLOW_METHOD_HS, FLOW_SOLVER_CASCADIC, FLOW_SOLVER_JACOBI, 20, 0, 1 },
+    { "hs fmg", FLOW_METHOD_HS, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1 },
+    { "clg fmg", FLOW_METHOD_CLG, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1 },
+    { "clg fmg rbsor", FLOW_METHOD_CLG, FLOW_SOLVER_FMG, FLOW_SOLVER_RBSOR, 1, 0, 1 },
+    { "clg w rbsor x2", FLOW_METHOD_CLG, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_RBSOR, 2, 0, 1 },
+    { "clg-nl jacobi 200", FLOW_METHOD_CLG_NL, FLOW_SOLVER_JACOBI, FLOW_SOLVER_JACOBI, 200, 0, 1 },
+    { "clg-nl rbsor 100", FLOW_METHOD_CLG_NL, FLOW_SOLVER_RBSOR, FLOW_SOLVER_JACOBI, 100, 0, 1 },
+    { "clg-nl v x3", FLOW_METHOD_CLG_NL, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_JACOBI, 3, 0, 1 },
+    { "clg-nl w x2", FLOW_METHOD_CLG_NL, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_JACOBI, 2, 0, 1 },
+    { "clg-nl cascadic 20", FLOW_METHOD_CLG_NL, FLOW_SOLVER_CASCADIC, FLOW_SOLVER_JACOBI, 20, 0,
+      1 },
+    { "clg-nl fmg", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1 },
+    { "clg-nl fmg rbsor", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_RBSOR, 1, 0, 1 },
+    { "clg-nl fmg colour", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 3 },
+    { "lk gauss colour", FLOW_METHOD_LK, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 0, 0, 3 },
+};
+
+static void config_params(const config *c, flow_params *p)
+{
+    flow_params_default(p, c->m);
+    p->solver = c->solver;
+    p->smoother = c->smoother;
+    if (c->solver == FLOW_SOLVER_VCYCLE || c->solver == FLOW_SOLVER_WCYCLE
+        || c->solver == FLOW_SOLVER_FMG)
+        p->cycles = c->amount > 0 ? c->amount : 1;
+    else if (c->amount > 0)
+        p->iterations = c->amount;
+    if (c->solver == FLOW_SOLVER_RBSOR)
+        p->omega = 1.6;
+    if (c->box) {
+        p->window = FLOW_WINDOW_BOX;
+        p->window_size = 7;
+        p->fill_unknown = 1;
+    }
+    if (c->m == FLOW_METHOD_LK && !c->box)
+        p->tau = 50.0; /* some unknown pixels, to compare where they fall */
+}
+
+static flow_status run(flow_backend *b, const flow_params *p, const flow_image *a,
+                       const flow_image *c, flow_field *out, double *res)
+{
+    flow_context *ctx = NULL;
+    *res = -1;
+    flow_status s = flow_context_create(b, a->width, a->height, a->channels, p, &ctx);
+    if (s != FLOW_OK)
+        return s;
+    s = flow_context_compute(ctx, a, c, out);
+    if (s == FLOW_OK && p->method != FLOW_METHOD_LK)
+        s = flow_context_residual(ctx, res);
+    flow_context_destroy(ctx);
+    return s;
+}
+
+static void test_methods_agree(void)
+{
+    if (!open_backends())
+        return;
+    flow_synth s;
+    memset(&s, 0, sizeof s);
+    s.motion = FLOW_SYNTH_SMOOTH;
+    s.amplitude = 0.8;
+    s.wavelength = 40;
+    s.seed = 17;
+    for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++) {
+        const config *c = &configs[k];
+        flow_image a, b;
+        flow_field fc, fg;
+        CHECK_OK(flow_synth_frame(&s, W, H, c->channels, 0, &a));
+        CHECK_OK(flow_synth_frame(&s, W, H, c->channels, 1, &b));
+        CHECK_OK(flow_field_alloc(&fc, W, H));
+        CHECK_OK(flow_field_alloc(&fg, W, H));
+        flow_params p;
+        config_params(c, &p);
+        double rc, rg;
+        CHECK_OK(run(cpu, &p, &a, &b, &fc, &rc));
+        CHECK_OK(run(gpu, &p, &a, &b, &fg, &rg));
+        double diff = 0, norm = 0;
+        int nan = 0, unknown_mismatch = 0, unknown = 0;
+        for (int i = 0; i < W * H; i++) {
+            nan |= isnan(fc.u[i]) || isnan(fc.v[i]) || isnan(fg.u[i]) || isnan(fg.v[i]);
+            const int uc = flow_is_unknown(fc.u[i], fc.v[i]), ug = flow_is_unknown(fg.u[i], fg.v[i]);
+            unknown += uc;
+            if (uc || ug) {
+                unknown_mismatch += uc != ug;
+                continue;
+            }
+            diff += (fc.u[i] - fg.u[i]) * (fc.u[i] - fg.u[i]) + (fc.v[i] - fg.v[i]) * (fc.v[i] - fg.v[i]);
+            norm += fc.u[i] * fc.u[i] + fc.v[i] * fc.v[i];
+        }
+        const double rel = nan ? INFINITY : sqrt(diff / (norm > 0 ? norm : 1));
+        printf("    %-20s rel. error %.2e  unknown %d (mismatch %d)", c->name, rel, unknown,
+               unknown_mismatch);
+        if (rc >= 0)
+            printf("  residual cpu %.4e gpu %.4e", rc, rg);
+        printf("\n");
+        CHECK(!nan);
+        CHECK(rel <= REL_BOUND);
+        /* an eigenvalue within rounding of tau may fall either way */
+        CHECK(unknown_mismatch <= W * H / 1000);
+        if (rc >= 0)
+            CHECK(fabs(rc - rg) <= 1e-2 * fabs(rc) + 1e-4); /* 1e-4: the float floor */
+        flow_image_free(&a), flow_image_free(&b);
+        flow_field_free(&fc), flow_field_free(&fg);
+    }
+}
+
+/* The trace of a GPU solve reads the same residual norms as the CPU's. */
+typedef struct lines {
+    char text[64][96];
+    int n;
+} lines;
+
+static void keep_norms(void *user, const char *line)
+{
+    lines *l = user;
+    const char *s = strstr(line, "-> [");
+    if (s && l->n < 64)
+        snprintf(l->text[l->n++], sizeof l->text[0], "%s", s);
+}
+
+static void test_trace_agrees(void)
+{
+    if (!open_backends())
+        return;
+    flow_synth s;
+    memset(&s, 0, sizeof s);
+    s.motion = FLOW_SYNTH_TRANSLATE;
+    s.dx = 0.4, s.dy = -0.3;
+    s.seed = 2;
+    flow_image a, b;
+    flow_field out;
+    CHECK_OK(flow_synth_frame(&s, 64, 48, 1, 0, &a));
+    CHECK_OK(flow_synth_frame(&s, 64, 48, 1, 1, &b));
+    CHECK_OK(flow_field_alloc(&out, 64, 48));
+    flow_params p;
+    flow_params_default(&p, FLOW_METHOD_CLG_NL);
+    p.max_depth = 2;
+    lines lc, lg;
+    memset(&lc, 0, sizeof lc);
+    memset(&lg, 0, sizeof lg);
+    flow_observer obs;
+    memset(&obs, 0, sizeof obs);
+    obs.trace = keep_norms;
+    flow_backend *bk[2] = { cpu, gpu };
+    lines *ls[2] = { &lc, &lg };
+    for (int k = 0; k < 2; k++) {
+        flow_context *ctx = NULL;
+        CHECK_OK(flow_context_create(bk[k], 64, 48, 1, &p, &ctx));
+        if (!ctx)
+            continue;
+        obs.user = ls[k];
+        flow_context_set_observer(ctx, &obs);
+        CHECK_OK(flow_context_compute(ctx, &a, &b, &out));
+        flow_context_destroy(ctx);
+    }
+    CHECK(lc.n == lg.n && lc.n > 5);
+    double worst = 0;
+    for (int i = 0; i < lc.n && i < lg.n; i++) {
+        double x = 0, y = 0;
+        sscanf(strchr(lc.text[i], ']') + 1, "%lf", &x);
+        sscanf(strchr(lg.text[i], ']') + 1, "%lf", &y);
+        worst = fmax(worst, fabs(x - y) / fmax(fabs(x), 1e-12));
+    }
+    printf("    %d residual norms, worst relative difference %.2e\n", lc.n, worst);
+    CHECK(worst < 1e-2);
+    flow_image_free(&a), flow_image_free(&b);
+    flow_field_free(&out);
+}
+
+int main(void)
+{
+    RUN(test_methods_agree);
+    RUN(test_trace_agrees);
+    flow_backend_close(cpu);
+    flow_backend_close(gpu);
+    return harness_report();
+}
