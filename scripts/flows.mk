@@ -1,0 +1,222 @@
+# flows.mk -- `make flows` and `make stats` (seed 001 section 5.3.2): for
+# every sequence of sequences/dst/ and every method of params/, the flows,
+# their pictures, their errors against the ground truth, montages and a
+# timing file in results/<sequence>/<method>/; then one table and charts.
+# The top-level Makefile reaches this file through scripts/pipeline.mk; it
+# runs from the repository root.  docs/PIPELINE.md is the user's guide.
+#
+#   flows-compute   flow-compute and flow-tool error only (no ImageMagick, no
+#                   gnuplot): what a GPU machine runs
+#   flows-pictures  colour, vectors, mix, blend (flow-tool only)
+#   flows-montage   ground-truth comparison montages (ImageMagick montage)
+#   flows-render    flows-pictures + flows-montage
+#   flows           all of the above
+#   stats           results/stats.csv, stats.md and charts (gnuplot) from
+#                   whatever results/ holds: runs on results brought back
+#                   from another machine, computes nothing
+#
+# Per sequence S and method M, results/S/M/ holds, for each pair P (the
+# number of its first frame, 000, 001, ...):
+#   P.flo P.flo.params  the flow and every parameter used (flow-compute)
+#   P.error P.aae P.aee errors against gt_P.flo (pairs with ground truth;
+#                       the mask of the pair when there is one)
+#   P.png P-vectors.png colour coding (with its key) and vector plot, on the
+#                       ground truth's scale when there is one
+#   P-mix.png           vectors over the colour (ground truth) or over the
+#                       frame (none): seed 001 figure 5.10
+#   P-blend.png         the frame blended with the colour: figure 5.11
+#   P-montage.png       ground truth | estimate, colour over vectors (figure
+#                       5.9); frame | colour | vectors without ground truth
+#   timing.stats        flow-compute --timing-file over the whole sequence
+#                       (figure 5.8): one flow-compute run per S and M, so
+#                       memory is allocated once, as for a video
+# SEQUENCES and METHODS choose (SEQUENCES="demo-%" takes make patterns).
+# Incremental: a flow is recomputed when a frame or its method's parameter
+# file changed (a link's own time counts: make -L), or a flow is missing.
+# A rebuilt flow-compute recomputes nothing by itself (make -B flows does).
+
+TOP := .
+include scripts/pipeline-common.mk
+
+# ---- user-editable ---------------------------------------------------------
+SEQ_DIR       ?= sequences/dst
+SEQ_SRC       ?= sequences/src
+RESULTS       ?= results
+METHODS       ?= $(ALL_METHODS)
+# flow-compute --device: cpu, cuda, cuda:N; empty: its default (auto).
+DEVICE        ?=
+# flow-compute --repeat: runs per pair averaged in timing.stats.
+REPEAT        ?= 1
+COMPUTE_FLAGS ?=
+# flow-tool options for every vector plot and mix: --direct draws in
+# flow-tool (fast, the same everywhere) instead of through gnuplot.
+VECTORS_FLAGS ?= --direct
+MONTAGE       ?= montage
+GNUPLOT       ?= gnuplot
+# The font of montage labels; none found: montages without labels.
+FONT          ?= $(shell fc-match -f '%{file}' sans 2>/dev/null)
+# 0: use SEQ_DIR as it is (a copy on another machine) instead of refreshing
+# its parameter links through sequences/Makefile first.
+SEQ_REFRESH   ?= 1
+# 1: never run flow-compute; a flow that needs computing is an error (for
+# rendering results computed elsewhere).
+NOCOMPUTE     ?= 0
+
+THIS := scripts/flows.mk
+.DELETE_ON_ERROR:
+.SUFFIXES:
+FLOWS_GOALS := flows flows-compute flows-pictures flows-montage flows-render
+.PHONY: $(FLOWS_GOALS) stats flows-list FORCE
+
+ifeq ($(STAGE),)
+# ---- stage 1: refresh the parameter links, then run stage 2 ------------------
+# A new method or a new per-sequence parameter file changes which file
+# sequences/dst/S/M.params links to; stage 2 must read the links afterwards.
+$(FLOWS_GOALS) flows-list:
+ifeq ($(SEQ_REFRESH),1)
+	@$(MAKE) --no-print-directory -C sequences params SRC=$(abspath $(SEQ_SRC)) \
+	    DST=$(abspath $(SEQ_DIR)) PARAMS_DIR=$(abspath $(PARAMS_DIR)) V=$(V)
+endif
+	@$(MAKE) --no-print-directory -L -f $(THIS) STAGE=run $@
+
+else
+# ---- stage 2: the rules ------------------------------------------------------
+$(if $(strip $(METHODS)),,$(error no method: $(PARAMS_DIR)/ holds no parameter file (METHODS=... names them)))
+$(foreach m,$(METHODS),$(if $(wildcard $(PARAMS_DIR)/$(m).params),,$(error METHODS: no $(PARAMS_DIR)/$(m).params (methods: $(ALL_METHODS)))))
+
+frames_of = $(sort $(wildcard $(SEQ_DIR)/$(1)/frame_*.png))
+SEQ_ALL   := $(foreach s,$(notdir $(patsubst %/,%,$(wildcard $(SEQ_DIR)/*/))),$(if $(word 2,$(call frames_of,$(s))),$(s)))
+# SEQUENCES: names, or make patterns (demo-%) matched against SEQ_ALL.
+SEQUENCES ?= %
+override SEQUENCES := $(foreach p,$(SEQUENCES),$(if $(findstring %,$(p)),$(filter $(p),$(SEQ_ALL)),$(p)))
+$(foreach s,$(SEQUENCES),$(if $(word 2,$(call frames_of,$(s))),,$(error SEQUENCES: '$(s)' has no frames $(SEQ_DIR)/$(s)/frame_000.png, frame_001.png, ...)))
+
+# The scale file of the ground truth of pair $(2) of sequence $(1) (nothing
+# without ground truth), and the flow-tool options it holds for pictures of
+# kind $(3) (flow-tool's automatic scales without ground truth).  The $$$$
+# reaches the shell as $$(...) after this expansion, eval and the recipe's.
+gt_of      = $(wildcard $(SEQ_DIR)/$(1)/gt_$(2).flo)
+scale_file = $(if $(call gt_of,$(1),$(2)),$(SEQ_DIR)/$(1)/gt_$(2).scale)
+scale      = $(if $(call gt_of,$(1),$(2)),$$$$(sed -n 's/^$(3)=//p' $(SEQ_DIR)/$(1)/gt_$(2).scale))
+
+COMPUTE  :=
+ERRORS   :=
+PICTURES :=
+MONTAGES :=
+
+# $(call sequence_rules,S): the pairs of S and their ground truth.
+define sequence_rules
+FRAMES.$(1) := $(call frames_of,$(1))
+PAIRS.$(1)  := $$(patsubst $(SEQ_DIR)/$(1)/frame_%.png,%,$$(filter-out $$(lastword $$(FRAMES.$(1))),$$(FRAMES.$(1))))
+GTPAIRS.$(1) := $$(filter $$(PAIRS.$(1)),$$(patsubst $(SEQ_DIR)/$(1)/gt_%.flo,%,$$(wildcard $(SEQ_DIR)/$(1)/gt_*.flo)))
+endef
+$(foreach s,$(SEQUENCES),$(eval $(call sequence_rules,$(s))))
+
+# $(call method_rules,S,M,R): the flows of sequence S by method M into R.
+define method_rules
+FLOS.$(3) := $(PAIRS.$(1):%=$(3)/%.flo)
+COMPUTE  += $(3)/timing.stats
+ERRORS   += $(GTPAIRS.$(1):%=$(3)/%.error)
+PICTURES += $(foreach p,$(PAIRS.$(1)),$(3)/$(p).png $(3)/$(p)-vectors.png $(3)/$(p)-mix.png $(3)/$(p)-blend.png)
+MONTAGES += $(PAIRS.$(1):%=$(3)/%-montage.png)
+
+# One flow-compute run for the whole sequence, into a fresh directory that
+# replaces the old flows only when every one was computed.  A missing flow
+# forces the run.
+$(3)/timing.stats: $(FRAMES.$(1)) $(SEQ_DIR)/$(1)/$(2).params $$(if $$(filter-out $$(wildcard $$(FLOS.$(3))),$$(FLOS.$(3))),FORCE) | $(if $(filter 1,$(NOCOMPUTE)),,$(FLOW_COMPUTE))
+ifeq ($(NOCOMPUTE),1)
+	@echo "flows: $(1)/$(2) needs computing (missing flows, or frames or $(2).params newer than $$@), and NOCOMPUTE=1" >&2; exit 2
+else
+	@$$(call say,FLOW,$(1)/$(2) ($(words $(PAIRS.$(1))) pair$(if $(word 2,$(PAIRS.$(1))),s)))
+	$(Q)rm -rf $(3).tmp && mkdir -p $(3).tmp
+	$(Q)$(FLOW_COMPUTE) -q -p $(SEQ_DIR)/$(1)/$(2).params $(if $(DEVICE),--device $(DEVICE)) \
+	    --repeat $(REPEAT) --timing-file $(3).tmp/timing.stats $(COMPUTE_FLAGS) \
+	    -o $(3).tmp/%03d.flo $(SEQ_DIR)/$(1)/frame_%03d.png $(QOUT) \
+	    || { rm -rf $(3).tmp; exit 3; }
+	$(Q)mkdir -p $(3) && rm -f $(3)/[0-9][0-9][0-9]*.* $(3)/timing.stats && \
+	    mv $(3).tmp/* $(3)/ && rmdir $(3).tmp
+endif
+$$(FLOS.$(3)): $(3)/timing.stats ;
+
+$(foreach p,$(PAIRS.$(1)),$(call pair_rules,$(1),$(2),$(3),$(p)))
+endef
+
+# $(call pair_rules,S,M,R,P): the error and pictures of pair P.
+define pair_rules
+$(if $(filter $(4),$(GTPAIRS.$(1))),
+$(3)/$(4).error: $(3)/$(4).flo $(SEQ_DIR)/$(1)/gt_$(4).flo $(wildcard $(SEQ_DIR)/$(1)/mask_$(4).png) | $(FLOW_TOOL)
+	@$$(call say,ERROR,$(1)/$(2)/$(4))
+	$(Q)$(FLOW_TOOL) error --csv $(if $(wildcard $(SEQ_DIR)/$(1)/mask_$(4).png),--mask $(SEQ_DIR)/$(1)/mask_$(4).png) \
+	    --aae $(3)/$(4).aae --aee $(3)/$(4).aee $(3)/$(4).flo $(SEQ_DIR)/$(1)/gt_$(4).flo > $$@.tmp && mv -f $$@.tmp $$@
+)
+$(3)/$(4).png: $(3)/$(4).flo $(call scale_file,$(1),$(4)) | $(FLOW_TOOL)
+	@$$(call say,COLOR,$(1)/$(2)/$(4))
+	$(Q)$(FLOW_TOOL) color --legend $(call scale,$(1),$(4),color) $$< $$@.tmp.png && mv -f $$@.tmp.png $$@
+$(3)/$(4)-vectors.png: $(3)/$(4).flo $(call scale_file,$(1),$(4)) | $(FLOW_TOOL)
+	@$$(call say,VECTORS,$(1)/$(2)/$(4))
+	$(Q)$(FLOW_TOOL) vectors $(VECTORS_FLAGS) $(call scale,$(1),$(4),vectors) $$< $$@.tmp.png && mv -f $$@.tmp.png $$@
+$(3)/$(4)-mix.png: $(3)/$(4).flo $(SEQ_DIR)/$(1)/frame_$(4).png $(call scale_file,$(1),$(4)) | $(FLOW_TOOL)
+	@$$(call say,MIX,$(1)/$(2)/$(4))
+	$(Q)$(FLOW_TOOL) $(if $(call gt_of,$(1),$(4)),mix,vectors --background $(SEQ_DIR)/$(1)/frame_$(4).png) \
+	    $(VECTORS_FLAGS) $(call scale,$(1),$(4),mix) $$< $$@.tmp.png && mv -f $$@.tmp.png $$@
+$(3)/$(4)-blend.png: $(3)/$(4).flo $(SEQ_DIR)/$(1)/frame_$(4).png $(call scale_file,$(1),$(4)) | $(FLOW_TOOL)
+	@$$(call say,BLEND,$(1)/$(2)/$(4))
+	$(Q)$(FLOW_TOOL) blend $(call scale,$(1),$(4),blend) $(SEQ_DIR)/$(1)/frame_$(4).png $$< $$@.tmp.png && mv -f $$@.tmp.png $$@
+$(3)/$(4)-montage.png: $(if $(call gt_of,$(1),$(4)),$(SEQ_DIR)/$(1)/gt_$(4).png $(3)/$(4).png \
+    $(SEQ_DIR)/$(1)/gt_$(4)-vectors.png $(3)/$(4)-vectors.png,$(SEQ_DIR)/$(1)/frame_$(4).png $(3)/$(4).png $(3)/$(4)-vectors.png)
+	@$$(call say,MONTAGE,$(1)/$(2)/$(4))
+	$(Q)$(MONTAGE) $(if $(FONT),-font $(FONT) -pointsize 12 -title '$(1) $(4): $(2)') \
+	    $(if $(call gt_of,$(1),$(4)),\
+	    $(call label,ground truth) $(SEQ_DIR)/$(1)/gt_$(4).png $(call label,$(2)) $(3)/$(4).png \
+	    $(call label,) $(SEQ_DIR)/$(1)/gt_$(4)-vectors.png $(call label,) $(3)/$(4)-vectors.png -tile 2x2,\
+	    $(call label,frame $(4)) $(SEQ_DIR)/$(1)/frame_$(4).png $(call label,$(2)) $(3)/$(4).png \
+	    $(call label,) $(3)/$(4)-vectors.png -tile 3x1) \
+	    -geometry +4+4 -background white PNG:$$@.tmp && mv -f $$@.tmp $$@
+
+endef
+label = $(if $(FONT),-label '$(1)')
+
+$(foreach s,$(SEQUENCES),$(foreach m,$(METHODS),$(eval $(call method_rules,$(s),$(m),$(RESULTS)/$(s)/$(m)))))
+
+# What sequences/Makefile makes, for a SEQ_DIR made by an older version or
+# copied without it: the scale of a ground truth's pictures, and a clear
+# message for a missing parameter link.
+$(SEQ_DIR)/%.scale: $(SEQ_DIR)/%.flo | $(FLOW_TOOL)
+	$(Q)$(TOP)/scripts/flow-scale.sh $(FLOW_TOOL) $< > $@.tmp && mv -f $@.tmp $@
+$(SEQ_DIR)/%.params:
+	@echo "flows: no $@ (run make -C sequences params, or make flows without SEQ_REFRESH=0)" >&2; exit 2
+
+# (The empty recipes keep make from saying "Nothing to be done".)
+flows-compute: $(COMPUTE) $(ERRORS) ; @:
+flows-pictures: $(PICTURES) ; @:
+flows-montage: $(MONTAGES) ; @:
+flows-render: flows-pictures flows-montage ; @:
+flows: flows-compute flows-render ; @:
+
+flows-list:
+	@$(foreach s,$(SEQUENCES),printf '%-32s %3d pairs, ground truth: %s\n' '$(s)' $(words $(PAIRS.$(s))) '$(or $(GTPAIRS.$(s)),none)';)
+	@echo "methods: $(METHODS)"
+
+FORCE:
+endif
+
+# ---- stats: from whatever results/ holds ---------------------------------------
+# stats.csv is rebuilt when a timing or error file is newer, or appears.
+STATS_INPUTS := $(wildcard $(RESULTS)/*/*/timing.stats $(RESULTS)/*/*/*.error)
+STATS_CHARTS := $(RESULTS)/accuracy.png $(RESULTS)/time.png $(RESULTS)/time-size.png
+
+stats: $(RESULTS)/stats.csv $(RESULTS)/stats.md $(STATS_CHARTS)
+
+$(RESULTS)/stats.csv: $(STATS_INPUTS) $(TOP)/scripts/pipeline-stats.sh
+	@$(call say,STATS,$@ ($(words $(wildcard $(RESULTS)/*/*/timing.stats)) runs))
+	@test -n "$(STATS_INPUTS)" || { echo "stats: nothing in $(RESULTS)/: run make flows (or flows-compute) first" >&2; exit 2; }
+	$(Q)$(TOP)/scripts/pipeline-stats.sh csv $(RESULTS) > $@.tmp && mv -f $@.tmp $@
+
+$(RESULTS)/stats.md: $(RESULTS)/stats.csv $(TOP)/scripts/pipeline-stats.sh
+	@$(call say,TABLE,$@)
+	$(Q)$(TOP)/scripts/pipeline-stats.sh md $< > $@.tmp && mv -f $@.tmp $@
+
+# One gnuplot run per chart.
+$(STATS_CHARTS): $(RESULTS)/%.png: $(RESULTS)/stats.csv $(TOP)/scripts/pipeline-stats.sh $(TOP)/scripts/stats.gp
+	@$(call say,CHART,$@)
+	$(Q)$(TOP)/scripts/pipeline-stats.sh chart $* $< $@ $(GNUPLOT)

@@ -1,0 +1,43 @@
+# pipeline.mk -- the make pipeline's goals in the top-level Makefile (which
+# includes this file): seed 001 section 5.3, docs/PIPELINE.md.
+#
+#   make demo            demo sequences, their flows, then stats (the README's command)
+#   make sequences       convert sequences/src/* into sequences/dst/
+#   make import DIR=../shared/data [ONLY_GT=1]   path lists of a collection, then convert
+#   make flows           every sequence x method: flows, errors, pictures, montages
+#   make flows-compute   the flows and errors alone (no ImageMagick, no gnuplot)
+#   make flows-render    pictures and montages of computed flows
+#   make stats           results/stats.csv, stats.md, charts (no computing)
+#   make pipeline-clean  remove results/ and sequences/dst/
+# Options (see scripts/flows.mk): METHODS="lk hs", SEQUENCES="...", DEVICE=cuda,
+# REPEAT=N, RESULTS=dir, SEQ_DIR=dir, NOCOMPUTE=1, V=1.
+# The real rules live in scripts/flows.mk and sequences/Makefile, run as
+# sub-makes so that their variables stay apart from the build's.
+
+PIPELINE_FLOWS := flows flows-compute flows-pictures flows-montage flows-render flows-list
+.PHONY: demo sequences import stats pipeline-clean $(PIPELINE_FLOWS)
+
+# The flows of the demo sequences only (imported ones may be there too);
+# stats gathers all of results/.
+demo: tools
+	@$(MAKE) --no-print-directory -C sequences demo BUILD=$(abspath $(BUILD))
+	@$(MAKE) --no-print-directory flows SEQUENCES='demo-%'
+	@$(MAKE) --no-print-directory stats
+
+sequences: tools
+	@$(MAKE) --no-print-directory -C sequences BUILD=$(abspath $(BUILD))
+
+# DIR is taken relative to here (sequences/Makefile would read it from sequences/).
+import: tools
+	@test -n "$(DIR)" || { echo "usage: make import DIR=collection [ONLY_GT=1] [PREFIX=name-]" >&2; exit 1; }
+	@$(MAKE) --no-print-directory -C sequences import BUILD=$(abspath $(BUILD)) DIR=$(abspath $(DIR))
+
+$(PIPELINE_FLOWS): tools
+	@$(MAKE) --no-print-directory -f scripts/flows.mk BUILD=$(BUILD) $@
+
+# Reads results/ only: runs where results were brought back, without tools.
+stats:
+	@$(MAKE) --no-print-directory -f scripts/flows.mk BUILD=$(BUILD) stats
+
+pipeline-clean:
+	rm -rf results sequences/dst
