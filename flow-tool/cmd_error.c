@@ -1,0 +1,183 @@
+/* cmd_error.c -- `flow-tool error EST GT`: average angular error (Barron's
+ * angle between (u, v, 1) and (ug, vg, 1)) and average endpoint error with
+ * their standard deviations and the shares of pixels over 1 and 3 px, on
+ * the pixels the mask keeps and the ground truth knows (flow/error.h has the
+ * rules).  Human-readable output by default, CSV with --csv, and bare
+ * numbers in .aae/.aee files for make. */
+#include "tool.h"
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_line[] =
+    "flow-tool error [--mask MASK] [--csv] [--aae FILE] [--aee FILE] EST GT";
+
+static void help(void)
+{
+    printf("usage: %s\n"
+           "\n"
+           "Compares an estimated flow EST with the ground truth GT (any of .flo,\n"
+           ".F, .pcm; same size) and prints:\n"
+           "  AAE  average angular error, degrees: the angle between (u, v, 1) and\n"
+           "       (ug, vg, 1) (Barron et al. 1994), with its standard deviation;\n"
+           "  AEE  average endpoint error |(u, v) - (ug, vg)|, pixels, with its\n"
+           "       standard deviation;\n"
+           "  the share of pixels whose endpoint error is over 1 px and over 3 px;\n"
+           "  how many pixels were scored and why the others were not.\n"
+           "Excluded from every measure: pixels outside the mask, pixels whose\n"
+           "ground truth is unknown (|component| > 1e9 or NaN), and pixels the\n"
+           "estimate marks unknown (finite |component| > 1e9; the density scored /\n"
+           "(scored + those) is printed).  NaN or infinity in EST is an error:\n"
+           "it means a computation failed.  Standard deviations divide by N.\n"
+           "\n"
+           "Options:\n"
+           "  -m, --mask MASK  image of GT's size; pixels with a nonzero value (any\n"
+           "                   channel) are scored [default: every pixel]\n"
+           "  -c, --csv        one header line and one line of values:\n"
+           "                   aae,aae_std,aee,aee_std,over1,over3,max_ee,scored,\n"
+           "                   total,outside_mask,unknown_gt,unknown_est (over1 and\n"
+           "                   over3 as fractions 0..1) [default: human-readable]\n"
+           "      --aae FILE   also write the AAE alone to FILE (\"%%.6f\\n\")\n"
+           "      --aee FILE   also write the AEE alone to FILE\n"
+           "  -h, --help       this help\n"
+           "\n"
+           "Exit status: 0 ok, 1 usage, 2 input/output (unreadable or mismatched\n"
+           "files, NaN in EST, nothing left to score).\n",
+           usage_line);
+}
+
+/* The mask as bytes (nonzero where any channel is above 0), checked
+ * against the ground truth's size. */
+static int load_mask(const char *path, const char *gt_path, const flow_field *gt,
+                     unsigned char **out)
+{
+    flow_image m;
+    int rc = tool_read_image(path, &m);
+    if (rc)
+        return rc;
+    if (m.width != gt->width || m.height != gt->height) {
+        cli_error("mask %s is %dx%d but the ground truth %s is %dx%d: sizes must match", path,
+                  m.width, m.height, gt_path, gt->width, gt->height);
+        flow_image_free(&m);
+        return CLI_EXIT_IO;
+    }
+    const size_t n = (size_t)m.width * m.height;
+    unsigned char *mask = malloc(n);
+    if (!mask) {
+        flow_image_free(&m);
+        cli_error("out of memory for a %dx%d mask", m.width, m.height);
+        return CLI_EXIT_COMPUTE;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int on = 0;
+        for (int c = 0; c < m.channels; c++)
+            on |= m.data[c * n + i] > 0.0f;
+        mask[i] = (unsigned char)on;
+    }
+    flow_image_free(&m);
+    *out = mask;
+    return CLI_EXIT_OK;
+}
+
+static void print_human(const flow_error_stats *st, const char *mask)
+{
+    const long considered = st->scored + st->unknown_est;
+    printf("scored: %ld of %ld pixels (excluded: ", st->scored, st->total);
+    if (mask)
+        printf("%ld outside the mask %s, ", st->outside_mask, mask);
+    printf("%ld unknown ground truth, %ld unknown estimate%s)\n", st->unknown_gt,
+           st->unknown_est, mask ? "" : "; no mask");
+    printf("density: %.2f%% of the pixels with known ground truth%s have an estimate\n",
+           considered ? 100.0 * st->scored / considered : 0.0, mask ? " in the mask" : "");
+    printf("AAE: %.4f deg (sd %.4f)\n", st->aae, st->aae_std);
+    printf("AEE: %.4f px (sd %.4f, max %.4f)\n", st->aee, st->aee_std, st->max_ee);
+    printf("EE > 1 px: %.2f%%\n", 100.0 * st->over1);
+    printf("EE > 3 px: %.2f%%\n", 100.0 * st->over3);
+}
+
+static void print_csv(const flow_error_stats *st)
+{
+    printf("aae,aae_std,aee,aee_std,over1,over3,max_ee,scored,total,outside_mask,unknown_gt,"
+           "unknown_est\n");
+    printf("%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%ld,%ld,%ld,%ld,%ld\n", st->aae, st->aae_std,
+           st->aee, st->aee_std, st->over1, st->over3, st->max_ee, st->scored, st->total,
+           st->outside_mask, st->unknown_gt, st->unknown_est);
+}
+
+int cmd_error(int argc, char **argv)
+{
+    enum { OPT_AAE = 256, OPT_AEE };
+    static const struct option opts[] = {{"mask", required_argument, NULL, 'm'},
+                                         {"csv", no_argument, NULL, 'c'},
+                                         {"aae", required_argument, NULL, OPT_AAE},
+                                         {"aee", required_argument, NULL, OPT_AEE},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *mask_path = NULL, *aae_path = NULL, *aee_path = NULL;
+    int csv = 0, c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":m:ch", opts, NULL)) != -1) {
+        switch (c) {
+        case 'm': mask_path = optarg; break;
+        case 'c': csv = 1; break;
+        case OPT_AAE: aae_path = optarg; break;
+        case OPT_AEE: aee_path = optarg; break;
+        case 'h': help(); return CLI_EXIT_OK;
+        default: return tool_bad_option(c, argv, usage_line, "error");
+        }
+    }
+    int rc = tool_check_args(argc, 2, usage_line, "error");
+    if (rc)
+        return rc;
+    const char *est_path = argv[optind], *gt_path = argv[optind + 1];
+    flow_field est, gt;
+    unsigned char *mask = NULL;
+    if ((rc = tool_read_field(est_path, &est)))
+        return rc;
+    if ((rc = tool_read_field(gt_path, &gt))) {
+        flow_field_free(&est);
+        return rc;
+    }
+    flow_error_stats st;
+    memset(&st, 0, sizeof st);
+    if (est.width != gt.width || est.height != gt.height) {
+        cli_error("estimate %s is %dx%d but the ground truth %s is %dx%d: sizes must match",
+                  est_path, est.width, est.height, gt_path, gt.width, gt.height);
+        rc = CLI_EXIT_IO;
+    } else if (!mask_path || (rc = load_mask(mask_path, gt_path, &gt, &mask)) == 0) {
+        flow_status s = flow_error_compute(&est, &gt, mask, &st);
+        if (s != FLOW_OK) {
+            cli_error("%s: %s", est_path, flow_last_error());
+            rc = cli_exit_for_status(s);
+        } else if (st.scored == 0) {
+            cli_error("no pixel to score: of %ld, %ld are outside the mask, %ld have unknown "
+                      "ground truth and %ld an unknown estimate",
+                      st.total, st.outside_mask, st.unknown_gt, st.unknown_est);
+            rc = CLI_EXIT_IO;
+        }
+    }
+    free(mask);
+    flow_field_free(&est);
+    flow_field_free(&gt);
+    if (rc)
+        return rc;
+    if (csv)
+        print_csv(&st);
+    else
+        print_human(&st, mask_path);
+    char number[64];
+    if (aae_path) {
+        snprintf(number, sizeof number, "%.6f\n", st.aae);
+        if ((rc = tool_write_text(aae_path, number)))
+            return rc;
+    }
+    if (aee_path) {
+        snprintf(number, sizeof number, "%.6f\n", st.aee);
+        if ((rc = tool_write_text(aee_path, number)))
+            return rc;
+    }
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,160 @@
+/* main.c -- flow-tool, the flow-file command-line tool (seed 001 section
+ * 5.2): converts between .flo, .F and .pcm, measures errors against ground
+ * truth, and draws colour codings, legends, vector plots, blends and mixes.
+ * This file dispatches to the subcommands and holds the read/write helpers
+ * they share; each subcommand parses its own options with getopt_long.
+ *
+ * Exit codes: 0 ok, 1 usage, 2 input/output (missing, corrupt or
+ * mismatched files), 3 computation (out of memory, gnuplot failed). */
+#include "tool.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct {
+    const char *name;
+    int (*run)(int, char **);
+    const char *summary;
+} commands[] = {
+    {"convert", cmd_convert, "convert IN OUT          between .flo, .F and .pcm"},
+    {"error", cmd_error, "error EST GT            angular and endpoint errors (AAE, AEE)"},
+    {"color", cmd_color, "color IN OUT.png        Middlebury colour coding (--legend: key frame)"},
+    {"legend", cmd_legend, "legend OUT.png          the colour wheel alone"},
+    {"vectors", cmd_vectors, "vectors IN OUT.png      vector (quiver) plot"},
+    {"blend", cmd_blend, "blend FRAME IN OUT.png  frame blended with the colour coding"},
+    {"mix", cmd_mix, "mix IN OUT.png          colour coding with vectors over it"},
+    {"info", cmd_info, "info IN                 size, ranges, magnitudes, unknown count"},
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: flow-tool COMMAND [OPTIONS] ARGS...\n"
+            "       flow-tool COMMAND --help | flow-tool --help | flow-tool --version\n"
+            "\n"
+            "Flow files (.flo Middlebury, .F Barron, .pcm Otago; by extension):\n");
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %s\n", commands[i].summary);
+    fprintf(out,
+            "\n"
+            "Pictures are written by extension: .png, .ppm, .pgm (more with OpenCV).\n"
+            "Exit status: 0 ok, 1 usage, 2 input/output (missing, corrupt or\n"
+            "mismatched files, NaN in an estimate), 3 computation (out of memory,\n"
+            "gnuplot failure).  docs/flow-tool.md has examples; docs/FORMATS.md\n"
+            "the file formats.\n");
+}
+
+int main(int argc, char **argv)
+{
+    cli_set_program("flow-tool");
+    if (argc < 2)
+        return cli_usage_error("flow-tool COMMAND [OPTIONS] ARGS...", "flow-tool",
+                               "no command given");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+        printf("flow-tool (flow-platform) %s\n", flow_version());
+        return CLI_EXIT_OK;
+    }
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(cmd, commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    return cli_usage_error("flow-tool COMMAND [OPTIONS] ARGS...", "flow-tool",
+                           "unknown command '%s' (commands: convert, error, color, legend, "
+                           "vectors, blend, mix, info)",
+                           cmd);
+}
+
+/* ---- helpers shared by the subcommands ---------------------------------- */
+
+int tool_read_field(const char *path, flow_field *f)
+{
+    flow_status s = flow_field_read(path, f);
+    return s == FLOW_OK ? CLI_EXIT_OK : cli_report_status(s);
+}
+
+int tool_write_field(const char *path, const flow_field *f)
+{
+    flow_status s = flow_field_write(path, f);
+    return s == FLOW_OK ? CLI_EXIT_OK : cli_report_status(s);
+}
+
+int tool_read_image(const char *path, flow_image *img)
+{
+    flow_status s = flow_image_read(path, img);
+    return s == FLOW_OK ? CLI_EXIT_OK : cli_report_status(s);
+}
+
+int tool_write_image(const char *path, const flow_image *img)
+{
+    flow_status s = flow_image_write(path, img);
+    return s == FLOW_OK ? CLI_EXIT_OK : cli_report_status(s);
+}
+
+int tool_write_text(const char *path, const char *text)
+{
+    char tmp[4096];
+    int n = snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    if (n < 0 || (size_t)n >= sizeof tmp) {
+        cli_error("%s: path too long", path);
+        return CLI_EXIT_IO;
+    }
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        cli_error("%s: cannot write: %s", path, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    int bad = fputs(text, f) < 0;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        cli_error("%s: cannot write: %s", path, strerror(errno));
+        remove(tmp);
+        return CLI_EXIT_IO;
+    }
+    return CLI_EXIT_OK;
+}
+
+int tool_bad_option(int c, char **argv, const char *usage_line, const char *cmd)
+{
+    char help[64];
+    snprintf(help, sizeof help, "flow-tool %s", cmd);
+    const char *opt = optind > 0 ? argv[optind - 1] : "?";
+    if (c == ':')
+        return cli_usage_error(usage_line, help, "%s: option '%s' needs a value", cmd, opt);
+    if (optopt && strncmp(opt, "--", 2) != 0)
+        return cli_usage_error(usage_line, help, "%s: unknown option '-%c'", cmd, optopt);
+    return cli_usage_error(usage_line, help, "%s: unknown option '%s'", cmd, opt);
+}
+
+int tool_check_args(int argc, int want, const char *usage_line, const char *cmd)
+{
+    char help[64];
+    snprintf(help, sizeof help, "flow-tool %s", cmd);
+    const int have = argc - optind;
+    if (have < want)
+        return cli_usage_error(usage_line, help, "%s: missing argument (%d given, %d expected)",
+                               cmd, have, want);
+    if (have > want)
+        return cli_usage_error(usage_line, help, "%s: too many arguments (%d given, %d expected)",
+                               cmd, have, want);
+    return CLI_EXIT_OK;
+}
+
+const char *tool_format_name(const char *path)
+{
+    if (cli_has_suffix(path, ".flo"))
+        return ".flo (Middlebury)";
+    if (cli_has_suffix(path, ".F"))
+        return ".F (Barron, Fleet, Beauchemin)";
+    if (cli_has_suffix(path, ".pcm"))
+        return ".pcm (Otago portable complex map)";
+    return "unknown";
+}

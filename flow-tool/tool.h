@@ -1,0 +1,37 @@
+/* tool.h -- what the subcommand files of flow-tool share: the subcommand
+ * entry points (each gets argv with argv[0] = the subcommand's name and
+ * returns an exit code), and helpers that read or write a file and print
+ * the reason when they fail. */
+#ifndef FLOW_TOOL_H
+#define FLOW_TOOL_H
+
+#include "flow/flow.h"
+
+/* Subcommands: cmd_file.c, cmd_error.c, cmd_picture.c, cmd_vectors.c. */
+int cmd_convert(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_error(int argc, char **argv);
+int cmd_color(int argc, char **argv);
+int cmd_legend(int argc, char **argv);
+int cmd_blend(int argc, char **argv);
+int cmd_vectors(int argc, char **argv);
+int cmd_mix(int argc, char **argv);
+
+/* Read/write with the failure printed; each returns an exit code (0 ok). */
+int tool_read_field(const char *path, flow_field *f);
+int tool_write_field(const char *path, const flow_field *f);
+int tool_read_image(const char *path, flow_image *img);
+int tool_write_image(const char *path, const flow_image *img);
+/* Writes `text` to path through a temporary file and a rename. */
+int tool_write_text(const char *path, const char *text);
+
+/* The exit code for an unexpected option seen by getopt_long (c is '?' or
+ * ':'), with the usage and a pointer to "flow-tool <cmd> --help". */
+int tool_bad_option(int c, char **argv, const char *usage, const char *cmd);
+/* Checks the positional argument count after the options. */
+int tool_check_args(int argc, int want, const char *usage, const char *cmd);
+
+/* The human name of a flow file's format, from its extension. */
+const char *tool_format_name(const char *path);
+
+#endif

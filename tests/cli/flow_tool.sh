@@ -1,0 +1,239 @@
+#!/bin/sh
+# flow_tool.sh -- CLI tests of flow-tool: every subcommand, its exit code and
+# what it prints, with inputs written byte by byte here (so the expected
+# numbers are known by hand), and every kind of bad input with the message
+# it must give.  Runs $BUILD/bin/flow-tool; uses ../shared/data (or
+# FLOW_DATA) when present.  Prints "N passed, N failed[, N skipped]".
+. "$(dirname "$0")/../common/harness.sh" # BUILD, BIN, T, expect, ok, bad, skip, check, ...
+FT="$BUILD/bin/flow-tool"
+DATA=${FLOW_DATA:-../shared/data}
+
+harness_need_bins "$FT"
+
+# ---- inputs, byte by byte (float32 little-endian) --------------------------
+F0='\000\000\000\000'   # 0.0
+F1='\000\000\200\077'   # 1.0
+F3='\000\000\100\100'   # 3.0
+F4='\000\000\200\100'   # 4.0
+FM1='\000\000\200\277'  # -1.0
+F100='\000\000\310\102' # 100.0
+FM100='\000\000\310\302' # -100.0
+FNAN='\000\000\300\177' # NaN
+FUNK='\371\002\025\120' # 1e10 (unknown)
+I1='\001\000\000\000' I2='\002\000\000\000'
+# flo W H PAIRS...: a .flo file on stdout
+flo() { printf 'PIEH'; printf "$1$2"; shift 2; for p in "$@"; do printf "$p"; done; }
+# est: (1,0) (0,0) (3,4) (1,1); gt: (0,0) (0,0) (0,0) (1,1)
+#   AE 45, 0, acos(1/sqrt 26) = 78.690067..., 0 -> AAE 30.922517, sd 33.137285
+#   EE 1, 0, 5, 0 -> AEE 1.5, sd sqrt(4.25) = 2.061553; over 1 px: 1 of 4
+flo "$I2" "$I2" "$F1$F0" "$F0$F0" "$F3$F4" "$F1$F1" >"$T/est.flo"
+flo "$I2" "$I2" "$F0$F0" "$F0$F0" "$F0$F0" "$F1$F1" >"$T/gt.flo"
+flo "$I2" "$I2" "$F0$F0" "$F0$F0" "$FUNK$F0" "$F1$F1" >"$T/gt-unknown.flo"
+flo "$I2" "$I2" "$F1$F0" "$F0$FNAN" "$F3$F4" "$F1$F1" >"$T/est-nan.flo"
+flo "$I2" "$I1" "$F1$F0" "$F0$F0" >"$T/small.flo"     # 2x1: (1,0) (0,0)
+flo "$I2" "$I1" "$F1$F0" "$FUNK$FUNK" >"$T/unk.flo"   # 2x1: (1,0) unknown
+flo "$I2" "$I1" "$F100$FM100" "$FM1$F1" >"$T/marker.flo"
+printf 'PIEH\240\206\001\000\240\206\001\000' >"$T/huge.flo" # 100000 x 100000
+head -c 30 "$T/est.flo" >"$T/trunc.flo"
+echo "this is not a flow file, just some text" >"$T/text.flo"
+cp "$T/est.flo" "$T/est.txt"
+mkdir "$T/dir.flo"
+# masks (binary PGM): 2x2 with pixel (1,1) off; 3x3; 2x2 all off
+printf 'P5\n2 2\n255\n\377\377\377\000' >"$T/mask.pgm"
+printf 'P5\n3 3\n255\n\377\377\377\377\377\377\377\377\377' >"$T/mask3.pgm"
+printf 'P5\n2 2\n255\n\000\000\000\000' >"$T/mask0.pgm"
+printf 'P5\n2 2\n255\n\144\144\144\144' >"$T/frame.pgm"
+printf 'P5\n3 3\n255\n\144\144\144\144\144\144\144\144\144' >"$T/frame3.pgm"
+
+# ---- the tool ------------------------------------------------------------------
+expect "help" 0 out "usage: flow-tool COMMAND" "$FT" --help
+expect "help lists commands" 0 out "mix IN OUT.png" "$FT" --help
+expect "version" 0 out "^flow-tool \(flow-platform\) [0-9]+\.[0-9]+\.[0-9]+" "$FT" --version
+expect "no command" 1 err "^flow-tool: no command given" "$FT"
+expect "unknown command" 1 err "unknown command 'frobnicate'" "$FT" frobnicate
+expect "unknown command usage" 1 err "^usage: flow-tool" "$FT" frobnicate
+for c in convert error color legend vectors blend mix info; do
+    expect "$c --help" 0 out "^usage: flow-tool $c" "$FT" $c --help
+    expect "$c --help exit status" 0 out "Exit status: 0 ok, 1 usage" "$FT" $c -h
+    expect "$c unknown option" 1 err "^flow-tool: $c: unknown option '--bogus'" "$FT" $c --bogus
+    expect "$c missing argument" 1 err "$c: missing argument" "$FT" $c
+done
+for c in error color vectors blend mix; do
+    expect "$c --help defaults" 0 out "\[default: " "$FT" $c --help
+done
+expect "too many arguments" 1 err "too many arguments \(3 given, 2 expected\)" \
+    "$FT" convert a.flo b.flo c.flo
+expect "option needs a value" 1 err "option '--mask' needs a value" "$FT" error "$T/est.flo" "$T/gt.flo" --mask
+expect "short unknown option" 1 err "unknown option '-q'" "$FT" info -q "$T/est.flo"
+
+# ---- convert -------------------------------------------------------------------
+expect "convert flo->F" 0 out EMPTY "$FT" convert "$T/est.flo" "$T/a.F"
+expect "convert F->pcm" 0 out EMPTY "$FT" convert "$T/a.F" "$T/a.pcm"
+expect "convert pcm->flo" 0 out EMPTY "$FT" convert "$T/a.pcm" "$T/back.flo"
+if cmp -s "$T/est.flo" "$T/back.flo"; then ok; else bad "flo->F->pcm->flo is not byte for byte"; fi
+# the .F file: big-endian header 2 2 2 2 0 0, then (1, -0) with v negated
+if [ "$(od -An -tx1 -N32 "$T/a.F" | tr -d ' \n')" = \
+     "4000000040000000400000004000000000000000000000003f80000080000000" ]; then ok
+else bad ".F bytes: $(od -An -tx1 -N32 "$T/a.F" | tr -d ' \n')"; fi
+if [ "$(head -c 7 "$T/a.pcm" | od -An -c | tr -d ' \n')" = 'PC\n22\n' ]; then ok
+else bad ".pcm header: $(head -c 7 "$T/a.pcm" | od -An -c)"; fi
+expect "convert keeps unknown (.F)" 0 out EMPTY "$FT" convert "$T/unk.flo" "$T/unk.F"
+expect "unknown after .F" 0 out "^unknown: 1 \(50.00%\)" "$FT" info "$T/unk.F"
+expect "convert warns of the .F marker" 0 err "1 known vector\(s\) equal to \(100, -100\) become unknown" \
+    "$FT" convert "$T/marker.flo" "$T/marker.F"
+expect "convert upper-case extensions" 0 out EMPTY "$FT" convert "$T/est.flo" "$T/A.FLO"
+if cmp -s "$T/est.flo" "$T/A.FLO"; then ok; else bad ".flo -> .FLO differs"; fi
+expect "convert to unknown extension" 2 err "out.txt: unknown flow file extension \(expected .flo, .F or .pcm\)" \
+    "$FT" convert "$T/est.flo" "$T/out.txt"
+expect "convert into a missing directory" 2 err "nodir/out.flo: cannot write" \
+    "$FT" convert "$T/est.flo" "$T/nodir/out.flo"
+
+# ---- bad inputs (any subcommand that reads a flow file) ---------------------------
+expect "missing file" 2 err "^flow-tool: .*missing.flo: cannot open: No such file" "$FT" info "$T/missing.flo"
+expect "directory" 2 err "dir.flo: is a directory" "$FT" info "$T/dir.flo"
+expect "truncated" 2 err "trunc.flo: truncated: header claims 2x2, which needs 44 bytes, but the file has 30" \
+    "$FT" info "$T/trunc.flo"
+expect "wrong magic" 2 err "text.flo: not a .flo file" "$FT" convert "$T/text.flo" "$T/x.F"
+expect "wrong extension" 2 err "est.txt: unknown flow file extension" "$FT" info "$T/est.txt"
+expect "absurd header" 2 err "huge.flo: header claims 100000x100000 pixels" "$FT" info "$T/huge.flo"
+head -c 20 "$T/a.F" >"$T/trunc.F"
+expect "truncated .F" 2 err "trunc.F: 20 bytes, too short for a .F file" "$FT" info "$T/trunc.F"
+head -c 20 "$T/a.pcm" >"$T/trunc.pcm"
+expect "truncated .pcm" 2 err "trunc.pcm: truncated" "$FT" info "$T/trunc.pcm"
+if [ ! -e "$T/x.F" ]; then ok; else bad "a failed convert left an output"; fi
+
+# ---- info ----------------------------------------------------------------------
+expect "info size" 0 out "^size: 2 x 2 \(4 vectors\)" "$FT" info "$T/est.flo"
+expect "info format" 0 out "^format: .F \(Barron" "$FT" info "$T/a.F"
+expect "info ranges" 0 out "^u range: 0 .. 3" "$FT" info "$T/est.flo"
+expect "info magnitude" 0 out "^magnitude: mean 1.85355, max 5" "$FT" info "$T/est.flo"
+expect "info unknown" 0 out "^unknown: 0 \(0.00%\)" "$FT" info "$T/est.flo"
+
+# ---- error ---------------------------------------------------------------------
+expect "error human" 0 out "^AAE: 30.9225 deg \(sd 33.1373\)" "$FT" error "$T/est.flo" "$T/gt.flo"
+expect "error AEE" 0 out "^AEE: 1.5000 px \(sd 2.0616, max 5.0000\)" "$FT" error "$T/est.flo" "$T/gt.flo"
+expect "error over 1 px" 0 out "^EE > 1 px: 25.00%" "$FT" error "$T/est.flo" "$T/gt.flo"
+expect "error scored" 0 out "^scored: 4 of 4 pixels" "$FT" error "$T/est.flo" "$T/gt.flo"
+expect "error csv" 0 out "^30.9225169,33.1372846,1.5,2.06155281,0.25,0.25,5,4,4,0,0,0$" \
+    "$FT" error --csv "$T/est.flo" "$T/gt.flo"
+expect "error csv header" 0 out "^aae,aae_std,aee,aee_std,over1,over3,max_ee,scored,total,outside_mask,unknown_gt,unknown_est$" \
+    "$FT" error --csv "$T/est.flo" "$T/gt.flo"
+expect "error .aae/.aee files" 0 out "AAE" "$FT" error --aae "$T/r.aae" --aee "$T/r.aee" "$T/est.flo" "$T/gt.flo"
+if [ "$(cat "$T/r.aae")" = "30.922517" ] && [ "$(cat "$T/r.aee")" = "1.500000" ]; then ok
+else bad ".aae/.aee contents: $(cat "$T/r.aae") $(cat "$T/r.aee")"; fi
+# unknown ground truth at (0,1): scored 3; AE 45, 0, 0 -> 15; EE 1, 0, 0
+expect "error unknown gt" 0 out "^15,21.2132034,0.333333333,0.471404521,0,0,1,3,4,0,1,0$" \
+    "$FT" error --csv "$T/est.flo" "$T/gt-unknown.flo"
+expect "error unknown gt stated" 0 out "excluded: 1 unknown ground truth, 0 unknown estimate; no mask" \
+    "$FT" error "$T/est.flo" "$T/gt-unknown.flo"
+# mask without pixel (1,1): scored 3, outside 1: AE 45, 0, 78.69 -> 41.230023
+expect "error with mask" 0 out "^41.2300225,32.2355004,2,2.1602469,0.333333333,0.333333333,5,3,4,1,0,0$" \
+    "$FT" error --csv --mask "$T/mask.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error mask stated" 0 out "1 outside the mask .*mask.pgm" \
+    "$FT" error --mask "$T/mask.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error size mismatch" 2 err "estimate .*small.flo is 2x1 but the ground truth .*gt.flo is 2x2: sizes must match" \
+    "$FT" error "$T/small.flo" "$T/gt.flo"
+expect "error mask size mismatch" 2 err "mask .*mask3.pgm is 3x3 but the ground truth .*gt.flo is 2x2" \
+    "$FT" error --mask "$T/mask3.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error missing mask" 2 err "nomask.png" "$FT" error --mask "$T/nomask.png" "$T/est.flo" "$T/gt.flo"
+expect "error empty mask" 2 err "no pixel to score: of 4, 4 are outside the mask" \
+    "$FT" error --mask "$T/mask0.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error NaN in EST" 2 err "est-nan.flo: estimate has a non-finite vector \(0, nan\) at pixel \(1, 0\)" \
+    "$FT" error "$T/est-nan.flo" "$T/gt.flo"
+expect "error NaN in GT is unknown" 0 out "^scored: 3 of 4" "$FT" error "$T/gt.flo" "$T/est-nan.flo"
+expect "error bad GT" 2 err "trunc.flo: truncated" "$FT" error "$T/est.flo" "$T/trunc.flo"
+if [ ! -e "$T/none.aae" ]; then ok; else bad "failed error wrote .aae"; fi
+"$FT" error --aae "$T/none.aae" "$T/est-nan.flo" "$T/gt.flo" 2>/dev/null
+if [ ! -e "$T/none.aae" ]; then ok; else bad "failed error wrote .aae"; fi
+
+# ---- color, legend, blend ----------------------------------------------------------
+# 2x1 (1,0) (0,0), scale 1: red then white
+expect "color ppm" 0 out EMPTY "$FT" color "$T/small.flo" "$T/small.ppm"
+if [ "$(od -An -tx1 "$T/small.ppm" | tr -d ' \n')" = "50360a3220310a3235350affff0000ffffff" ] || \
+   [ "$(tail -c 6 "$T/small.ppm" | od -An -tx1 | tr -d ' \n')" = "ff0000ffffff" ]; then ok
+else bad "color pixels: $(od -An -tx1 "$T/small.ppm")"; fi
+# --max 2: half saturation red (255, 128, 128); unknown black
+expect "color --max" 0 out "scale: 2 px" "$FT" color -v --max 2 "$T/unk.flo" "$T/unk.ppm"
+if [ "$(tail -c 6 "$T/unk.ppm" | od -An -tx1 | tr -d ' \n')" = "ff8080000000" ]; then ok
+else bad "color --max/unknown pixels: $(tail -c 6 "$T/unk.ppm" | od -An -tx1)"; fi
+expect "color png" 0 out EMPTY "$FT" color --legend "$T/est.flo" "$T/est.png"
+if [ "$(head -c 4 "$T/est.png" | od -An -c | tr -d ' \n')" = '211PNG' ]; then ok
+else bad "color --legend did not write a PNG"; fi
+expect "color --legend --border" 0 out EMPTY "$FT" color --legend --border 3 "$T/est.flo" "$T/b.ppm"
+if head -c 11 "$T/b.ppm" | grep -q '^8 8$'; then ok; else bad "legend border 3 on 2x2 is not 8x8"; fi
+expect "color --border without --legend" 1 err "border needs --legend" "$FT" color --border 3 "$T/est.flo" "$T/x.png"
+expect "color --max negative" 1 err "color: --max: -1 is out of range" "$FT" color --max -1 "$T/est.flo" "$T/x.png"
+expect "color --max words" 1 err "color: --max: 'big' is not a finite number" "$FT" color --max big "$T/est.flo" "$T/x.png"
+expect "color --max nan" 1 err "is not a finite number" "$FT" color --max nan "$T/est.flo" "$T/x.png"
+expect "color bad input" 2 err "trunc.flo: truncated" "$FT" color "$T/trunc.flo" "$T/x.png"
+expect "color bad output" 2 err "x.unknownext" "$FT" color "$T/est.flo" "$T/x.unknownext"
+if [ ! -e "$T/x.png" ]; then ok; else bad "failed color left an output"; fi
+expect "legend" 0 out EMPTY "$FT" legend --size 64 "$T/legend.ppm"
+if head -c 13 "$T/legend.ppm" | grep -q '^64 64$'; then ok; else bad "legend is not 64x64"; fi
+expect "legend bad size" 1 err "legend: --size: 8 is out of range \(expected 32 to 4096\)" "$FT" legend --size 8 "$T/l.png"
+# blend: frame 100, colour (255,0,0)/(255,255,255), alpha 0.5
+flo "$I2" "$I2" "$F1$F0" "$F0$F0" "$F0$F0" "$F0$F0" >"$T/small2.flo"
+expect "blend" 0 out EMPTY "$FT" blend --alpha 0.5 "$T/frame.pgm" "$T/small2.flo" "$T/bl.ppm"
+if [ "$(tail -c 12 "$T/bl.ppm" | od -An -tx1 | tr -d ' \n')" = "b23232b2b2b2b2b2b2b2b2b2" ]; then ok
+else bad "blend pixels: $(tail -c 12 "$T/bl.ppm" | od -An -tx1)"; fi
+expect "blend size mismatch" 2 err "frame .*frame3.pgm is 3x3 but the flow .*small2.flo is 2x2" \
+    "$FT" blend "$T/frame3.pgm" "$T/small2.flo" "$T/bl2.ppm"
+expect "blend bad alpha" 1 err "blend: --alpha: 2 is out of range \(expected 0 to 1\)" \
+    "$FT" blend --alpha 2 "$T/frame.pgm" "$T/small2.flo" "$T/bl2.ppm"
+expect "blend missing frame" 2 err "noframe.png" "$FT" blend "$T/noframe.png" "$T/small2.flo" "$T/bl2.ppm"
+
+# ---- vectors and mix -------------------------------------------------------------
+expect "vectors direct" 0 out "drawn by: flow-tool \(direct\)" "$FT" vectors -v --direct "$T/est.flo" "$T/v.ppm"
+expect "vectors without gnuplot on PATH" 0 out "drawn by: flow-tool \(direct\)" \
+    env PATH=/nonexistent "$FT" vectors -v "$T/est.flo" "$T/v2.ppm"
+expect "vectors zoom" 0 out "^step: 4 px" "$FT" vectors -v --zoom 3 --direct "$T/est.flo" "$T/v3.ppm"
+if head -c 9 "$T/v3.ppm" | grep -q '^6 6$'; then ok; else bad "vectors --zoom 3 of 2x2 is not 6x6"; fi
+expect "vectors background" 0 out EMPTY "$FT" vectors --direct --background "$T/frame.pgm" "$T/est.flo" "$T/vb.ppm"
+expect "vectors background mismatch" 2 err "background .*frame3.pgm is 3x3 but the flow .*est.flo is 2x2" \
+    "$FT" vectors --background "$T/frame3.pgm" "$T/est.flo" "$T/vb.ppm"
+expect "vectors bad step" 1 err "vectors: --step: 0 is out of range" "$FT" vectors --step 0 "$T/est.flo" "$T/x.ppm"
+expect "vectors bad colour" 1 err "vectors: --arrow-color: '1,2' is not a list of 3" \
+    "$FT" vectors --arrow-color 1,2 "$T/est.flo" "$T/x.ppm"
+expect "vectors bad scale" 1 err "vectors: --scale: 'fast' is not a finite number" \
+    "$FT" vectors --scale fast "$T/est.flo" "$T/x.ppm"
+expect "vectors --max is mix's" 1 err "vectors: unknown option '--max'" "$FT" vectors --max 3 "$T/est.flo" "$T/x.ppm"
+expect "mix direct" 0 out "drawn by: flow-tool \(direct\)" "$FT" mix -v --direct --max 5 "$T/est.flo" "$T/m.ppm"
+expect "mix bad input" 2 err "huge.flo: header claims 100000x100000" "$FT" mix "$T/huge.flo" "$T/m2.ppm"
+if command -v gnuplot >/dev/null 2>&1; then
+    expect "vectors through gnuplot" 0 out "drawn by: .*gnuplot" "$FT" vectors -v --zoom 8 "$T/est.flo" "$T/vg.png"
+    if [ "$(head -c 4 "$T/vg.png" | od -An -c | tr -d ' \n')" = '211PNG' ]; then ok
+    else bad "gnuplot vectors did not give a PNG"; fi
+    expect "mix through gnuplot" 0 out "drawn by: .*gnuplot" "$FT" mix -v --zoom 8 "$T/est.flo" "$T/mg.ppm"
+    if head -c 11 "$T/mg.ppm" | grep -q '^16 16$'; then ok; else bad "gnuplot mix is not 16x16"; fi
+else
+    skip "gnuplot vectors (gnuplot not on PATH)"
+fi
+
+# ---- the evaluation data ---------------------------------------------------------
+Y="$DATA/yosemite-clouds"
+if [ -f "$Y/yos09-yos10.flo" ]; then
+    expect "yosemite F" 0 out EMPTY "$FT" convert "$Y/yos09-yos10.flo" "$T/yos.F"
+    expect "yosemite pcm" 0 out EMPTY "$FT" convert "$T/yos.F" "$T/yos.pcm"
+    expect "yosemite back" 0 out EMPTY "$FT" convert "$T/yos.pcm" "$T/yos.flo"
+    if cmp -s "$Y/yos09-yos10.flo" "$T/yos.flo"; then ok; else bad "Yosemite ground truth changed"; fi
+    expect "yosemite self error" 0 out "^0,0,0,0,0,0,0,58911,79632,20721,0,0$" \
+        "$FT" error --csv --mask "$Y/yos09-terrain-mask.png" "$T/yos.F" "$Y/yos09-yos10.flo"
+    expect "yosemite blend" 0 out EMPTY "$FT" blend "$Y/yos09.png" "$Y/yos09-yos10.flo" "$T/yb.png"
+else
+    skip "evaluation data (yosemite) absent"
+fi
+R="$DATA/middlebury/RubberWhale/flow10.flo"
+if [ -f "$R" ]; then
+    expect "rubberwhale info" 0 out "^unknown: 3622 \(1.60%\)" "$FT" info "$R"
+    expect "rubberwhale .F" 0 out EMPTY "$FT" convert "$R" "$T/rw.F"
+    expect "rubberwhale .F unknown kept" 0 out "^unknown: 3622 " "$FT" info "$T/rw.F"
+    expect "rubberwhale pcm" 0 out EMPTY "$FT" convert "$R" "$T/rw.pcm"
+    expect "rubberwhale back" 0 out EMPTY "$FT" convert "$T/rw.pcm" "$T/rw.flo"
+    if cmp -s "$R" "$T/rw.flo"; then ok; else bad "RubberWhale ground truth changed via .pcm"; fi
+    expect "rubberwhale self error" 0 out "^0,0,0,0,0,0,0,222970,226592,0,3622,0$" \
+        "$FT" error --csv "$T/rw.F" "$R"
+else
+    skip "evaluation data (RubberWhale) absent"
+fi
+
+harness_report

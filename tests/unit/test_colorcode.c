@@ -1,0 +1,331 @@
+/* test_colorcode.c -- the Middlebury colour coding pixel by pixel: the
+ * wheel's segment colours, the four primary directions, the segment
+ * boundaries, saturation (white centre, full colour at the scale, darker
+ * beyond), unknown vectors, automatic and fixed scales; the legend frame,
+ * the legend wheel, blending, enlargement and directly drawn arrows.
+ * Expected colours are worked out by hand from the wheel's definition
+ * (segment lengths RY 15, YG 6, GC 4, CB 11, BM 13, MR 6; entry i of a
+ * segment of n colours has its changing channel at floor(255 i / n)). */
+#include "harness.h"
+#include "flow/render.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+static int color_is(const float c[3], int r, int g, int b)
+{
+    int ok = c[0] == r && c[1] == g && c[2] == b;
+    if (!ok)
+        fprintf(stderr, "    got (%g, %g, %g), expected (%d, %d, %d)\n", c[0], c[1], c[2], r, g,
+                b);
+    return ok;
+}
+
+static int wheel_is(int k, int r, int g, int b)
+{
+    int c[3];
+    flow_colorwheel(k, c);
+    return c[0] == r && c[1] == g && c[2] == b;
+}
+
+static void test_wheel(void)
+{
+    CHECK(wheel_is(0, 255, 0, 0));    /* red */
+    CHECK(wheel_is(14, 255, 238, 0)); /* 255*14/15 = 238 */
+    CHECK(wheel_is(15, 255, 255, 0)); /* yellow */
+    CHECK(wheel_is(20, 43, 255, 0));  /* 255 - 255*5/6 = 255 - 212 */
+    CHECK(wheel_is(21, 0, 255, 0));   /* green */
+    CHECK(wheel_is(24, 0, 255, 191)); /* 255*3/4 = 191 */
+    CHECK(wheel_is(25, 0, 255, 255)); /* cyan */
+    CHECK(wheel_is(27, 0, 209, 255)); /* 255 - 255*2/11 = 255 - 46 */
+    CHECK(wheel_is(36, 0, 0, 255));   /* blue */
+    CHECK(wheel_is(40, 78, 0, 255));  /* 255*4/13 = 78 */
+    CHECK(wheel_is(49, 255, 0, 255)); /* magenta */
+    CHECK(wheel_is(54, 255, 0, 43));  /* 255 - 255*5/6 */
+    CHECK(wheel_is(55, 255, 0, 0));   /* wraps */
+}
+
+/* The colour of the direction at wheel position fk (0..54) is the vector
+ * (-cos t, -sin t) with t = (2 fk / 54 - 1) pi, since the hue is
+ * atan2(-v, -u). */
+static void direction(double fk, double r, double *u, double *v)
+{
+    const double t = (2.0 * fk / 54.0 - 1.0) * PI;
+    *u = -r * cos(t);
+    *v = -r * sin(t);
+}
+
+static void test_primary_directions(void)
+{
+    float c[3];
+    /* right: atan2(-0, -1) = -pi, position 0: red */
+    flow_color_of(1, 0, c);
+    CHECK(color_is(c, 255, 0, 0));
+    flow_color_of(1, -0.0, c); /* -0 is +0: still red, not the far side */
+    CHECK(color_is(c, 255, 0, 0));
+    /* down (v > 0): -pi/2, position 13.5: half-way between wheel 13
+     * (255, 221, 0) and 14 (255, 238, 0): green 229.5, rounded 230 */
+    flow_color_of(0, 1, c);
+    CHECK(color_is(c, 255, 230, 0));
+    /* left: atan2(-0, 1) = 0, position 27: wheel 27 */
+    flow_color_of(-1, 0, c);
+    CHECK(color_is(c, 0, 209, 255));
+    /* up: pi/2, position 40.5: between wheel 40 (78, 0, 255) and 41
+     * (98, 0, 255): red 88 */
+    flow_color_of(0, -1, c);
+    CHECK(color_is(c, 88, 0, 255));
+}
+
+static void test_segment_boundaries(void)
+{
+    const int k[6] = {0, 15, 21, 25, 36, 49};
+    const int rgb[6][3] = {{255, 0, 0},   {255, 255, 0}, {0, 255, 0},
+                           {0, 255, 255}, {0, 0, 255},   {255, 0, 255}};
+    for (int i = 0; i < 6; i++) {
+        double u, v;
+        float c[3];
+        direction(k[i], 1.0, &u, &v);
+        flow_color_of(u, v, c);
+        CHECK(color_is(c, rgb[i][0], rgb[i][1], rgb[i][2]));
+        /* a quarter of the way into the next colour */
+        direction(k[i] + 0.25, 1.0, &u, &v);
+        flow_color_of(u, v, c);
+        int next[3];
+        flow_colorwheel(k[i] + 1, next);
+        for (int b = 0; b < 3; b++)
+            CHECK(c[b] == floor(0.75 * rgb[i][b] + 0.25 * next[b] + 0.5));
+    }
+}
+
+static void test_saturation(void)
+{
+    float c[3];
+    flow_color_of(0, 0, c); /* no motion: white */
+    CHECK(color_is(c, 255, 255, 255));
+    flow_color_of(0.5, 0, c); /* 255 - 0.5 * 255 = 127.5 -> 128 */
+    CHECK(color_is(c, 255, 128, 128));
+    flow_color_of(0.25, 0, c); /* 255 - 0.25 * 255 = 191.25 -> 191 */
+    CHECK(color_is(c, 255, 191, 191));
+    flow_color_of(-0.5, 0, c); /* left at half: (127.5, 232, 255) */
+    CHECK(color_is(c, 128, 232, 255));
+    flow_color_of(2, 0, c); /* beyond the scale: 0.75 * 255 = 191.25 */
+    CHECK(color_is(c, 191, 0, 0));
+    flow_color_of(0, -3, c); /* up, beyond: 0.75 * (88, 0, 255) = (66, 0, 191.25) */
+    CHECK(color_is(c, 66, 0, 191));
+}
+
+/* Unknown vectors are black in pictures (test_render_field); here the
+ * per-vector function: NaN and infinity are black, while a huge known
+ * vector divided by a small scale is just far beyond it (darkened). */
+static void test_unknown(void)
+{
+    float c[3];
+    flow_color_of(NAN, 0, c);
+    CHECK(color_is(c, 0, 0, 0));
+    flow_color_of(0, INFINITY, c);
+    CHECK(color_is(c, 0, 0, 0));
+    flow_color_of(2e9, 0, c);
+    CHECK(color_is(c, 191, 0, 0));
+}
+
+static float px(const flow_image *img, int x, int y, int b)
+{
+    return img->data[(size_t)b * img->width * img->height + (size_t)y * img->width + x];
+}
+
+static int pixel_is(const flow_image *img, int x, int y, int r, int g, int b)
+{
+    const float c[3] = {px(img, x, y, 0), px(img, x, y, 1), px(img, x, y, 2)};
+    return color_is(c, r, g, b);
+}
+
+/* A 5x1 field: (2,0), (0,1), (0,0), unknown, NaN.  The largest known radius
+ * is 2, so pixel 0 is full red and pixel 1 is "down" at half saturation:
+ * (255, 255 - 0.5 (255 - 229.5), 127.5) = (255, 242.25, 127.5) -> (255, 242,
+ * 128). */
+static void test_render_field(void)
+{
+    flow_field f;
+    CHECK_OK(flow_field_alloc(&f, 5, 1));
+    const float u[5] = {2, 0, 0, FLOW_UNKNOWN, NAN}, v[5] = {0, 1, 0, 0, 0};
+    memcpy(f.u, u, sizeof u);
+    memcpy(f.v, v, sizeof v);
+    CHECK_NEAR(flow_max_radius(&f), 2.0, 0);
+    flow_image img;
+    double used = 0;
+    CHECK_OK(flow_render_color(&f, 0, &img, &used));
+    CHECK(used == 2.0 && img.width == 5 && img.height == 1 && img.channels == 3);
+    CHECK(pixel_is(&img, 0, 0, 255, 0, 0));
+    CHECK(pixel_is(&img, 1, 0, 255, 242, 128));
+    CHECK(pixel_is(&img, 2, 0, 255, 255, 255));
+    CHECK(pixel_is(&img, 3, 0, 0, 0, 0));
+    CHECK(pixel_is(&img, 4, 0, 0, 0, 0));
+    flow_image_free(&img);
+    /* a fixed scale of 1: pixel 0 is beyond it (darker), pixel 1 full */
+    CHECK_OK(flow_render_color(&f, 1.0, &img, &used));
+    CHECK(used == 1.0);
+    CHECK(pixel_is(&img, 0, 0, 191, 0, 0));
+    CHECK(pixel_is(&img, 1, 0, 255, 230, 0));
+    flow_image_free(&img);
+    CHECK(flow_render_color(&f, NAN, &img, NULL) == FLOW_ERR_INVALID);
+    /* a tiny fixed scale: known vectors far beyond it, darkened, not black;
+     * the unknown and NaN pixels still black */
+    CHECK_OK(flow_render_color(&f, 1e-6, &img, NULL));
+    CHECK(pixel_is(&img, 0, 0, 191, 0, 0));
+    CHECK(pixel_is(&img, 3, 0, 0, 0, 0) && pixel_is(&img, 4, 0, 0, 0, 0));
+    flow_image_free(&img);
+    /* zero flow is white (scale 1, no division by zero) */
+    memset(f.u, 0, sizeof u);
+    memset(f.v, 0, sizeof v);
+    CHECK_OK(flow_render_color(&f, 0, &img, &used));
+    CHECK(used == 1.0 && pixel_is(&img, 2, 0, 255, 255, 255));
+    flow_image_free(&img);
+    flow_field_free(&f);
+}
+
+/* The key frame: 5x3 field, border 6 -> 17x15, centre (8, 7); the middle of
+ * each side has the colour of the direction pointing to it. */
+static void test_framed(void)
+{
+    flow_field f;
+    CHECK_OK(flow_field_alloc(&f, 5, 3));
+    for (int i = 0; i < 15; i++)
+        f.u[i] = 0.1f * i, f.v[i] = -0.05f * i;
+    flow_image img, plain;
+    double used;
+    CHECK_OK(flow_render_color_framed(&f, 0, 6, &img, &used));
+    CHECK(img.width == 17 && img.height == 15);
+    CHECK(pixel_is(&img, 16, 7, 255, 0, 0));   /* right edge: red */
+    CHECK(pixel_is(&img, 0, 7, 0, 209, 255));  /* left edge */
+    CHECK(pixel_is(&img, 8, 0, 88, 0, 255));   /* top edge: up */
+    CHECK(pixel_is(&img, 8, 14, 255, 230, 0)); /* bottom edge: down */
+    CHECK_OK(flow_render_color(&f, 0, &plain, NULL));
+    int same = 1;
+    for (int b = 0; b < 3; b++)
+        for (int y = 0; y < 3; y++)
+            for (int x = 0; x < 5; x++)
+                same &= px(&img, x + 6, y + 6, b) == px(&plain, x, y, b);
+    CHECK(same);
+    flow_image_free(&img);
+    flow_image_free(&plain);
+    /* the default border: 8 % of the smaller side, at least 6 */
+    CHECK_OK(flow_render_color_framed(&f, 0, 0, &img, NULL));
+    CHECK(img.width == 17 && img.height == 15);
+    flow_image_free(&img);
+    flow_field_free(&f);
+}
+
+static void test_legend(void)
+{
+    flow_image img;
+    CHECK_OK(flow_render_legend(101, &img));
+    CHECK(img.width == 101 && img.height == 101 && img.channels == 3);
+    CHECK(pixel_is(&img, 0, 0, 255, 255, 255));     /* outside the disc: white */
+    CHECK(pixel_is(&img, 50, 20, 96, 96, 96));      /* the vertical axis */
+    CHECK(pixel_is(&img, 20, 50, 96, 96, 96));      /* the horizontal axis */
+    const double c = 50, R = 50.5 - 3.0;
+    const int xs[3] = {80, 30, 62}, ys[3] = {60, 35, 90};
+    for (int i = 0; i < 3; i++) {
+        float col[3];
+        flow_color_of((xs[i] - c) / R, (ys[i] - c) / R, col);
+        CHECK(pixel_is(&img, xs[i], ys[i], (int)col[0], (int)col[1], (int)col[2]));
+    }
+    flow_image_free(&img);
+    CHECK(flow_render_legend(8, &img) == FLOW_ERR_INVALID);
+}
+
+static void test_blend_and_zoom(void)
+{
+    flow_image frame, color, out;
+    CHECK_OK(flow_image_alloc(&frame, 2, 1, 1));
+    CHECK_OK(flow_image_alloc(&color, 2, 1, 3));
+    frame.data[0] = 100, frame.data[1] = 0;
+    const float c[6] = {255, 10, 0, 20, 0, 30}; /* (255,0,0) and (10,20,30) */
+    memcpy(color.data, c, sizeof c);
+    CHECK_OK(flow_render_blend(&frame, &color, 0.5, &out));
+    CHECK(px(&out, 0, 0, 0) == 177.5f && px(&out, 0, 0, 1) == 50.0f && px(&out, 0, 0, 2) == 50.0f);
+    CHECK(px(&out, 1, 0, 0) == 5.0f && px(&out, 1, 0, 1) == 10.0f && px(&out, 1, 0, 2) == 15.0f);
+    flow_image_free(&out);
+    CHECK(flow_render_blend(&frame, &color, 1.5, &out) == FLOW_ERR_INVALID);
+    flow_image other;
+    CHECK_OK(flow_image_alloc(&other, 3, 1, 1));
+    CHECK(flow_render_blend(&other, &color, 0.5, &out) == FLOW_ERR_SIZE);
+    CHECK(strstr(flow_last_error(), "3x1") && strstr(flow_last_error(), "2x1"));
+    flow_image_free(&other);
+    CHECK_OK(flow_render_zoom_rgb(&frame, 3, &out));
+    CHECK(out.width == 6 && out.height == 3 && out.channels == 3);
+    CHECK(pixel_is(&out, 2, 2, 100, 100, 100) && pixel_is(&out, 3, 0, 0, 0, 0));
+    flow_image_free(&out);
+    flow_image_free(&frame);
+    flow_image_free(&color);
+}
+
+/* One arrow on a white 9x9 picture: the field is (2, 0) at the grid point
+ * (4, 4) (step 9) and unknown elsewhere; with scale 1 the shaft covers
+ * (4..6, 4) fully, the head strokes leave (6, 4) back to the upper and
+ * lower left, and the far corners stay white. */
+static void test_vectors(void)
+{
+    flow_field f;
+    CHECK_OK(flow_field_alloc(&f, 9, 9));
+    for (int i = 0; i < 81; i++)
+        f.u[i] = f.v[i] = FLOW_UNKNOWN;
+    f.u[4 * 9 + 4] = 2, f.v[4 * 9 + 4] = 0;
+    flow_image img;
+    CHECK_OK(flow_image_alloc(&img, 9, 9, 3));
+    for (int i = 0; i < 3 * 81; i++)
+        img.data[i] = 255;
+    const float black[3] = {0, 0, 0};
+    CHECK_OK(flow_render_vectors(&f, 9, 1.0, black, &img));
+    CHECK(pixel_is(&img, 4, 4, 0, 0, 0) && pixel_is(&img, 5, 4, 0, 0, 0) &&
+          pixel_is(&img, 6, 4, 0, 0, 0));
+    CHECK(px(&img, 5, 3, 0) < 128 && px(&img, 5, 5, 0) < 128); /* head strokes */
+    CHECK(pixel_is(&img, 0, 0, 255, 255, 255) && pixel_is(&img, 8, 8, 255, 255, 255));
+    CHECK(px(&img, 7, 4, 0) == 255); /* nothing past the tip */
+    int untouched = 1; /* the left columns stay white: the arrow points right */
+    for (int y = 0; y < 9; y++)
+        for (int x = 0; x < 3; x++)
+            untouched &= px(&img, x, y, 0) == 255;
+    CHECK(untouched);
+    /* an unknown vector draws nothing */
+    f.u[40] = FLOW_UNKNOWN;
+    for (int i = 0; i < 3 * 81; i++)
+        img.data[i] = 255;
+    CHECK_OK(flow_render_vectors(&f, 9, 1.0, black, &img));
+    int white = 1;
+    for (int i = 0; i < 3 * 81; i++)
+        white &= img.data[i] == 255;
+    CHECK(white);
+    CHECK(flow_render_vectors(&f, 0, 1.0, black, &img) == FLOW_ERR_INVALID);
+    CHECK(flow_render_vectors(&f, 4, -1.0, black, &img) == FLOW_ERR_INVALID);
+    flow_image_free(&img);
+    CHECK_OK(flow_image_alloc(&img, 10, 9, 3));
+    CHECK(flow_render_vectors(&f, 4, 1.0, black, &img) == FLOW_ERR_SIZE);
+    flow_image_free(&img);
+    /* zoom 2: an 18x18 picture, the arrow from (8.5, 8.5) to (12.5, 8.5) */
+    f.u[40] = 2;
+    CHECK_OK(flow_image_alloc(&img, 18, 18, 3));
+    for (int i = 0; i < 3 * 18 * 18; i++)
+        img.data[i] = 255;
+    CHECK_OK(flow_render_vectors(&f, 9, 1.0, black, &img));
+    CHECK(px(&img, 10, 8, 0) < 255 && px(&img, 10, 9, 0) < 255 && px(&img, 3, 3, 0) == 255);
+    flow_image_free(&img);
+    flow_field_free(&f);
+}
+
+int main(void)
+{
+    RUN(test_wheel);
+    RUN(test_primary_directions);
+    RUN(test_segment_boundaries);
+    RUN(test_saturation);
+    RUN(test_unknown);
+    RUN(test_render_field);
+    RUN(test_framed);
+    RUN(test_legend);
+    RUN(test_blend_and_zoom);
+    RUN(test_vectors);
+    return harness_report();
+}

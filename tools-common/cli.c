@@ -1,0 +1,176 @@
+/* cli.c -- messages, exit codes, option errors and checked number parsing
+ * shared by the command-line tools (see cli.h). */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *program = "flow";
+
+void cli_set_program(const char *name)
+{
+    if (name && *name)
+        program = name;
+}
+
+const char *cli_program(void)
+{
+    return program;
+}
+
+static void vmessage(const char *kind, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s: %s", program, kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("", fmt, ap);
+    va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("warning: ", fmt, ap);
+    va_end(ap);
+}
+
+int cli_exit_for_status(flow_status s)
+{
+    switch (s) {
+    case FLOW_OK:
+        return CLI_EXIT_OK;
+    case FLOW_ERR_NOMEM:
+    case FLOW_ERR_NO_DEVICE:
+    case FLOW_ERR_DEVICE:
+        return CLI_EXIT_COMPUTE;
+    default:
+        return CLI_EXIT_IO;
+    }
+}
+
+int cli_report_status(flow_status s)
+{
+    const char *detail = flow_last_error();
+    if (detail && *detail)
+        cli_error("%s", detail);
+    else
+        cli_error("%s", flow_status_str(s));
+    return cli_exit_for_status(s);
+}
+
+int cli_usage_error(const char *usage, const char *help_cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("", fmt, ap);
+    va_end(ap);
+    if (usage)
+        fprintf(stderr, "usage: %s\n", usage);
+    if (help_cmd)
+        fprintf(stderr, "Try '%s --help' for more information.\n", help_cmd);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_bad_option(int c, char **argv, const char *usage, const char *help_cmd)
+{
+    if (c == ':')
+        return cli_usage_error(usage, help_cmd, "option '%s' needs a value", argv[optind - 1]);
+    return cli_usage_error(usage, help_cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+/* Text that is empty or starts with a blank is refused: strtol/strtod would
+ * skip the blanks silently. */
+static int starts_badly(const char *text)
+{
+    return !text || !*text || isspace((unsigned char)text[0]);
+}
+
+int cli_parse_long(const char *what, const char *text, long lo, long hi, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long x = starts_badly(text) ? 0 : strtol(text, &end, 10);
+    if (starts_badly(text) || !end || *end || errno == ERANGE) {
+        cli_error("%s: '%s' is not an integer (expected %ld to %ld)", what, text ? text : "",
+                  lo, hi);
+        return -1;
+    }
+    if (x < lo || x > hi) {
+        cli_error("%s: %ld is out of range (expected %ld to %ld)", what, x, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int cli_parse_int(const char *what, const char *text, int lo, int hi, int *out)
+{
+    long x;
+    if (cli_parse_long(what, text, lo, hi, &x) != 0)
+        return -1;
+    *out = (int)x;
+    return 0;
+}
+
+int cli_parse_double(const char *what, const char *text, double lo, double hi, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double x = starts_badly(text) ? 0 : strtod(text, &end);
+    if (starts_badly(text) || !end || *end || !isfinite(x)) {
+        cli_error("%s: '%s' is not a finite number (expected %g to %g)", what,
+                  text ? text : "", lo, hi);
+        return -1;
+    }
+    if (x < lo || x > hi) {
+        cli_error("%s: %s is out of range (expected %g to %g)", what, text, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int cli_parse_int_list(const char *what, const char *text, int n, int lo, int hi, int *out)
+{
+    const char *p = text ? text : "";
+    for (int i = 0; i < n; i++) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char item[32];
+        if ((i < n - 1 && !comma) || (i == n - 1 && comma) || len == 0 || len >= sizeof item) {
+            cli_error("%s: '%s' is not a list of %d comma-separated integers (%d to %d)", what,
+                      text ? text : "", n, lo, hi);
+            return -1;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (cli_parse_int(what, item, lo, hi, &out[i]) != 0)
+            return -1;
+        p += len + 1;
+    }
+    return 0;
+}
+
+int cli_has_suffix(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), k = strlen(suffix);
+    if (k > n)
+        return 0;
+    for (size_t i = 0; i < k; i++)
+        if (tolower((unsigned char)name[n - k + i]) != tolower((unsigned char)suffix[i]))
+            return 0;
+    return 1;
+}

@@ -1,0 +1,78 @@
+/* cli.h -- what the command-line tools (flow-compute, flow-tool,
+ * flow-synth) share: the documented exit codes, diagnostics on stderr
+ * prefixed with the program name, the mapping from a libflow status to an
+ * exit code, usage errors (rejected options included), and number parsing
+ * that names the option and the value it rejects.
+ *
+ * Nothing here knows about a particular tool; keep it that way. */
+#ifndef FLOW_TOOLS_CLI_H
+#define FLOW_TOOLS_CLI_H
+
+#include "flow/status.h"
+
+/* Exit codes of every tool (documented in each tool's --help). */
+enum {
+    CLI_EXIT_OK = 0,      /* success */
+    CLI_EXIT_USAGE = 1,   /* bad command line: unknown option, missing or bad value */
+    CLI_EXIT_IO = 2,      /* input/output: missing, unreadable, corrupt or mismatched files */
+    CLI_EXIT_COMPUTE = 3  /* computation or device failure, out of memory */
+};
+
+/* Sets the name used as the prefix of every message ("flow-tool"). */
+void cli_set_program(const char *name);
+const char *cli_program(void);
+
+/* "<program>: <message>\n" on stderr. */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* "<program>: warning: <message>\n" on stderr. */
+void cli_warn(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* The exit code for a failed libflow call: CLI_EXIT_COMPUTE for
+ * FLOW_ERR_NOMEM, FLOW_ERR_NO_DEVICE and FLOW_ERR_DEVICE, CLI_EXIT_IO for
+ * every other failure (files, formats, sizes, invalid data), CLI_EXIT_OK
+ * for FLOW_OK. */
+int cli_exit_for_status(flow_status s);
+
+/* Prints the detail of the last failed libflow call (flow_last_error(), or
+ * the status name when no detail was recorded) and returns
+ * cli_exit_for_status(s). */
+int cli_report_status(flow_status s);
+
+/* Prints "<program>: <message>", then "usage: <usage>" and a pointer to
+ * --help (usage may be NULL), on stderr; returns CLI_EXIT_USAGE.
+ * help_cmd names what to ask for help ("flow-tool color"). */
+int cli_usage_error(const char *usage, const char *help_cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* The usage error for an option getopt_long() did not take (with opterr =
+ * 0 and an optstring that starts with ':'): c == ':' is an option given
+ * without its value, any other c an unknown option; the message names
+ * argv[optind - 1].  Returns cli_usage_error(usage, help_cmd, ...), that is
+ * CLI_EXIT_USAGE. */
+int cli_bad_option(int c, char **argv, const char *usage, const char *help_cmd);
+
+/* Number parsing: the whole of text must be the number, inside [lo, hi]
+ * (NaN and infinities are rejected).  On success stores it and returns 0;
+ * otherwise prints "<program>: <what>: '<text>' is not ..., expected ..."
+ * and returns -1.  `what` names the option or argument ("--step"). */
+int cli_parse_long(const char *what, const char *text, long lo, long hi, long *out);
+int cli_parse_int(const char *what, const char *text, int lo, int hi, int *out);
+int cli_parse_double(const char *what, const char *text, double lo, double hi, double *out);
+/* A comma-separated list of exactly n integers in [lo, hi] ("255,0,0"). */
+int cli_parse_int_list(const char *what, const char *text, int n, int lo, int hi, int *out);
+
+/* Whether name ends with suffix, ignoring ASCII case (".PNG" matches ".png"). */
+int cli_has_suffix(const char *name, const char *suffix);
+
+#endif
