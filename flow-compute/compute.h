@@ -1,0 +1,153 @@
+/* compute.h -- what the parts of flow-compute share: the options as parsed
+ * from the command line (main.c), the frame sources (input.c), the output
+ * names and files (output.c, written by a thread: writer.c), the
+ * hierarchical timer (timing.c), the workflow images (workflow.c) and the
+ * computing loop (run.c).
+ *
+ * Conventions: functions that can fail print their own message on stderr
+ * (through tools-common/cli.h) and return an exit code: CLI_EXIT_OK,
+ * CLI_EXIT_USAGE, CLI_EXIT_IO or CLI_EXIT_COMPUTE. */
+#ifndef FLOW_COMPUTE_H
+#define FLOW_COMPUTE_H
+
+#include "flow/flow.h"
+#include "flow/render.h"
+
+#include "cli.h"
+
+#include <stdio.h>
+
+#define COMPUTE_USAGE "flow-compute [options] FRAME1 FRAME2 [FRAME3 ...] -o OUT"
+
+/* ---- options (main.c) -------------------------------------------------- */
+
+typedef struct compute_options {
+    flow_params params;      /* effective parameters: defaults <- -p file <- options */
+    const char *params_file; /* -p */
+    const char *output;      /* -o: a name, or a pattern with one integer field */
+    char **frames;           /* positional arguments */
+    int nframes;
+    const char *video;       /* --video FILE */
+    int camera;              /* --camera N, -1 when not given */
+    long first, last;        /* pattern input range; -1: automatic */
+    long count;              /* at most this many flows; 0: all */
+    const char *device;      /* --device [auto] */
+    int rgb;                 /* compute on the colour channels instead of the luminance */
+    int color, vectors;      /* pictures beside each flow file */
+    double color_max;        /* fixed colour scale R; 0: per field */
+    int legend;              /* colour picture with the direction key around it */
+    int vector_step, vector_zoom;
+    double vector_scale;
+    int timing;              /* --timing: print the report */
+    const char *timing_file; /* --timing-file */
+    int timing_depth;        /* stages deeper than this are not timed */
+    int repeat;              /* runs per pair */
+    const char *workflow_dir;
+    int trace;
+    int quiet, verbose;
+    char command_line[2048]; /* for the .params header */
+} compute_options;
+
+/* ---- frame sources (input.c) ------------------------------------------- */
+
+typedef struct frame_source frame_source;
+
+/* Opens the source the options name: two or more frame files, a printf
+ * pattern (one argument with an integer field), a directory, --video or
+ * --camera.  Missing files, empty directories and patterns that match
+ * fewer than two frames are input errors (exit 2). */
+int source_open(const compute_options *o, frame_source **out);
+/* Reads the next frame into img (allocated by the first call, then reused;
+ * a frame of another size is an error naming both frames).  *got is 0 at
+ * the end.  Colour frames are reduced to their luminance unless --rgb. */
+int source_next(frame_source *s, flow_image *img, int *got);
+/* The name of the last frame read ("a.png", "clip.y4m frame 12"). */
+const char *source_frame_name(const frame_source *s);
+/* The number naming the last frame read in output patterns: the pattern's
+ * own index for a pattern input, else the position from 0. */
+long source_frame_number(const frame_source *s);
+/* Milliseconds the reader thread spent reading and decoding the frames
+ * taken so far. */
+double source_read_ms(const frame_source *s);
+/* The number of frames when known in advance (files), else -1 (streams). */
+long source_frame_count(const frame_source *s);
+int source_is_stream(const frame_source *s);
+void source_close(frame_source *s);
+
+/* ---- outputs (output.c) ------------------------------------------------ */
+
+/* Checks -o against the expected number of flows (-1: unknown, a stream)
+ * and the options that derive names from it; a usage error otherwise. */
+int output_check(const compute_options *o, long flows);
+/* The flow file name for the pair whose first frame has number n. */
+int output_name(const compute_options *o, long n, char *buf, size_t size);
+/* Writes the flow file, OUT.params (header lines in `header`), and the
+ * colour / vector pictures the options ask for. */
+int output_write(const compute_options *o, const char *name, const flow_field *f,
+                 const flow_image *frame1, const char *header);
+/* "stem-suffix.png" from "stem.ext": the names of the pictures. */
+void output_picture_name(const char *flow_name, const char *suffix, char *buf, size_t size);
+
+/* The same writes in a thread of their own (writer.c), overlapping the next
+ * computation.  put waits for the previous pair, takes *field (handing back
+ * a spare field of the same size to compute into) and returns the exit code
+ * of an earlier failed write; finish waits for the last pair, stops the
+ * thread, gives the milliseconds spent writing and waited for (either may
+ * be NULL) and returns the first failure's exit code. */
+typedef struct output_queue output_queue;
+int output_queue_start(const compute_options *o, output_queue **out);
+int output_queue_put(output_queue *q, const char *name, flow_field *field,
+                     const flow_image *frame1, const char *header);
+int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms);
+
+/* ---- hierarchical timer (timing.c) ------------------------------------- */
+
+/* Milliseconds on the monotonic clock: the difference of two calls is the
+ * wall time between them. */
+double ftimer_now_ms(void);
+
+typedef struct ftimer ftimer;
+
+/* A timer on backend b that times stages down to `depth` levels below the
+ * total (0: the total only); keep_samples keeps every frame's figures for
+ * medians. */
+int ftimer_create(flow_backend *b, int depth, int keep_samples, ftimer **out);
+void ftimer_destroy(ftimer *t);
+void ftimer_stage_begin(ftimer *t, const char *name);
+void ftimer_stage_end(ftimer *t, const char *name);
+/* Bracket one computation (the TOTAL node); frame_end resolves the events
+ * recorded in between (this waits for the device, once per frame). */
+int ftimer_frame_begin(ftimer *t);
+int ftimer_frame_end(ftimer *t);
+/* Mean milliseconds per frame of the top-level stage `name` (0 if none). */
+double ftimer_stage_mean(const ftimer *t, const char *name);
+double ftimer_total_mean(const ftimer *t);
+long ftimer_samples(const ftimer *t);
+/* The report of seed 001 figures 5.3 and 5.4 for frames of `pixels`. */
+void ftimer_report(const ftimer *t, FILE *f, long pixels);
+/* The same as CSV for scripts (docs/flow-compute.md); `meta` goes in a
+ * leading '#' line. */
+int ftimer_write_csv(const ftimer *t, const char *path, long pixels, const char *meta);
+
+/* ---- workflow images (workflow.c) -------------------------------------- */
+
+typedef struct workflow workflow;
+
+int workflow_open(const char *dir, workflow **out);
+void workflow_close(workflow *w);
+/* Starts the images of one pair: in DIR itself when `single`, else in
+ * DIR/NNNN (the pair's number). */
+int workflow_begin_pair(workflow *w, long number, int single);
+/* One step: the plane normalised to 0..255 (the observer's workflow hook). */
+void workflow_plane(workflow *w, const char *name, flow_backend *b, const flow_plane *plane);
+/* A host image (the input frames) as one step. */
+void workflow_image(workflow *w, const char *name, const flow_image *img);
+/* The final flow, colour coded, as the last step; then writes the index
+ * and returns the first error of the pair. */
+int workflow_end_pair(workflow *w, const flow_field *f);
+
+/* ---- the computation (run.c) ------------------------------------------- */
+
+int run_compute(const compute_options *o);
+
+#endif

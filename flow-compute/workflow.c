@@ -1,0 +1,231 @@
+/* workflow.c -- workflow generation (seed 001 section 5.1.2, figure 5.2):
+ * one image per step of the computation, so that a wrong result can be
+ * followed back to the step that went wrong.
+ *
+ * The library hands each intermediate plane to the observer's workflow hook
+ * (the motion tensor components J11..J33, the flow components u and v, and
+ * whatever else its methods expose, such as multigrid levels); this file
+ * downloads it, maps its finite values from [min, max] onto 0..255 and
+ * writes an 8-bit gray PNG named by step order and name:
+ *     DIR/00-frame1.png  DIR/01-frame2.png  DIR/02-J11.png ...  DIR/NN-flow.png
+ * The input frames come first and the colour-coded flow last.  For more
+ * than one pair each pair gets DIR/NNNN/ (the number of its first frame).
+ * DIR/.../index.txt lists every step with its size and the [min, max] that
+ * was mapped to black and white, so the images can be read quantitatively. */
+#include "compute.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct workflow {
+    char dir[4096];  /* DIR */
+    char pair[4200]; /* where this pair's images go */
+    int step;
+    float *host;     /* download buffer, grown as needed */
+    size_t host_size;
+    FILE *index;     /* index.txt of the pair, written under a temporary name */
+    char index_tmp[4300], index_path[4300];
+    int error;       /* exit code of the first failure in this pair */
+};
+
+/* mkdir -p. */
+static int make_dirs(const char *path)
+{
+    char buf[4200];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+                cli_error("%s: cannot create the directory: %s", buf, strerror(errno));
+                return CLI_EXIT_IO;
+            }
+            struct stat st;
+            if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                cli_error("%s: exists and is not a directory", buf);
+                return CLI_EXIT_IO;
+            }
+            if (!c)
+                break;
+            *p = c;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+int workflow_open(const char *dir, workflow **out)
+{
+    *out = NULL;
+    workflow *w = calloc(1, sizeof *w);
+    if (!w) {
+        cli_error("out of memory");
+        return CLI_EXIT_COMPUTE;
+    }
+    snprintf(w->dir, sizeof w->dir, "%s", dir);
+    size_t n = strlen(w->dir);
+    while (n > 1 && w->dir[n - 1] == '/')
+        w->dir[--n] = '\0';
+    int rc = make_dirs(w->dir);
+    if (rc != CLI_EXIT_OK) {
+        free(w);
+        return rc;
+    }
+    *out = w;
+    return CLI_EXIT_OK;
+}
+
+void workflow_close(workflow *w)
+{
+    if (!w)
+        return;
+    if (w->index) {
+        fclose(w->index);
+        remove(w->index_tmp);
+    }
+    free(w->host);
+    free(w);
+}
+
+int workflow_begin_pair(workflow *w, long number, int single)
+{
+    if (single)
+        snprintf(w->pair, sizeof w->pair, "%s", w->dir);
+    else
+        snprintf(w->pair, sizeof w->pair, "%s/%04ld", w->dir, number);
+    int rc = make_dirs(w->pair);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    w->step = 0;
+    w->error = CLI_EXIT_OK;
+    snprintf(w->index_path, sizeof w->index_path, "%s/index.txt", w->pair);
+    snprintf(w->index_tmp, sizeof w->index_tmp, "%s/.index.txt.tmp", w->pair);
+    w->index = fopen(w->index_tmp, "w");
+    if (!w->index) {
+        cli_error("%s: cannot write: %s", w->index_path, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    fprintf(w->index, "# step name width height min max (the values mapped to 0 and 255)\n");
+    return CLI_EXIT_OK;
+}
+
+/* File-name form of a step name: letters, digits, '-' and '.'; others '_'. */
+static void clean_name(const char *name, char *buf, size_t size)
+{
+    size_t i = 0;
+    for (; name[i] && i + 1 < size; i++) {
+        char c = name[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                 || c == '-' || c == '.';
+        buf[i] = ok ? c : '_';
+    }
+    buf[i] = '\0';
+}
+
+/* Writes w x h floats (row stride `stride`) as step `name`. */
+static void write_step(workflow *w, const char *name, const float *v, int width, int height,
+                       size_t stride)
+{
+    if (w->error != CLI_EXIT_OK)
+        return;
+    float lo = INFINITY, hi = -INFINITY;
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++) {
+            float a = v[(size_t)y * stride + x];
+            if (isfinite(a) && fabsf(a) <= FLOW_UNKNOWN_THRESHOLD) {
+                lo = a < lo ? a : lo;
+                hi = a > hi ? a : hi;
+            }
+        }
+    flow_image img = {0};
+    if (flow_image_alloc(&img, width, height, 1) != FLOW_OK) {
+        cli_error("workflow: %s", flow_last_error());
+        w->error = CLI_EXIT_COMPUTE;
+        return;
+    }
+    const float scale = hi > lo ? 255.0f / (hi - lo) : 0.0f;
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++) {
+            float a = v[(size_t)y * stride + x];
+            int known = isfinite(a) && fabsf(a) <= FLOW_UNKNOWN_THRESHOLD;
+            img.data[(size_t)y * width + x] = known ? (a - lo) * scale : 0.0f;
+        }
+    char clean[128], path[4400];
+    clean_name(name, clean, sizeof clean);
+    snprintf(path, sizeof path, "%s/%02d-%s.png", w->pair, w->step, clean);
+    flow_status s = flow_image_write(path, &img);
+    flow_image_free(&img);
+    if (s != FLOW_OK) {
+        w->error = cli_report_status(s);
+        return;
+    }
+    if (!(lo <= hi))
+        lo = hi = 0; /* no finite value */
+    fprintf(w->index, "%02d %s %d %d %.9g %.9g\n", w->step, clean, width, height, lo, hi);
+    w->step++;
+}
+
+void workflow_plane(workflow *w, const char *name, flow_backend *b, const flow_plane *plane)
+{
+    if (w->error != CLI_EXIT_OK)
+        return;
+    const size_t n = (size_t)plane->width * plane->height;
+    if (n > w->host_size) {
+        float *grown = realloc(w->host, n * sizeof *grown);
+        if (!grown) {
+            cli_error("workflow: out of memory");
+            w->error = CLI_EXIT_COMPUTE;
+            return;
+        }
+        w->host = grown;
+        w->host_size = n;
+    }
+    flow_status s = b->ops->download(b, w->host, (size_t)plane->width, plane);
+    if (s != FLOW_OK) {
+        cli_error("workflow: %s: %s", name, flow_last_error());
+        w->error = cli_exit_for_status(s);
+        return;
+    }
+    write_step(w, name, w->host, plane->width, plane->height, (size_t)plane->width);
+}
+
+void workflow_image(workflow *w, const char *name, const flow_image *img)
+{
+    /* The first channel (the frame as computed on: the luminance unless --rgb). */
+    write_step(w, name, img->data, img->width, img->height, (size_t)img->width);
+}
+
+int workflow_end_pair(workflow *w, const flow_field *f)
+{
+    if (w->error == CLI_EXIT_OK) {
+        flow_image rgb = {0};
+        double used = 0;
+        flow_status s = flow_render_color(f, 0, &rgb, &used);
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%02d-flow.png", w->pair, w->step);
+        if (s == FLOW_OK)
+            s = flow_image_write(path, &rgb);
+        flow_image_free(&rgb);
+        if (s != FLOW_OK)
+            w->error = cli_report_status(s);
+        else {
+            fprintf(w->index, "%02d flow %d %d 0 %.9g (colour coding, radius scale)\n", w->step,
+                    f->width, f->height, used);
+            w->step++;
+        }
+    }
+    int bad = ferror(w->index);
+    bad |= fclose(w->index) != 0;
+    w->index = NULL;
+    if (bad || rename(w->index_tmp, w->index_path) != 0) {
+        remove(w->index_tmp);
+        if (w->error == CLI_EXIT_OK) {
+            cli_error("%s: cannot write: %s", w->index_path, strerror(errno));
+            w->error = CLI_EXIT_IO;
+        }
+    }
+    return w->error;
+}

@@ -1,0 +1,362 @@
+/* test_y4m.c -- the native YUV4MPEG2 reader and writer (libflow/io/y4m.c):
+ * round trips (mono exactly, colour within the quantisation bound of the
+ * BT.601 matrix), hand-made streams of each layout decoded against values
+ * computed here from the format's definition, each malformed-input case
+ * with the status and the message it must give, and the public video API
+ * (image.h) handing .y4m paths to this reader and writer. */
+#include "harness.h"
+#include "io/y4m.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_match(void)
+{
+    CHECK(flow_y4m_match("a.y4m"));
+    CHECK(flow_y4m_match("dir/CLIP.Y4M"));
+    CHECK(flow_y4m_match("-"));
+    CHECK(!flow_y4m_match(".y4m"));
+    CHECK(!flow_y4m_match("a.y4m.avi"));
+    CHECK(!flow_y4m_match("a.avi"));
+    CHECK(!flow_y4m_match(NULL));
+}
+
+static void test_mono_round_trip(void)
+{
+    const char *path = harness_path("mono.y4m");
+    const int w = 37, h = 23, frames = 3; /* odd sizes on purpose */
+    flow_image img[3];
+    unsigned st = 5;
+    flow_y4m_writer *wr;
+    CHECK_OK(flow_y4m_writer_open(path, w, h, 1, 30000, 1001, &wr));
+    CHECK(harness_file_size(path) < 0); /* nothing appears before finish */
+    for (int k = 0; k < frames; k++) {
+        CHECK_OK(flow_image_alloc(&img[k], w, h, 1));
+        for (int i = 0; i < w * h; i++)
+            img[k].data[i] = (float)(int)(256 * harness_uniform(&st));
+        CHECK_OK(flow_y4m_writer_write(wr, &img[k]));
+    }
+    CHECK_OK(flow_y4m_writer_finish(wr));
+    CHECK(harness_file_size(path) >= 0);
+
+    flow_y4m_reader *r;
+    CHECK_OK(flow_y4m_open(path, &r));
+    if (!r)
+        return;
+    CHECK(flow_y4m_width(r) == w && flow_y4m_height(r) == h && flow_y4m_channels(r) == 1);
+    CHECK_NEAR(flow_y4m_fps(r), 30000.0 / 1001.0, 1e-9);
+    flow_image got = {0};
+    int n = 0, more = 1, same = 1;
+    while (more) {
+        CHECK_OK(flow_y4m_read(r, &got, &more));
+        if (!more)
+            break;
+        CHECK(got.channels == 1 && got.width == w && got.height == h);
+        if (n < frames)
+            same &= memcmp(got.data, img[n].data, sizeof(float) * w * h) == 0;
+        n++;
+    }
+    CHECK(n == frames);
+    CHECK(same);
+    /* Reading past the end keeps answering "no frame". */
+    CHECK_OK(flow_y4m_read(r, &got, &more));
+    CHECK(more == 0);
+    flow_y4m_close(r);
+    flow_image_free(&got);
+    for (int k = 0; k < frames; k++)
+        flow_image_free(&img[k]);
+}
+
+static void test_colour_round_trip(void)
+{
+    const char *path = harness_path("rgb.y4m");
+    const int w = 16, h = 9;
+    flow_image img;
+    CHECK_OK(flow_image_alloc(&img, w, h, 3));
+    unsigned st = 11;
+    const int n = w * h;
+    for (int i = 0; i < n; i++) {
+        if (i < 8) { /* grays must come back exactly */
+            float g = (float)(i * 36);
+            img.data[i] = img.data[n + i] = img.data[2 * n + i] = g;
+        } else
+            for (int c = 0; c < 3; c++)
+                img.data[c * n + i] = (float)(int)(256 * harness_uniform(&st));
+    }
+    flow_y4m_writer *wr;
+    CHECK_OK(flow_y4m_writer_open(path, w, h, 3, 25, 1, &wr));
+    CHECK_OK(flow_y4m_writer_write(wr, &img));
+    CHECK_OK(flow_y4m_writer_finish(wr));
+
+    flow_y4m_reader *r;
+    CHECK_OK(flow_y4m_open(path, &r));
+    if (!r)
+        return;
+    CHECK(flow_y4m_channels(r) == 3);
+    flow_image got = {0};
+    int more;
+    CHECK_OK(flow_y4m_read(r, &got, &more));
+    CHECK(more == 1 && got.channels == 3);
+    /* Y, Cb, Cr are each rounded (error <= 0.5): the inverse matrix bounds
+     * the RGB error by 0.5 (1 + 1.772) = 1.386 on B, the worst channel. */
+    double worst = 0;
+    int gray_exact = 1;
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < n; i++) {
+            double d = fabs(got.data[c * n + i] - img.data[c * n + i]);
+            worst = d > worst ? d : worst;
+            if (i < 8 && d > 1e-3)
+                gray_exact = 0;
+        }
+    CHECK(worst <= 1.386 + 1e-6);
+    CHECK(gray_exact);
+    flow_y4m_close(r);
+    flow_image_free(&got);
+    flow_image_free(&img);
+}
+
+/* A 4x2 420jpeg frame written by hand: Y = 10..80, one Cb and one Cr sample
+ * per 2x2 block, decoded against the BT.601 equations evaluated here. */
+static void test_420_decode(void)
+{
+    const char *path = harness_path("hand420.y4m");
+    const char head[] = "YUV4MPEG2 W4 H2 F30:1 Ip A0:0 C420jpeg XYSCSS=420JPEG\nFRAME\n";
+    unsigned char planes[12] = {10, 20, 30, 40, 50, 60, 70, 80, /* Y */
+                                128, 100,                       /* Cb per block */
+                                228, 128};                      /* Cr per block */
+    char file[128];
+    memcpy(file, head, sizeof head - 1);
+    memcpy(file + sizeof head - 1, planes, sizeof planes);
+    harness_write_file(path, file, sizeof head - 1 + sizeof planes);
+    flow_y4m_reader *r;
+    CHECK_OK(flow_y4m_open(path, &r));
+    if (!r)
+        return;
+    flow_image got = {0};
+    int more;
+    CHECK_OK(flow_y4m_read(r, &got, &more));
+    CHECK(more == 1 && got.channels == 3 && got.width == 4 && got.height == 2);
+    const float *R = got.data, *G = R + 8, *B = G + 8;
+    /* Block 0 (x 0..1): Cb 0, Cr +100 -> R = Y + 140.2, G = Y - 71.4136, B = Y. */
+    CHECK_NEAR(R[1], 20 + 140.2, 1e-3);
+    CHECK_NEAR(G[4], 0.0, 1e-6); /* 50 - 71.41 clamps at 0 */
+    CHECK_NEAR(B[5], 60, 1e-3);
+    /* Block 1 (x 2..3): Cb -28, Cr 0 -> R = Y, G = Y + 9.6358, B = Y - 49.616. */
+    CHECK_NEAR(R[3], 40, 1e-3);
+    CHECK_NEAR(G[6], 70 + 0.344136 * 28, 1e-3);
+    CHECK_NEAR(B[7], 80 - 1.772 * 28, 1e-3);
+    CHECK_OK(flow_y4m_read(r, &got, &more));
+    CHECK(more == 0);
+    flow_y4m_close(r);
+    flow_image_free(&got);
+}
+
+/* Limited range and 16-bit samples, mono. */
+static void test_ranges(void)
+{
+    const char *path = harness_path("limited.y4m");
+    const char head[] = "YUV4MPEG2 W3 H1 Cmono XCOLORRANGE=LIMITED\nFRAME\n";
+    char file[96];
+    unsigned char y[3] = {16, 235, 126};
+    memcpy(file, head, sizeof head - 1);
+    memcpy(file + sizeof head - 1, y, 3);
+    harness_write_file(path, file, sizeof head - 1 + 3);
+    flow_y4m_reader *r;
+    flow_image got = {0};
+    int more;
+    CHECK_OK(flow_y4m_open(path, &r));
+    if (r) {
+        CHECK_NEAR(flow_y4m_fps(r), 0, 0); /* no F field: unknown */
+        CHECK_OK(flow_y4m_read(r, &got, &more));
+        CHECK(more == 1 && got.channels == 1);
+        CHECK_NEAR(got.data[0], 0, 1e-4);
+        CHECK_NEAR(got.data[1], 255, 1e-3);
+        CHECK_NEAR(got.data[2], 110.0 * 255 / 219, 1e-3);
+        flow_y4m_close(r);
+    }
+    flow_image_free(&got);
+
+    path = harness_path("deep.y4m");
+    const char head16[] = "YUV4MPEG2 W2 H1 F1:1 Cmono16\nFRAME\n";
+    unsigned char s16[4] = {0xff, 0xff, 0x00, 0x80}; /* 65535, 32768 little-endian */
+    memcpy(file, head16, sizeof head16 - 1);
+    memcpy(file + sizeof head16 - 1, s16, 4);
+    harness_write_file(path, file, sizeof head16 - 1 + 4);
+    CHECK_OK(flow_y4m_open(path, &r));
+    if (r) {
+        CHECK_OK(flow_y4m_read(r, &got, &more));
+        CHECK(more == 1);
+        CHECK_NEAR(got.data[0], 255, 1e-4);
+        CHECK_NEAR(got.data[1], 32768.0 * 255 / 65535, 1e-3);
+        flow_y4m_close(r);
+    }
+    flow_image_free(&got);
+}
+
+/* Opens a file with the given bytes and expects status s with `needle` and
+ * the file name in the message. */
+static void expect_open_error(const char *name, const char *bytes, flow_status s,
+                              const char *needle)
+{
+    const char *path = harness_path(name);
+    harness_write_file(path, bytes, strlen(bytes));
+    flow_y4m_reader *r = NULL;
+    flow_status got = flow_y4m_open(path, &r);
+    CHECK(got == s);
+    CHECK(r == NULL);
+    CHECK(strstr(flow_last_error(), name) != NULL);
+    CHECK(strstr(flow_last_error(), needle) != NULL);
+    if (got != s || !strstr(flow_last_error(), needle))
+        fprintf(stderr, "    %s: got '%s'\n", name, flow_last_error());
+    flow_y4m_close(r);
+}
+
+static void test_bad_headers(void)
+{
+    expect_open_error("empty.y4m", "", FLOW_ERR_FORMAT, "empty");
+    expect_open_error("png.y4m", "\x89PNG\r\n\x1a\n", FLOW_ERR_FORMAT, "not a YUV4MPEG2");
+    expect_open_error("nowidth.y4m", "YUV4MPEG2 H10 Cmono\n", FLOW_ERR_FORMAT, "W (width)");
+    expect_open_error("badwidth.y4m", "YUV4MPEG2 W-3 H10\n", FLOW_ERR_FORMAT, "W-3");
+    expect_open_error("badfps.y4m", "YUV4MPEG2 W3 H10 F30\n", FLOW_ERR_FORMAT, "F30");
+    expect_open_error("badcs.y4m", "YUV4MPEG2 W3 H10 Cxyz\n", FLOW_ERR_UNSUPPORTED, "xyz");
+    expect_open_error("huge.y4m", "YUV4MPEG2 W1000000 H1000000\n", FLOW_ERR_SIZE, "2^28");
+    expect_open_error("field.y4m", "YUV4MPEG2 W3 H3 Q7\n", FLOW_ERR_FORMAT, "Q7");
+
+    flow_y4m_reader *r = NULL;
+    const char *path = harness_path("does-not-exist.y4m");
+    CHECK(flow_y4m_open(path, &r) == FLOW_ERR_IO);
+    CHECK(strstr(flow_last_error(), "does-not-exist.y4m") != NULL);
+}
+
+static void test_bad_frames(void)
+{
+    const char *path;
+    flow_y4m_reader *r;
+    flow_image got = {0};
+    int more = 1;
+    /* The second frame stops after 5 of its 6 bytes. */
+    path = harness_path("trunc.y4m");
+    const char trunc[] = "YUV4MPEG2 W3 H2 Cmono\nFRAME\nabcdefFRAME\nabcde";
+    harness_write_file(path, trunc, sizeof trunc - 1);
+    CHECK_OK(flow_y4m_open(path, &r));
+    if (r) {
+        CHECK_OK(flow_y4m_read(r, &got, &more));
+        CHECK(more == 1 && got.data[0] == 'a');
+        CHECK(flow_y4m_read(r, &got, &more) == FLOW_ERR_FORMAT);
+        CHECK(more == 0);
+        CHECK(strstr(flow_last_error(), "frame 1 is truncated") != NULL);
+        CHECK(strstr(flow_last_error(), "trunc.y4m") != NULL);
+        flow_y4m_close(r);
+    }
+    flow_image_free(&got);
+
+    path = harness_path("badframe.y4m");
+    const char badframe[] = "YUV4MPEG2 W3 H2 Cmono\nFRAMX\nabcdef";
+    harness_write_file(path, badframe, sizeof badframe - 1);
+    CHECK_OK(flow_y4m_open(path, &r));
+    if (r) {
+        CHECK(flow_y4m_read(r, &got, &more) == FLOW_ERR_FORMAT);
+        CHECK(strstr(flow_last_error(), "frame 0: bad frame header") != NULL);
+        flow_y4m_close(r);
+    }
+
+    /* A reused buffer of another size is refused, not overrun. */
+    path = harness_path("size.y4m");
+    const char ok[] = "YUV4MPEG2 W3 H2 Cmono\nFRAME\nabcdef";
+    harness_write_file(path, ok, sizeof ok - 1);
+    flow_image small;
+    CHECK_OK(flow_image_alloc(&small, 2, 2, 1));
+    CHECK_OK(flow_y4m_open(path, &r));
+    if (r) {
+        CHECK(flow_y4m_read(r, &small, &more) == FLOW_ERR_SIZE);
+        flow_y4m_close(r);
+    }
+    flow_image_free(&small);
+}
+
+static void test_writer_errors(void)
+{
+    const char *path = harness_path("aborted.y4m");
+    flow_y4m_writer *wr;
+    CHECK_OK(flow_y4m_writer_open(path, 4, 4, 1, 25, 1, &wr));
+    flow_image wrong;
+    CHECK_OK(flow_image_alloc(&wrong, 5, 4, 1));
+    memset(wrong.data, 0, sizeof(float) * 20);
+    CHECK(flow_y4m_writer_write(wr, &wrong) == FLOW_ERR_SIZE);
+    flow_y4m_writer_abort(wr);
+    CHECK(harness_file_size(path) < 0); /* no half file left behind */
+    flow_image_free(&wrong);
+    CHECK(flow_y4m_writer_open(path, 4, 4, 2, 25, 1, &wr) == FLOW_ERR_INVALID);
+    CHECK(flow_y4m_writer_open(path, 4, 4, 1, 0, 1, &wr) == FLOW_ERR_INVALID);
+    CHECK(flow_y4m_writer_open("/nonexistent-dir/x.y4m", 4, 4, 1, 25, 1, &wr) == FLOW_ERR_IO);
+    CHECK(strstr(flow_last_error(), "/nonexistent-dir/x.y4m") != NULL);
+}
+
+/* The public video API hands .y4m paths to the native module in every
+ * build: write through flow_video_writer, read back through flow_video. */
+static void test_public_video_api(void)
+{
+    const char *path = harness_path("public.y4m");
+    const int w = 9, h = 7;
+    flow_image img[2];
+    unsigned st = 3;
+    flow_video_writer *vw = NULL;
+    CHECK_OK(flow_video_writer_open(path, 30000.0 / 1001.0, w, h, 1, &vw));
+    if (!vw)
+        return;
+    for (int k = 0; k < 2; k++) {
+        CHECK_OK(flow_image_alloc(&img[k], w, h, 1));
+        for (int i = 0; i < w * h; i++)
+            img[k].data[i] = (float)(int)(256 * harness_uniform(&st));
+        CHECK_OK(flow_video_writer_write(vw, &img[k]));
+    }
+    CHECK(harness_file_size(path) < 0);
+    CHECK_OK(flow_video_writer_close(vw));
+    flow_video *v = NULL;
+    CHECK_OK(flow_video_open(path, &v));
+    if (v) {
+        CHECK_NEAR(flow_video_fps(v), 30000.0 / 1001.0, 1e-9); /* stored as 30000:1001 */
+        flow_image got = {0};
+        int more = 0, n = 0, same = 1;
+        for (;;) {
+            CHECK_OK(flow_video_read(v, &got, &more));
+            if (!more)
+                break;
+            if (n < 2)
+                same &= memcmp(got.data, img[n].data, sizeof(float) * w * h) == 0;
+            n++;
+        }
+        CHECK(n == 2 && same);
+        flow_video_close(v);
+        flow_image_free(&got);
+    }
+    /* A discarded writer leaves nothing. */
+    path = harness_path("discarded.y4m");
+    CHECK_OK(flow_video_writer_open(path, 25, w, h, 1, &vw));
+    if (vw) {
+        CHECK_OK(flow_video_writer_write(vw, &img[0]));
+        flow_video_writer_discard(vw);
+    }
+    CHECK(harness_file_size(path) < 0);
+    /* Errors from the native reader come through with the file's name. */
+    path = harness_path("missing.y4m");
+    CHECK(flow_video_open(path, &v) == FLOW_ERR_IO);
+    CHECK(v == NULL);
+    CHECK(strstr(flow_last_error(), "missing.y4m") != NULL);
+    for (int k = 0; k < 2; k++)
+        flow_image_free(&img[k]);
+}
+
+int main(void)
+{
+    RUN(test_match);
+    RUN(test_mono_round_trip);
+    RUN(test_colour_round_trip);
+    RUN(test_420_decode);
+    RUN(test_ranges);
+    RUN(test_bad_headers);
+    RUN(test_bad_frames);
+    RUN(test_writer_errors);
+    RUN(test_public_video_api);
+    return harness_report();
+}

@@ -1,0 +1,86 @@
+/* pattern.c -- checked printf-style name patterns (see pattern.h).  The
+ * formatting is done here, one conversion at a time, so a pattern given on
+ * the command line is never handed to printf as a format. */
+#include "pattern.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Length of the conversion spec starting at s[0] == '%' (the '%' included)
+ * when it is an accepted integer conversion, else 0. */
+static size_t conversion_length(const char *s)
+{
+    size_t i = 1;
+    while (s[i] && strchr("-+ 0", s[i]))
+        i++;
+    size_t digits = 0;
+    while (s[i] >= '0' && s[i] <= '9') {
+        i++;
+        if (++digits > 2)
+            return 0;
+    }
+    return s[i] && strchr("diu", s[i]) ? i + 1 : 0;
+}
+
+int cli_pattern_fields(const char *text)
+{
+    int fields = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p != '%')
+            continue;
+        if (p[1] == '%') {
+            p++;
+            continue;
+        }
+        size_t n = conversion_length(p);
+        if (!n)
+            return -1;
+        fields++;
+        p += n - 1;
+    }
+    return fields;
+}
+
+int cli_pattern_valid(const char *text)
+{
+    return cli_pattern_fields(text) == 1;
+}
+
+int cli_pattern_format(char *buf, size_t size, const char *pattern, long index)
+{
+    const int fields = cli_pattern_fields(pattern);
+    if (fields < 0 || fields > 1 || size == 0)
+        return -1;
+    size_t out = 0;
+    for (const char *p = pattern; *p; p++) {
+        char piece[64];
+        size_t len;
+        if (*p != '%') {
+            piece[0] = *p;
+            len = 1;
+        } else if (p[1] == '%') {
+            piece[0] = '%';
+            len = 1;
+            p++;
+        } else {
+            /* Rebuild the spec with the 'l' length modifier for a long. */
+            size_t n = conversion_length(p);
+            char spec[16];
+            memcpy(spec, p, n - 1);
+            spec[n - 1] = 'l';
+            spec[n] = p[n - 1] == 'u' ? 'd' : p[n - 1];
+            spec[n + 1] = '\0';
+            int w = snprintf(piece, sizeof piece, spec, index);
+            if (w < 0 || (size_t)w >= sizeof piece)
+                return -1;
+            len = (size_t)w;
+            p += n - 1;
+        }
+        if (out + len >= size)
+            return -1;
+        memcpy(buf + out, piece, len);
+        out += len;
+    }
+    buf[out] = '\0';
+    return 0;
+}
