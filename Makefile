@@ -37,7 +37,7 @@ VERSION := 0.1.0
 
 # ---- flags -------------------------------------------------------------------
 WARN      := -Wall -Wextra -Wshadow -Wno-unused-parameter
-CPPFLAGS  += -Ilibflow/include -Ilibflow -Itests/common -DFLOW_VERSION='"$(VERSION)"'
+CPPFLAGS  += -Ilibflow/include -Ilibflow -Itests/common -Itools-common -DFLOW_VERSION='"$(VERSION)"'
 ALL_CFLAGS   = -std=c11 -D_XOPEN_SOURCE=700 -fPIC -fopenmp $(WARN) $(CFLAGS)
 ALL_CXXFLAGS = -std=c++17 -fPIC $(WARN) $(CXXFLAGS)
 LDLIBS    := -fopenmp -lm
@@ -135,7 +135,8 @@ $(BUILD)/lib/pkgconfig/libflow.pc: scripts/libflow.pc.in Makefile $(PC_STAMP)
 # A tool is every .c file of its directory plus the shared tool code.  (The
 # object list is a function so that its '%' is not taken for the stem.)
 tool_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard $(1)/*.c) $(TOOL_SHARED_C))
-.SECONDARY: $(foreach t,$(TOOLS),$(call tool_objs,$(t)))
+# Keep every object: make would delete tool and test objects as intermediates.
+.SECONDARY:
 .SECONDEXPANSION:
 $(BUILD)/bin/%: $$(call tool_objs,$$*) $(LIB_A)
 	@mkdir -p $(dir $@)

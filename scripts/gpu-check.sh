@@ -14,17 +14,23 @@ sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanit
 san_summary="compute-sanitizer not found"
 if [ -n "$sanitizer" ]; then
     : >"$out/sanitizer.log"
-    for t in build/tests/test_* build/tests/gpu_test_*; do
-        FLOW_DEVICE=cuda "$sanitizer" --tool memcheck --error-exitcode 99 "$t" >>"$out/sanitizer.log" 2>&1
+    # the GPU tests and the unit tests of the device code (memcheck slows
+    # every launch, so the long solver tests are left to test-gpu)
+    for t in build/tests/gpu_test_* build/tests/test_preprocess build/tests/test_methods; do
+        FLOW_DEVICE=cuda timeout 240 "$sanitizer" --tool memcheck --error-exitcode 99 "$t" \
+            >>"$out/sanitizer.log" 2>&1
         echo "$t: exit $?" >>"$out/sanitizer.log"
     done
     san_summary=$(grep -E "ERROR SUMMARY|: exit" "$out/sanitizer.log" | sort | uniq -c | tr '\n' ';')
 fi
 for bench in build/tests/bench_*; do
-    [ -x "$bench" ] && FLOW_DEVICE=cuda "$bench" >"$out/$(basename "$bench").txt" 2>&1
+    [ -x "$bench" ] && FLOW_DEVICE=cuda FLOW_BW_GBS=${FLOW_BW_GBS:-2875} "$bench" \
+        >"$out/$(basename "$bench").txt" 2>&1
 done
-echo "==== agreement figures"
-grep -E "rel. error" "$out/test-gpu.log" | sort -k5 -g | tail -5
+echo "==== largest CPU/GPU disagreements"
+grep -E "rel\. error" "$out/test-gpu.log" |
+    awk '{ for (i = 1; i < NF; i++) if ($i == "error") print $(i + 1), $0 }' | sort -g | tail -8 |
+    cut -d' ' -f2-
 echo "==== compute-sanitizer: $san_summary"
 echo "==== test-gpu (exit $test_rc)"
 grep -E "FAIL|passed, " "$out/test-gpu.log" | tail -15

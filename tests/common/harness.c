@@ -1,6 +1,7 @@
 /* harness.c -- see harness.h. */
 #include "harness.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -87,6 +88,23 @@ const char *harness_data_dir(void)
     return stat(d, &st) == 0 && S_ISDIR(st.st_mode) ? d : NULL;
 }
 
+const char *harness_need_data(void)
+{
+    const char *d = harness_data_dir();
+    if (!d)
+        harness_skip("no evaluation data (../shared/data or FLOW_DATA)");
+    return d;
+}
+
+int harness_data_file(char *buf, size_t size, const char *rel)
+{
+    const char *dir = harness_data_dir();
+    if (!dir)
+        return 0;
+    int n = snprintf(buf, size, "%s/%s", dir, rel);
+    return n >= 0 && (size_t)n < size && harness_file_size(buf) >= 0;
+}
+
 const char *harness_tmpdir(void)
 {
     static char dir[256];
@@ -97,6 +115,62 @@ const char *harness_tmpdir(void)
             snprintf(dir, sizeof dir, "/tmp");
     }
     return dir;
+}
+
+const char *harness_path(const char *name)
+{
+    static char buf[8][1024];
+    static int next;
+    char *p = buf[next++ % 8];
+    snprintf(p, sizeof buf[0], "%s/%s", harness_tmpdir(), name);
+    return p;
+}
+
+void harness_write_file(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    CHECK(fwrite(data, 1, n, f) == n);
+    fclose(f);
+}
+
+unsigned char *harness_read_file(const char *path, size_t *n)
+{
+    *n = 0;
+    const long len = harness_file_size(path);
+    FILE *f = len >= 0 ? fopen(path, "rb") : NULL;
+    if (!f)
+        return NULL;
+    unsigned char *buf = malloc((size_t)len + 1);
+    if (buf && fread(buf, 1, (size_t)len, f) == (size_t)len) {
+        buf[len] = '\0';
+        *n = (size_t)len;
+    } else {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
+long harness_file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+int harness_count_files(const char *part)
+{
+    DIR *d = opendir(harness_tmpdir());
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += strstr(e->d_name, part) != NULL;
+    if (d)
+        closedir(d);
+    return n;
 }
 
 double harness_uniform(unsigned *state)

@@ -1,12 +1,15 @@
 /* harness.h -- the unit-test harness: CHECK macros, a runner that prints
- * "N passed, N failed", the backend under test (FLOW_DEVICE=cpu|cuda), and
- * where the evaluation data lives (FLOW_DATA, default ../shared/data). */
+ * "N passed, N failed", the backend under test (FLOW_DEVICE=cpu|cuda),
+ * where the evaluation data lives (FLOW_DATA, default ../shared/data), and
+ * the scratch-file helpers the tests share (paths, whole-file write and
+ * read).  harness.sh is the same for the CLI test scripts. */
 #ifndef FLOW_TEST_HARNESS_H
 #define FLOW_TEST_HARNESS_H
 
 #include "flow/backend.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 
 extern int harness_failed_checks; /* failed CHECKs of the running test */
@@ -25,8 +28,28 @@ int harness_report(void);
 flow_backend *harness_backend(void);
 /* The evaluation data directory, or NULL when it is absent. */
 const char *harness_data_dir(void);
+/* The same for a test that needs the data: when it is absent, marks the
+ * running test skipped (saying why) and returns NULL. */
+const char *harness_need_data(void);
+/* Writes "<harness_data_dir()>/<rel>" into buf[size]; returns 1 when that
+ * file exists, 0 when it (or the data directory) does not. */
+int harness_data_file(char *buf, size_t size, const char *rel);
 /* A scratch directory for files a test writes (created once, per process). */
 const char *harness_tmpdir(void);
+/* "<harness_tmpdir()>/<name>", in one of 8 static buffers used in turn (so
+ * a path stays valid for the next 7 calls). */
+const char *harness_path(const char *name);
+/* Writes n bytes of data as the file path; CHECKs that it opens and that
+ * every byte is written. */
+void harness_write_file(const char *path, const void *data, size_t n);
+/* The whole file in a malloc'd buffer (the caller frees it) with a '\0'
+ * after the last byte, its length in *n; NULL and *n = 0 when it cannot be
+ * opened or read. */
+unsigned char *harness_read_file(const char *path, size_t *n);
+/* The size of path in bytes, or -1 when it does not exist. */
+long harness_file_size(const char *path);
+/* How many entries of harness_tmpdir() have `part` in their name. */
+int harness_count_files(const char *part);
 /* Uniform pseudo-random numbers in [0, 1) from a fixed seed (reproducible). */
 double harness_uniform(unsigned *state);
 

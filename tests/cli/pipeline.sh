@@ -1,0 +1,319 @@
+#!/bin/sh
+# pipeline.sh -- the make pipeline end to end (seed 001 section 5.3, issue 6):
+# in a temporary directory, generate demo sequences, `make flows` and `make
+# stats` with the CPU backend, check that every expected file exists and is
+# valid (pictures decode at the right size, errors parse and lie in the range
+# the demo's exact ground truth allows), then that the pipeline is
+# incremental: nothing is redone on a second run, touching one parameter file
+# recomputes that method only, a per-sequence parameter file recomputes that
+# sequence only (and again when removed).  Also: importing a collection laid
+# out like ../shared/data (a generated one, and the real one when present),
+# stats on results without flows (brought back from another machine),
+# NOCOMPUTE=1, and bad METHODS.
+#
+# Needs $BUILD/bin/{flow-compute,flow-tool,flow-synth} and params/{lk,hs}.params.
+# ImageMagick (convert, identify, montage) and gnuplot: without them the
+# montage and chart checks are skipped (counted) and pictures are checked by
+# their PNG header only.  Prints "N passed, N failed[, N skipped]".
+set -u
+# Under `make test` the environment carries the outer make's flags and job
+# server, which the makes run here must not inherit (they would warn).
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+
+BUILD=${BUILD:-build}
+ROOT=$(pwd)
+BIN=$(cd "$BUILD/bin" 2>/dev/null && pwd) || BIN=
+DATA=${FLOW_DATA:-../shared/data}
+METHODS="lk hs"
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "  FAIL: $*"; }
+skipped() { skip=$((skip + 1)); echo "  skip: $*"; }
+check() { # check DESCRIPTION COMMAND...  (names no variable of the callers)
+    _check_what=$1; shift
+    if "$@"; then ok; else bad "$_check_what"; fi
+}
+finish() {
+    [ -n "${tmp:-}" ] && rm -rf "$tmp"
+    if [ "$skip" -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
+    [ "$fail" -eq 0 ]
+    exit
+}
+
+for t in flow-compute flow-tool flow-synth; do
+    [ -n "$BIN" ] && [ -x "$BIN/$t" ] || { bad "no $BUILD/bin/$t (build first)"; finish; }
+done
+for m in $METHODS; do
+    [ -f "params/$m.params" ] || { bad "no params/$m.params"; finish; }
+done
+have_im=0; command -v identify >/dev/null && command -v montage >/dev/null && command -v convert >/dev/null && have_im=1
+have_gp=0; command -v gnuplot >/dev/null && have_gp=1
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' INT TERM
+mkdir -p "$tmp/params"
+cp params/*.params "$tmp/params/"
+# Every make call of the test: the temporary tree, the CPU, two jobs.
+SEQ="SRC=$tmp/src DST=$tmp/dst BIN=$BIN PARAMS_DIR=$tmp/params"
+FLOWS="SEQ_SRC=$tmp/src SEQ_DIR=$tmp/dst RESULTS=$tmp/results BIN=$BIN PARAMS_DIR=$tmp/params DEVICE=cpu"
+seqmake() { make --no-print-directory -C sequences $SEQ "$@"; }
+flowmake() { make --no-print-directory -f scripts/flows.mk $FLOWS "$@"; }
+
+# png_size FILE: "W H" of a PNG that decodes, else nothing.
+png_size() {
+    if [ "$have_im" = 1 ]; then
+        convert -regard-warnings "$1" -format '%w %h' info: 2>/dev/null
+    else
+        # PNG signature, then IHDR's width and height (big-endian).
+        [ "$(od -An -tx1 -N8 "$1" 2>/dev/null | tr -d ' \n')" = 89504e470d0a1a0a ] || return 0
+        od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%d %d", (($1*256+$2)*256+$3)*256+$4, (($5*256+$6)*256+$7)*256+$8 }'
+    fi
+}
+# is_num TEXT: a finite decimal number.
+is_num() { printf '%s' "$1" | grep -Eq '^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$'; }
+# in_range X LO HI
+in_range() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+
+# ---- 1. demo sequences ---------------------------------------------------------
+# demo-translate with 3 frames (pairs 000 and 001), the others with 2: every
+# tool call costs a process start, and CI has two cores for everything.
+DEMOS="translate object large"
+ndemo=$(set -- $DEMOS; echo $#)
+nmeth=$(set -- $METHODS; echo $#)
+npairs=$((ndemo + 1))
+pairs_of() { if [ "$1" = translate ]; then echo "000 001"; else echo 000; fi; }
+out=$(seqmake demo DEMO_FRAMES=3 DEMO_SELECT=translate 2>&1 && seqmake demo DEMO_FRAMES=2 DEMO_SELECT="object large" 2>&1)
+check "make -C sequences demo: $out" [ $? -eq 0 ]
+for d in $DEMOS; do
+    s=$tmp/dst/demo-$d
+    nf=$(($(pairs_of $d | wc -w) + 1))
+    check "demo-$d: $nf frames" [ "$(ls "$s"/frame_*.png 2>/dev/null | wc -l)" -eq $nf ]
+    check "demo-$d: frames are links into src (nothing copied)" [ -L "$s/frame_000.png" ]
+    fs=$(png_size "$s/frame_000.png")
+    check "demo-$d: frame_000.png decodes ($fs)" [ -n "$fs" ]
+    for p in $(pairs_of $d); do
+        check "demo-$d: gt_$p.flo" [ -f "$s/gt_$p.flo" ]
+        w=$("$BIN/flow-tool" info "$s/gt_$p.flo" 2>/dev/null | awk '/^size:/ { print $2, $4 }')
+        check "demo-$d: gt_$p.flo is the frames' size ($w vs $fs)" [ "$w" = "$fs" ]
+        vs=$(png_size "$s/gt_$p-vectors.png")
+        check "demo-$d: gt_$p-vectors.png decodes at the frame size ($vs)" [ "$vs" = "$fs" ]
+        cs=$(png_size "$s/gt_$p.png")
+        check "demo-$d: gt_$p.png decodes, framed by its legend ($cs vs $fs)" \
+            awk -v a="$cs" -v b="$fs" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[1] > y[1] && x[2] > y[2]) }'
+        check "demo-$d: gt_$p.scale" grep -q '^color=--max [0-9]' "$s/gt_$p.scale"
+    done
+    for m in $METHODS; do
+        check "demo-$d: $m.params links to params/$m.params" \
+            [ "$(readlink -f "$s/$m.params")" = "$(readlink -f "$tmp/params/$m.params")" ]
+    done
+done
+out=$(seqmake 2>&1)
+check "make -C sequences again does nothing ($out)" [ -z "$(printf '%s' "$out" | grep -v 'Nothing to be done')" ]
+
+# ---- 2. make flows --------------------------------------------------------------
+out=$(flowmake -j2 flows METHODS="$METHODS" 2>&1)
+rc=$?
+check "make flows (rc $rc): $(printf '%s' "$out" | tail -n 5)" [ $rc -eq 0 ]
+nflow=$(printf '%s\n' "$out" | grep -c '^  FLOW ')
+check "make flows: one FLOW line per sequence and method ($nflow)" [ "$nflow" -eq $((ndemo * nmeth)) ]
+check "make flows: one line per target (no commands echoed)" [ -z "$(printf '%s\n' "$out" | grep -v '^  [A-Z]' | grep -v '^$')" ]
+for d in $DEMOS; do
+    fs=$(png_size "$tmp/dst/demo-$d/frame_000.png")
+    for m in $METHODS; do
+        r=$tmp/results/demo-$d/$m
+        check "demo-$d/$m: timing.stats" grep -q '^TOTAL,0,' "$r/timing.stats"
+        check "demo-$d/$m: no flow beyond the last pair" [ ! -e "$r/00$(pairs_of $d | wc -w).flo" ]
+        for p in $(pairs_of $d); do
+            w=$("$BIN/flow-tool" info "$r/$p.flo" 2>/dev/null | awk '/^size:/ { print $2, $4 }')
+            check "demo-$d/$m/$p.flo: a flow of the frames' size ($w)" [ "$w" = "$fs" ]
+            check "demo-$d/$m/$p.flo.params: method $m" grep -Eq "^method, *$m\$" "$r/$p.flo.params"
+            aae=$(cat "$r/$p.aae" 2>/dev/null) aee=$(cat "$r/$p.aee" 2>/dev/null)
+            check "demo-$d/$m/$p.aae is a number ($aae)" is_num "$aae"
+            check "demo-$d/$m/$p.aee is a number ($aee)" is_num "$aee"
+            # The exact ground truth bounds what a working method gets: the
+            # sub-pixel motions are recovered to a fraction of a pixel; the
+            # large motion (7.8 px on 5-40 px wavelengths) only has to give
+            # valid numbers.
+            case $d in
+                translate) lim_aee=0.5 lim_aae=15 ;;
+                object) lim_aee=1.0 lim_aae=25 ;;
+                *) lim_aee=100 lim_aae=180 ;;
+            esac
+            check "demo-$d/$m/$p: AAE $aae in [0, $lim_aae] deg" in_range "$aae" 0 "$lim_aae"
+            check "demo-$d/$m/$p: AEE $aee in [0, $lim_aee] px" in_range "$aee" 0 "$lim_aee"
+            e=$(awk -F, 'NR == 2 { print $1 }' "$r/$p.error" 2>/dev/null)
+            check "demo-$d/$m/$p.error agrees with .aae ($e vs $aae)" \
+                awk -v a="$e" -v b="$aae" 'BEGIN { exit !(a != "" && a - b < 1e-5 && b - a < 1e-5) }'
+            for pic in "" -vectors -mix -blend; do
+                ps=$(png_size "$r/$p$pic.png")
+                if [ -z "$pic" ]; then want=$(png_size "$tmp/dst/demo-$d/gt_$p.png"); else want=$fs; fi
+                check "demo-$d/$m/$p$pic.png decodes at $want ($ps)" [ -n "$ps" -a "$ps" = "$want" ]
+            done
+            if [ "$have_im" = 1 ]; then
+                ms=$(png_size "$r/$p-montage.png")
+                check "demo-$d/$m/$p-montage.png decodes, 2x2 of the pictures ($ms)" \
+                    awk -v a="$ms" -v b="$fs" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[1] >= 2 * y[1] && x[2] >= 2 * y[2]) }'
+            fi
+        done
+    done
+done
+[ "$have_im" = 1 ] || skipped "montages: no ImageMagick"
+
+# ---- 3. make stats -----------------------------------------------------------------
+if [ "$have_gp" = 1 ]; then
+    out=$(flowmake stats 2>&1)
+    check "make stats: $out" [ $? -eq 0 ]
+    for c in accuracy time time-size; do
+        cs=$(png_size "$tmp/results/$c.png")
+        check "results/$c.png decodes ($cs)" [ -n "$cs" ]
+    done
+else
+    out=$(flowmake "$tmp/results/stats.csv" "$tmp/results/stats.md" 2>&1)
+    check "stats.csv and stats.md without gnuplot: $out" [ $? -eq 0 ]
+    skipped "charts: no gnuplot"
+fi
+csv=$tmp/results/stats.csv
+check "stats.csv: header" grep -q '^sequence,method,width,height,pairs,gt_pairs,aae,aee,' "$csv"
+check "stats.csv: one row per sequence and method" [ "$(($(wc -l < "$csv") - 1))" -eq $((ndemo * nmeth)) ]
+row=$(grep '^demo-translate,hs,' "$csv")
+check "stats.csv: demo-translate,hs is 160x120, 2 pairs, both with ground truth ($row)" \
+    [ "$(echo "$row" | cut -d, -f3-6)" = "160,120,2,2" ]
+mean=$(awk '{ s += $1 } END { printf "%.4f", s / NR }' "$tmp/results/demo-translate/hs/"00[01].aae)
+check "stats.csv: demo-translate,hs AAE is the mean of its pairs' ($mean)" \
+    [ "$(echo "$row" | cut -d, -f7)" = "$mean" ]
+check "stats.csv: every time and fps positive" \
+    awk -F, 'NR > 1 && !($11 > 0 && $13 > 0) { exit 1 }' "$csv"
+check "stats.md: accuracy and time tables" grep -q '^## Accuracy' "$tmp/results/stats.md"
+check "stats.md: a row per sequence in each table" [ "$(grep -c '^| demo-' "$tmp/results/stats.md")" -eq $((2 * ndemo)) ]
+
+# ---- 4. incremental ---------------------------------------------------------------
+sleep 1
+touch "$tmp/marker"
+out=$(flowmake -j2 flows METHODS="$METHODS" 2>&1)
+check "second make flows does nothing ($(printf '%s' "$out" | head -n 3))" [ -z "$out" ]
+check "second make flows writes nothing" [ -z "$(find "$tmp/results" -newer "$tmp/marker" -type f)" ]
+
+sleep 1
+touch "$tmp/params/hs.params"
+touch "$tmp/marker"
+out=$(flowmake -j2 flows-compute METHODS="$METHODS" 2>&1)
+check "touch hs.params; make flows-compute ($out)" [ $? -eq 0 ]
+check "touch hs.params: FLOW lines for hs only" \
+    [ "$(printf '%s\n' "$out" | grep '^  FLOW ' | grep -vc '/hs ')" -eq 0 ]
+check "touch hs.params: every sequence's hs recomputed" [ "$(printf '%s\n' "$out" | grep -c '^  FLOW .*/hs ')" -eq "$ndemo" ]
+new=$(find "$tmp/results" -newer "$tmp/marker" -name '*.flo')
+check "touch hs.params: only hs flows rewritten" [ -z "$(printf '%s\n' "$new" | grep -v '/hs/' | grep -v '^$')" ]
+check "touch hs.params: all hs flows rewritten" [ "$(printf '%s\n' "$new" | grep -c '/hs/')" -eq "$npairs" ]
+check "touch hs.params: lk pictures untouched" [ -z "$(find "$tmp/results" -newer "$tmp/marker" -path '*/lk/*')" ]
+
+# A changed source frame reaches dst through its link (make -L): that
+# sequence is recomputed for every method, no other sequence.  (From here
+# on flows-compute: the recomputations are what is checked.)
+sleep 1
+touch "$tmp/src/demo-translate/frame_001.png"
+out=$(flowmake -j2 flows-compute METHODS="$METHODS" 2>&1)
+check "touch a source frame; make flows-compute ($out)" [ $? -eq 0 ]
+check "touch a source frame: demo-translate recomputed for both methods, nothing else ($(printf '%s\n' "$out" | grep '^  FLOW' | tr -s ' ' | cut -d' ' -f3 | tr '\n' ' '))" \
+    [ "$(printf '%s\n' "$out" | grep '^  FLOW ' | tr -s ' ' | cut -d' ' -f3 | sort | tr '\n' ' ')" = "demo-translate/hs demo-translate/lk " ]
+
+# A per-sequence parameter file: <sequence prefix>-<method>.params.
+sleep 1
+touch "$tmp/marker"
+{ grep -v '^rho,' "$tmp/params/lk.params"; echo "rho,1.5"; } > "$tmp/params/demo-object-lk.params"
+out=$(flowmake flows-compute METHODS="$METHODS" 2>&1)
+check "demo-object-lk.params: make flows-compute ($out)" [ $? -eq 0 ]
+check "demo-object-lk.params: dst link follows it" \
+    [ "$(readlink -f "$tmp/dst/demo-object/lk.params")" = "$(readlink -f "$tmp/params/demo-object-lk.params")" ]
+check "demo-object-lk.params: only demo-object/lk recomputed ($(printf '%s\n' "$out" | grep '^  FLOW' | tr '\n' ' '))" \
+    [ "$(printf '%s\n' "$out" | grep '^  FLOW ' | tr -s ' ' | cut -d' ' -f3 | tr '\n' ' ')" = "demo-object/lk " ]
+check "demo-object-lk.params: used (rho 1.5 in the flow's .params)" \
+    grep -Eq '^rho, *1\.5' "$tmp/results/demo-object/lk/000.flo.params"
+check "demo-object-lk.params is not a method" \
+    [ -z "$(flowmake flows-list 2>&1 | grep '^methods:' | grep 'demo-object')" ]
+sleep 1
+rm -f "$tmp/params/demo-object-lk.params"
+out=$(flowmake flows-compute METHODS="$METHODS" 2>&1)
+check "per-sequence file removed: make flows-compute ($out)" [ $? -eq 0 ]
+check "per-sequence file removed: demo-object/lk recomputed with lk.params" \
+    [ "$(printf '%s\n' "$out" | grep '^  FLOW ' | tr -s ' ' | cut -d' ' -f3 | tr '\n' ' ')" = "demo-object/lk " ]
+check "per-sequence file removed: rho back" [ -z "$(grep -E '^rho, *1\.5' "$tmp/results/demo-object/lk/000.flo.params")" ]
+
+# ---- 5. rendering and stats elsewhere ---------------------------------------------
+sleep 1
+touch "$tmp/params/lk.params"
+out=$(flowmake flows-render METHODS="$METHODS" NOCOMPUTE=1 2>&1)
+rc=$?
+check "NOCOMPUTE=1 with an outdated flow fails (rc $rc)" [ $rc -ne 0 ]
+check "NOCOMPUTE=1 says what needs computing ($(printf '%s' "$out" | head -n 1))" \
+    eval 'printf "%s" "$out" | grep -q "needs computing.*NOCOMPUTE=1"'
+flowmake flows-compute METHODS="$METHODS" >/dev/null 2>&1
+# Results brought back without the flows: stats needs no tool and no flow.
+mkdir -p "$tmp/back"
+(cd "$tmp/results" && find . -name timing.stats -o -name '*.error' | while read -r f; do
+    mkdir -p "$tmp/back/$(dirname "$f")" && cp -p "$f" "$tmp/back/$f"; done)
+out=$(make --no-print-directory -f scripts/flows.mk RESULTS="$tmp/back" BIN=/nonexistent "$tmp/back/stats.csv" 2>&1)
+check "stats on brought-back results, no tools: $out" [ $? -eq 0 ]
+check "stats on brought-back results: same rows" \
+    [ "$(cut -d, -f1-10 "$tmp/back/stats.csv")" = "$(cut -d, -f1-10 "$tmp/results/stats.csv")" ]
+
+out=$(flowmake flows METHODS="lk nosuch" 2>&1)
+check "METHODS=nosuch fails, naming the file ($out)" eval 'printf "%s" "$out" | grep -q "no .*nosuch.params"'
+
+# ---- 6. import -------------------------------------------------------------------------
+# A collection laid out like ../shared/data, generated: Middlebury-style
+# (frameNN + flowNN.flo), Yosemite-style (yosNN, yosAA-yosBB.flo, a mask) and
+# FlyingChairs-style PPM pairs (N-img0/N-img1.ppm + N-gt.flo).
+col=$tmp/collection
+mkdir -p "$col/mb/Whale" "$col/yos" "$col/chairs"
+"$BIN/flow-synth" -q -s 64x48 -n 4 --first 7 -o "$col/mb/Whale/frame%02d.png" --gt "$tmp/g%02d.flo"
+mv "$tmp/g09.flo" "$col/mb/Whale/flow09.flo"
+"$BIN/flow-synth" -q -m rotate -s 60x50 -n 3 --first 2 -o "$col/yos/yos%02d.png" --gt "$tmp/y%02d.flo"
+mv "$tmp/y03.flo" "$col/yos/yos03-yos04.flo"
+cp "$col/yos/yos03.png" "$col/yos/yos03-terrain-mask.png"
+for n in 0 1; do
+    "$BIN/flow-synth" -q -c -m zoom -s 40x30 -n 2 --seed $((n + 3)) -o "$col/chairs/000000$n-img%d.ppm" --gt "$tmp/c%d.flo"
+    mv "$tmp/c0.flo" "$col/chairs/000000$n-gt.flo"
+done
+out=$(seqmake import DIR="$col" 2>&1)
+rc=$?
+if [ "$have_im" = 1 ]; then
+    check "import (rc $rc): $(printf '%s' "$out" | grep -v '^  [A-Z]' | head -n 3)" [ $rc -eq 0 ]
+    check "import: a list per sequence" [ "$(ls "$tmp/src/"*.list | wc -l)" -eq 4 ]
+    check "import: Middlebury flow09 is the pair frame09 -> frame10 (pair 2)" [ -f "$tmp/dst/mb-Whale/gt_002.flo" ]
+    check "import: only that pair has ground truth" [ "$(ls "$tmp/dst/mb-Whale/"gt_*.flo | wc -l)" -eq 1 ]
+    check "import: Yosemite yos03-yos04.flo is pair 1, with its mask" \
+        [ -f "$tmp/dst/yos/gt_001.flo" -a -f "$tmp/dst/yos/mask_001.png" -a ! -e "$tmp/dst/yos/mask_000.png" ]
+    check "import: the mask is not a frame" [ "$(ls "$tmp/dst/yos/"frame_*.png | wc -l)" -eq 3 ]
+    check "import: FlyingChairs pairs are sequences with their ground truth" \
+        [ -f "$tmp/dst/chairs-0000000/gt_000.flo" -a -f "$tmp/dst/chairs-0000001/gt_000.flo" ]
+    check "import: PNG frames are links to the collection" \
+        [ "$(readlink -f "$tmp/dst/mb-Whale/frame_000.png")" = "$(readlink -f "$col/mb/Whale/frame07.png")" ]
+    cs=$(png_size "$tmp/dst/chairs-0000001/frame_001.png")
+    check "import: PPM frames converted to PNG ($cs)" [ "$cs" = "40 30" -a ! -L "$tmp/dst/chairs-0000001/frame_001.png" ]
+    out=$(seqmake import DIR="$col" 2>&1)
+    check "import again: lists unchanged, nothing converted" \
+        [ -z "$(printf '%s\n' "$out" | grep -v 'unchanged' | grep -v 'sequence(s) from' | grep -v 'Nothing to be done')" ]
+else
+    skipped "import: PPM conversion needs ImageMagick"
+fi
+out=$(seqmake import DIR="$tmp/nonexistent" 2>&1)
+check "import of a missing directory fails, naming it ($out)" eval 'printf "%s" "$out" | grep -q "nonexistent.*not a directory"'
+
+# The real collection, when present: every layout of ../shared/data recognised.
+if [ -d "$DATA/yosemite-clouds" ] && [ -d "$DATA/middlebury" ]; then
+    lists=$tmp/real
+    sh scripts/seq-import.sh "$DATA" "$lists" "" 1 >/dev/null 2>&1
+    check "import ../shared/data (ONLY_GT=1): 13 sequences with ground truth" [ "$(ls "$lists"/*.list 2>/dev/null | wc -l)" -eq 13 ]
+    check "import ../shared/data: Yosemite yos09-yos10 with its terrain mask" \
+        grep -q '^gt 0 .*yos09-yos10.flo$' "$lists/yosemite-clouds.list"
+    check "import ../shared/data: Yosemite's terrain mask" \
+        grep -q '^mask 0 .*yos09-terrain-mask.png$' "$lists/yosemite-clouds.list"
+    check "import ../shared/data: RubberWhale keeps frame10 -> frame11 only" \
+        [ "$(grep '^frame' "$lists/middlebury-RubberWhale.list" | sed 's|.*/||' | tr '\n' ' ')" = "frame10.png frame11.png " ]
+    check "import ../shared/data: Barron's square with correct_square" grep -q 'correct_square.flo$' "$lists/barron-synthetic-square.list"
+    check "import ../shared/data: paths, no copies" [ "$(du -sk "$lists" | cut -f1)" -lt 100 ]
+else
+    skipped "import of $DATA: not present"
+fi
+
+finish

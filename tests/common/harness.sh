@@ -1,0 +1,67 @@
+# harness.sh -- the shell twin of harness.c, sourced by the CLI test scripts
+# (tests/cli/*.sh) with
+#     . "$(dirname "$0")/../common/harness.sh"
+# It lives here, not in tests/cli/, so that scripts/run-tests.sh (which runs
+# every tests/cli/*.sh) never runs it as a test.
+#
+# Sourcing it sets BUILD (from the environment, default build), BIN (the
+# absolute $BUILD/bin, empty when it does not exist), T (a scratch directory
+# removed on exit, named after the script) and the counters passed, failed,
+# skipped; and defines the helpers below.  A script ends with
+# harness_report, whose status is the script's exit status.
+BUILD=${BUILD:-build}
+BIN=$(cd "$BUILD/bin" 2>/dev/null && pwd) # absolute: some scripts run in the scratch directory
+T=$(mktemp -d "${TMPDIR:-/tmp}/$(basename "$0" .sh)_sh.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+passed=0 failed=0 skipped=0
+
+# expect NAME RC STREAM PATTERN CMD...: runs CMD; passes when its exit
+# status is RC and STREAM (out or err) matches the extended regex PATTERN,
+# or is empty when PATTERN is EMPTY.
+expect() {
+    name=$1 want=$2 stream=$3 pattern=$4
+    shift 4
+    "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ "$pattern" = EMPTY ]; then
+        matched=$([ -s "$T/$stream" ] && echo no || echo yes)
+    else
+        matched=$(grep -Eq -- "$pattern" "$T/$stream" && echo yes || echo no)
+    fi
+    if [ "$rc" -eq "$want" ] && [ "$matched" = yes ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "  FAIL $name: exit $rc (want $want), $stream should match /$pattern/"
+        sed 's/^/    out: /' "$T/out" | head -n 8
+        sed 's/^/    err: /' "$T/err" | head -n 8
+    fi
+}
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "  FAIL $1"; }
+skip() { skipped=$((skipped + 1)); echo "  skip $1"; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; } # check NAME 'shell test'
+size() { wc -c <"$1" | tr -d ' '; }
+
+# harness_need_bins FILE...: when one of them is not an executable, prints
+# the failure and "0 passed, 1 failed" and exits 1.
+harness_need_bins() {
+    for harness_bin in "$@"; do
+        if [ ! -x "$harness_bin" ]; then
+            echo "  FAIL: $harness_bin not built"
+            echo "0 passed, 1 failed"
+            exit 1
+        fi
+    done
+}
+
+# harness_report: prints "N passed, N failed[, N skipped]"; its status is 0
+# when nothing failed, 1 otherwise.
+harness_report() {
+    if [ "$skipped" -gt 0 ]; then
+        echo "$passed passed, $failed failed, $skipped skipped"
+    else
+        echo "$passed passed, $failed failed"
+    fi
+    [ "$failed" -eq 0 ]
+}
