@@ -94,6 +94,8 @@ TEST_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) $(GPU_SRC:tests/gpu/%.
 BENCH_BINS := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/%)
 
 .PHONY: all lib tools tests test test-gpu bench install clean config
+# A failed recipe must not leave a half-made target that looks up to date.
+.DELETE_ON_ERROR:
 all: config lib tools
 
 config:

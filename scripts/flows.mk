@@ -189,7 +189,13 @@ $(SEQ_DIR)/%.params:
 # (The empty recipes keep make from saying "Nothing to be done".)
 flows-compute: $(COMPUTE) $(ERRORS) ; @:
 flows-pictures: $(PICTURES) ; @:
+# Montages need ImageMagick; without it they are skipped with one notice, so
+# that `make flows` still gives every flow, error and picture.
+ifneq ($(shell command -v montage 2>/dev/null),)
 flows-montage: $(MONTAGES) ; @:
+else
+flows-montage: ; @echo "  SKIP    montages (ImageMagick's montage is not installed)" >&2
+endif
 flows-render: flows-pictures flows-montage ; @:
 flows: flows-compute flows-render ; @:
 

@@ -190,7 +190,8 @@ check "stats.md: a row per sequence in each table" [ "$(grep -c '^| demo-' "$tmp
 sleep 1
 touch "$tmp/marker"
 out=$(flowmake -j2 flows METHODS="$METHODS" 2>&1)
-check "second make flows does nothing ($(printf '%s' "$out" | head -n 3))" [ -z "$out" ]
+check "second make flows does nothing ($(printf '%s' "$out" | head -n 3))" \
+    [ -z "$(printf '%s\n' "$out" | grep -v '^  SKIP    montages' | grep -v '^$')" ]
 check "second make flows writes nothing" [ -z "$(find "$tmp/results" -newer "$tmp/marker" -type f)" ]
 
 sleep 1
