@@ -6,6 +6,7 @@
 #include "solve.h"
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,6 +157,14 @@ static flow_status tensor(flow_context *ctx)
     FLOW_TRY(flow_motion_tensor(ctx->b, J, p1, p2, ctx->channels, &ctx->k_sigma, &ctx->k_rho,
                                 &ctx->work));
     if (ctx->obs.workflow) {
+        /* The scratch planes still hold the last channel's presmoothed
+         * frames and derivatives (the postsmoothing only uses work.tmp). */
+        const int colour = ctx->channels > 1;
+        workflow(ctx, colour ? "smoothed frame 1 (blue)" : "smoothed frame 1", &ctx->work.f1);
+        workflow(ctx, colour ? "smoothed frame 2 (blue)" : "smoothed frame 2", &ctx->work.f2);
+        workflow(ctx, colour ? "fx (blue)" : "fx", &ctx->work.fx);
+        workflow(ctx, colour ? "fy (blue)" : "fy", &ctx->work.fy);
+        workflow(ctx, colour ? "ft (blue)" : "ft", &ctx->work.ft);
         static const char *const names[6] = { "J11", "J12", "J13", "J22", "J23", "J33" };
         const flow_plane *jp[6] = { &J->j11, &J->j12, &J->j13, &J->j22, &J->j23, &J->j33 };
         for (int k = 0; k < 6; k++)
@@ -182,6 +191,18 @@ static flow_status device_work(flow_context *ctx)
     if (s == FLOW_OK)
         s = flow_solve(ctx);
     flow_stage_end(ctx, "solve");
+    if (s == FLOW_OK && ctx->obs.workflow)
+        for (int d = 1; d < ctx->nlevels; d++) {
+            /* each coarse grid: its restricted J11 (seed 001 fig. 4.15) and
+             * the flow it holds after the solve */
+            char name[48];
+            snprintf(name, sizeof name, "level %d J11", d);
+            workflow(ctx, name, &ctx->lev[d].sys.J.j11);
+            snprintf(name, sizeof name, "level %d iterate u", d);
+            workflow(ctx, name, &ctx->lev[d].x.u);
+            snprintf(name, sizeof name, "level %d iterate v", d);
+            workflow(ctx, name, &ctx->lev[d].x.v);
+        }
     return s;
 }
 

@@ -264,7 +264,10 @@ check "workflow: tensor components" 'for j in J11 J12 J13 J22 J23 J33; do ls wf/
 check "workflow: flow components" 'ls wf/*-u.png wf/*-v.png >/dev/null 2>&1'
 last=$(ls wf/*.png | sort | tail -n 1)
 check "workflow: the flow last" 'case "$last" in *-flow.png) true ;; *) false ;; esac'
-check "workflow: index" 'grep -Eq "^02 J11 64 48 -?[0-9.e+-]+ -?[0-9.e+-]+$" wf/index.txt'
+check "workflow: presmoothed frames and derivatives" 'for n in smoothed_frame_1 smoothed_frame_2 fx fy ft; do ls wf/*-$n.png >/dev/null 2>&1 || exit 1; done'
+check "workflow: each coarse level's J11 and iterate" 'ls wf/*-level_1_J11.png wf/*-level_1_iterate_u.png wf/*-level_5_iterate_v.png >/dev/null 2>&1'
+check "workflow: level 1 is 32x24" 'grep -Eq "^[0-9]+ level_1_J11 32 24 " wf/index.txt'
+check "workflow: index" 'grep -Eq "^07 J11 64 48 -?[0-9.e+-]+ -?[0-9.e+-]+$" wf/index.txt'
 check "workflow: same flow as without" 'cmp -s wf.flo ab.flo'
 expect "workflow of a sequence" 0 err EMPTY $FCC -q "f%d.png" --last 2 --workflow wfs
 check "workflow: a directory per pair" 'is_png wfs/0000/00-frame1.png && is_png wfs/0001/00-frame1.png'
