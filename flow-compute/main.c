@@ -535,6 +535,9 @@ static int parse_options(int argc, char **argv, compute_options *o)
     for (int i = 0; i < NPARAMS; i++)
         if (given[i])
             param_copy(&o->params, &cli, i);
+    if (o->rgb)
+        o->params.color = 1;
+    o->rgb = o->params.color; /* a .params with color,1 reads colour too */
     int rc = validate(o, given);
     if (rc == CLI_EXIT_OK)
         rc = check_contradictions(o, given);

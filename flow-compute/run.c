@@ -119,16 +119,13 @@ static void summary(const compute_options *o, const totals *t, const ftimer *tm,
 static void params_header(const compute_options *o, const flow_backend *b, const char *f1,
                           const char *f2, char *buf, size_t size)
 {
-    int n = snprintf(buf, size,
-                     "flow-compute %s (libflow %s)\n"
-                     "backend: %s, device: %s\n"
-                     "command: %s\n"
-                     "frames: %s -> %s",
-                     flow_version(), flow_version(), b->ops->name, b->device_name,
-                     o->command_line, f1, f2);
-    if (o->rgb && n > 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n,
-                 "\ninput: R, G, B channels (--rgb is an option, not a key: give it again)");
+    snprintf(buf, size,
+             "flow-compute %s (libflow %s)\n"
+             "backend: %s, device: %s\n"
+             "command: %s\n"
+             "frames: %s -> %s",
+             flow_version(), flow_version(), b->ops->name, b->device_name, o->command_line, f1,
+             f2);
 }
 
 static int write_timing(const compute_options *o, const ftimer *tm, const flow_backend *b, int w,

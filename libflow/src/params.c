@@ -35,6 +35,7 @@ void flow_params_default(flow_params *p, flow_method m)
     p->n2 = 2;
     p->cycles = 1;
     p->max_depth = -1;
+    p->color = 0;
     switch (m) {
     case FLOW_METHOD_LK:
         p->rho = 4.0;
@@ -115,6 +116,8 @@ flow_status flow_params_validate(const flow_params *p)
         return flow_fail(FLOW_ERR_INVALID,
                          "parameter jacobi_weight = %g out of range (0 < jacobi_weight <= 1)",
                          p->jacobi_weight);
+    if (p->color != 0 && p->color != 1)
+        return flow_fail(FLOW_ERR_INVALID, "parameter color = %d out of range (0 or 1)", p->color);
     FLOW_TRY(irange("n0", p->n0, 1, 1000000, "1 <= n0 <= 10^6"));
     FLOW_TRY(irange("n1", p->n1, 0, 10000, "0 <= n1 <= 10^4"));
     FLOW_TRY(irange("n2", p->n2, 0, 10000, "0 <= n2 <= 10^4"));

@@ -46,6 +46,7 @@ static const key_def keys[] = {
     KEY(n2, K_INT),
     KEY(cycles, K_INT),
     KEY(max_depth, K_INT),
+    KEY(color, K_INT),
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 #define LINE_MAX_LEN 1024

@@ -81,6 +81,13 @@ expect "override" 0 err EMPTY $FCC -p ab.flo.params --alpha 123.5 f0.png f1.png 
 check "option overrides the file" 'keys over.flo.params | grep -qx "alpha,123.5"'
 check "override changes the flow" '! cmp -s ab.flo over.flo'
 check "other values from the file" '[ "$(keys over.flo.params | grep -v ^alpha)" = "$(keys ab.flo.params | grep -v ^alpha)" ]'
+"$FS" -s 64x48 -n 2 --color -o 'c%d.png' >/dev/null 2>&1
+expect "colour input (--rgb)" 0 err EMPTY $FCC --rgb c0.png c1.png -o rgb.flo
+check "--rgb written as color,1" 'keys rgb.flo.params | grep -qx "color,1"'
+expect "colour from its .params, no --rgb" 0 err EMPTY $FCC -p rgb.flo.params c0.png c1.png -o rgb2.flo
+check "same colour flow from its .params" 'cmp -s rgb.flo rgb2.flo'
+expect "colour frames read as gray by default" 0 err EMPTY $FCC c0.png c1.png -o gray.flo
+check "gray differs from colour" '! cmp -s rgb.flo gray.flo && keys gray.flo.params | grep -qx "color,0"'
 printf '# a partial file\nmethod,clg\nsolver,v\n\ncycles,3  # three V-cycles\n' >part.params
 expect "partial file" 0 err EMPTY $FCC -p part.params f0.png f1.png -o part.flo
 check "file values used" 'keys part.flo.params | grep -qx "method,clg" && keys part.flo.params | grep -qx "cycles,3" && keys part.flo.params | grep -qx "solver,v"'

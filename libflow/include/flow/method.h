@@ -64,6 +64,8 @@ typedef struct flow_params {
     int n0, n1, n2;       /* coarsest-grid, pre- and post-smoothing iterations */
     int cycles;           /* cycles per level (FMG) or in total (V/W) */
     int max_depth;        /* deepest multigrid level; -1: as deep as the grid allows */
+    int color;            /* input: 0 the luminance, 1 the R, G, B channels (their motion
+                             tensors summed); the tools read frames accordingly */
 } flow_params;
 
 /* Fills p with the documented defaults of method m (docs/PARAMETERS.md). */
