@@ -277,12 +277,7 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
     p.cycles = 1;
     if (r->iterations)
         p.iterations = r->iterations;
-    flow_synth s;
-    memset(&s, 0, sizeof s);
-    s.motion = FLOW_SYNTH_SMOOTH;
-    s.amplitude = 1.0;
-    s.wavelength = 60;
-    s.seed = 9;
+    flow_synth s = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 1.0, .wavelength = 60, .seed = 9 };
     flow_image a, c;
     flow_field out;
     flow_context *ctx = NULL;

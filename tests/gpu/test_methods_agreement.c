@@ -104,12 +104,7 @@ static void test_methods_agree(void)
 {
     if (!open_backends())
         return;
-    flow_synth s;
-    memset(&s, 0, sizeof s);
-    s.motion = FLOW_SYNTH_SMOOTH;
-    s.amplitude = 0.8;
-    s.wavelength = 40;
-    s.seed = 17;
+    flow_synth s = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 0.8, .wavelength = 40, .seed = 17 };
     for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++) {
         const config *c = &configs[k];
         flow_image a, b;
@@ -171,11 +166,7 @@ static void test_trace_agrees(void)
 {
     if (!open_backends())
         return;
-    flow_synth s;
-    memset(&s, 0, sizeof s);
-    s.motion = FLOW_SYNTH_TRANSLATE;
-    s.dx = 0.4, s.dy = -0.3;
-    s.seed = 2;
+    flow_synth s = { .motion = FLOW_SYNTH_TRANSLATE, .dx = 0.4, .dy = -0.3, .seed = 2 };
     flow_image a, b;
     flow_field out;
     CHECK_OK(flow_synth_frame(&s, 64, 48, 1, 0, &a));

@@ -33,12 +33,7 @@ static void make_frames(void)
 {
     if (have_frames)
         return;
-    flow_synth s;
-    memset(&s, 0, sizeof s);
-    s.motion = FLOW_SYNTH_SMOOTH;
-    s.amplitude = 0.7;
-    s.wavelength = 40;
-    s.seed = 11;
+    flow_synth s = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 0.7, .wavelength = 40, .seed = 11 };
     CHECK_OK(flow_synth_frame(&s, W, H, 1, 0, &f1));
     CHECK_OK(flow_synth_frame(&s, W, H, 1, 1, &f2));
     CHECK_OK(flow_synth_flow(&s, W, H, 0, &gt));
@@ -186,12 +181,7 @@ static void test_vcycle_factor(void)
 static void test_fmg_vs_jacobi(void)
 {
     const int w = 316, h = 252;
-    flow_synth s;
-    memset(&s, 0, sizeof s);
-    s.motion = FLOW_SYNTH_SMOOTH;
-    s.amplitude = 0.7;
-    s.wavelength = 60;
-    s.seed = 21;
+    flow_synth s = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 0.7, .wavelength = 60, .seed = 21 };
     flow_image a, c;
     flow_field g, ref, fmg, jac;
     CHECK_OK(flow_synth_frame(&s, w, h, 1, 0, &a));
@@ -238,13 +228,10 @@ static void test_fmg_vs_jacobi(void)
  * band of 4 px around the disc's edge. */
 static void test_nonlinear_discontinuity(void)
 {
-    flow_synth s;
-    memset(&s, 0, sizeof s);
-    s.motion = FLOW_SYNTH_OBJECT;
-    s.dx = -0.5, s.dy = 0.25;
-    s.odx = 0.8, s.ody = -0.4;
-    s.radius = 22;
-    s.seed = 5;
+    flow_synth s = {
+        .motion = FLOW_SYNTH_OBJECT, .dx = -0.5, .dy = 0.25, .odx = 0.8, .ody = -0.4,
+        .radius = 22, .seed = 5
+    };
     flow_image a, c;
     flow_field g, lin, nl;
     CHECK_OK(flow_synth_frame(&s, W, H, 1, 0, &a));
@@ -390,11 +377,7 @@ static void test_graph_replay(void)
     flow_backend *b = harness_backend();
     if (!b)
         return;
-    flow_synth s;
-    memset(&s, 0, sizeof s);
-    s.motion = FLOW_SYNTH_ROTATE;
-    s.angle = 0.02;
-    s.seed = 8;
+    flow_synth s = { .motion = FLOW_SYNTH_ROTATE, .angle = 0.02, .seed = 8 };
     flow_image fr[3];
     for (int k = 0; k < 3; k++)
         CHECK_OK(flow_synth_frame(&s, W, H, 1, k, &fr[k]));
