@@ -30,7 +30,11 @@ ifeq ($(origin OPENCV),undefined)
 endif
 PNG := $(shell pkg-config --exists libpng 2>/dev/null && echo 1 || echo 0)
 ifeq ($(CUDA),1)
-  CUDA_ROOT := $(patsubst %/bin/nvcc,%,$(NVCC))
+  # nvcc may be a wrapper script outside the toolkit (/usr/local/bin/nvcc):
+  # ask it where its runtime library is rather than guessing from its path.
+  CUDA_LIBDIR := $(lastword $(shell $(NVCC) -dryrun -x cu /dev/null -o /dev/null 2>&1 | \
+                   sed -n 's/.*LIBRARIES=.*"-L\([^"]*\)"[[:space:]]*$$/\1/p'))
+  CUDA_LIBDIR := $(or $(CUDA_LIBDIR),$(patsubst %/bin/nvcc,%,$(NVCC))/lib64)
 endif
 
 VERSION := 0.1.0
@@ -55,7 +59,7 @@ LIB_CU  :=
 LIB_CXX :=
 ifeq ($(CUDA),1)
   LIB_CU  += $(wildcard libflow/cuda/*.cu)
-  LDLIBS  += -L$(CUDA_ROOT)/lib64 -lcudart_static -lrt -ldl -lpthread -lstdc++
+  LDLIBS  += -L$(CUDA_LIBDIR) -lcudart_static -lrt -ldl -lpthread -lstdc++
   BUILT_BACKENDS := cpu cuda
 else
   LIB_C   += $(wildcard libflow/nocuda/*.c)
