@@ -105,6 +105,22 @@ static flow_status cuda_download(flow_backend *b, float *dst, size_t dst_stride,
     return flow_cuda_check(cudaStreamSynchronize(s), "download");
 }
 
+static flow_status cuda_host_register(flow_backend *b, void *p, size_t bytes)
+{
+    (void)b;
+    return flow_cuda_check(cudaHostRegister(p, bytes, cudaHostRegisterDefault),
+                           "cudaHostRegister");
+}
+
+static void cuda_host_unregister(flow_backend *b, void *p)
+{
+    (void)b;
+    /* memory never registered answers cudaErrorHostMemoryNotRegistered:
+     * harmless, and cleared so that it is not reported by a later call */
+    if (cudaHostUnregister(p) != cudaSuccess)
+        (void)cudaGetLastError();
+}
+
 static flow_status cuda_synchronize(flow_backend *b)
 {
     return flow_cuda_check(cudaStreamSynchronize(cuda_of(b)->stream), "synchronize");
@@ -174,4 +190,6 @@ extern "C" const flow_backend_ops flow_cuda_ops = {
     .capture_end = cuda_capture_end,
     .graph_launch = cuda_graph_launch,
     .graph_destroy = cuda_graph_destroy,
+    .host_register = cuda_host_register,
+    .host_unregister = cuda_host_unregister,
 };

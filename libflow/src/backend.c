@@ -65,6 +65,19 @@ flow_status flow_backend_open(const char *spec, flow_backend **out)
     return open_ops(&flow_cuda_ops, device, out);
 }
 
+flow_status flow_backend_pin(flow_backend *b, void *p, size_t bytes)
+{
+    if (!b || !p || bytes == 0)
+        return flow_fail(FLOW_ERR_INVALID, "flow_backend_pin: nothing to pin");
+    return b->ops->host_register ? b->ops->host_register(b, p, bytes) : FLOW_OK;
+}
+
+void flow_backend_unpin(flow_backend *b, void *p)
+{
+    if (b && p && b->ops->host_unregister)
+        b->ops->host_unregister(b, p);
+}
+
 void flow_backend_close(flow_backend *b)
 {
     if (!b)

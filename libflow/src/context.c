@@ -134,16 +134,26 @@ static void workflow(const flow_context *ctx, const char *name, const flow_plane
         ctx->obs.workflow(ctx->obs.user, name, ctx->b, plane);
 }
 
-static flow_status upload(flow_context *ctx, const flow_image *f1, const flow_image *f2)
+static flow_status upload_frame(flow_context *ctx, int k, const flow_image *f)
 {
     flow_backend *b = ctx->b;
     const size_t n = (size_t)ctx->width * ctx->height;
-    const flow_image *f[2] = { f1, f2 };
-    for (int k = 0; k < 2; k++)
-        for (int c = 0; c < ctx->channels; c++)
-            FLOW_TRY(b->ops->upload(b, &ctx->frame[k][c], f[k]->data + c * n,
-                                    (size_t)ctx->width));
+    for (int c = 0; c < ctx->channels; c++)
+        FLOW_TRY(b->ops->upload(b, &ctx->frame[k][c], f->data + c * n, (size_t)ctx->width));
     return FLOW_OK;
+}
+
+/* Both frames from the host, or (f1 == NULL) the next pair of a sequence:
+ * the second frame already on the device becomes the first by a copy there,
+ * which costs a few microseconds where the upload costs a millisecond. */
+static flow_status upload(flow_context *ctx, const flow_image *f1, const flow_image *f2)
+{
+    if (f1)
+        FLOW_TRY(upload_frame(ctx, 0, f1));
+    else
+        for (int c = 0; c < ctx->channels; c++)
+            FLOW_TRY(ctx->b->ops->copy(ctx->b, &ctx->frame[0][c], &ctx->frame[1][c]));
+    return upload_frame(ctx, 1, f2);
 }
 
 static flow_status tensor(flow_context *ctx)
@@ -276,18 +286,43 @@ static flow_status compute(flow_context *ctx, const flow_image *f1, const flow_i
     return s;
 }
 
+static flow_status check_output(const flow_context *ctx, const flow_field *out)
+{
+    if (!out || !out->u || !out->v || out->width != ctx->width || out->height != ctx->height)
+        return flow_fail(FLOW_ERR_SIZE, "output field is %dx%d, the context %dx%d",
+                         out ? out->width : 0, out ? out->height : 0, ctx->width, ctx->height);
+    return FLOW_OK;
+}
+
+/* f1 == NULL: the pair (second frame of the last compute, f2). */
+static flow_status compute_checked(flow_context *ctx, const flow_image *f1, const flow_image *f2,
+                                   flow_field *out)
+{
+    ctx->computed = 0;
+    ctx->has_frames = 0;
+    FLOW_TRY(compute(ctx, f1, f2, out));
+    ctx->computed = 1;
+    ctx->has_frames = 1;
+    return FLOW_OK;
+}
+
 flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const flow_image *f2,
                                  flow_field *out)
 {
     FLOW_TRY(check_frame(ctx, f1, "first"));
     FLOW_TRY(check_frame(ctx, f2, "second"));
-    if (!out || !out->u || !out->v || out->width != ctx->width || out->height != ctx->height)
-        return flow_fail(FLOW_ERR_SIZE, "output field is %dx%d, the context %dx%d",
-                         out ? out->width : 0, out ? out->height : 0, ctx->width, ctx->height);
-    ctx->computed = 0;
-    FLOW_TRY(compute(ctx, f1, f2, out));
-    ctx->computed = 1;
-    return FLOW_OK;
+    FLOW_TRY(check_output(ctx, out));
+    return compute_checked(ctx, f1, f2, out);
+}
+
+flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next, flow_field *out)
+{
+    if (!ctx->has_frames)
+        return flow_fail(FLOW_ERR_INVALID, "flow_context_compute_next: no earlier successful "
+                                           "compute holds a first frame");
+    FLOW_TRY(check_frame(ctx, next, "next"));
+    FLOW_TRY(check_output(ctx, out));
+    return compute_checked(ctx, NULL, next, out);
 }
 
 flow_status flow_context_residual(flow_context *ctx, double *rms)

@@ -29,6 +29,7 @@ struct flow_context {
     flow_level *lev;
     unsigned nl_flags;       /* FLOW_SYS_PSI_D | FLOW_SYS_PSI_S of the method */
     int computed;            /* a flow has been computed (residual is meaningful) */
+    int has_frames;          /* frame[] holds the last pair uploaded whole */
     int use_sor;             /* the smoother of the running solve is red-black SOR */
     /* CUDA graph of the device work of a frame (see context.c) */
     int graphs;              /* capture and replay when the backend can */

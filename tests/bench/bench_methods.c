@@ -12,7 +12,10 @@
  *              download (events recorded through the context's observer):
  *              everything the GPU computes for one frame;
  *   frame ms   the whole flow_context_compute: upload of the two frames,
- *              device work, download of the flow (pageable host memory).
+ *              device work, download of the flow (pageable host memory);
+ *   stream ms  a frame of a sequence as flow-compute runs it: the whole
+ *              flow_context_compute_next (one frame uploaded, the other
+ *              kept on the device) into a page-locked flow field.
  * Floor: every backend operation a frame issues is counted by a wrapper of
  * the operations table, with the bytes it must move: each plane it reads
  * once and each plane it writes once, at its level's size (the byte model
@@ -326,6 +329,24 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
         if (exact ? n >= exact : (n >= min_runs && now_ms() - t_start > (quick ? 0 : 1000.0)))
             break;
     }
+    /* the sequence case: the frames alternate a c a c ..., each pair with
+     * one upload, the flow downloaded into page-locked memory */
+    double stream[MAX_RUNS];
+    int ns = 0;
+    const size_t field_bytes = (size_t)sz->w * sz->h * sizeof(float);
+    ok = ok && flow_backend_pin(be, out.u, field_bytes) == FLOW_OK
+         && flow_backend_pin(be, out.v, field_bytes) == FLOW_OK;
+    for (int i = 0; ok && ns < n && i < warm + n; i++) {
+        be->ops->event_record(be, e0);
+        ok = flow_context_compute_next(ctx, i % 2 ? &c : &a, &out) == FLOW_OK;
+        be->ops->event_record(be, e1);
+        float ms = 0;
+        ok = ok && be->ops->event_elapsed(be, e0, e1, &ms) == FLOW_OK;
+        if (i >= warm)
+            stream[ns++] = ms;
+    }
+    flow_backend_unpin(be, out.u);
+    flow_backend_unpin(be, out.v);
     if (!ok)
         fprintf(stderr, "bench: %s: %s\n", r->name, flow_last_error());
     be->ops->event_destroy(be, e0);
@@ -337,11 +358,12 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
         return 0;
     qsort(dev, (size_t)n, sizeof *dev, cmp_double);
     qsort(frame, (size_t)n, sizeof *frame, cmp_double);
-    const double md = dev[n / 2], mf = frame[n / 2];
+    qsort(stream, (size_t)ns, sizeof *stream, cmp_double);
+    const double md = dev[n / 2], mf = frame[n / 2], ms = stream[ns / 2];
     const double floor_ms = bytes / (bw * 1e9) * 1e3;
     const double px = (double)sz->w * sz->h;
-    printf("| %-16s | %4dx%-4d %s | %8.3f | %8.1f | %8.3f | %6.0f | %8.3f | %5.1f | %5.0f%s | %3d | %7.1f |\n",
-           r->name, sz->w, sz->h, sz->channels == 3 ? "rgb " : "gray", md, 1e3 / md, mf,
+    printf("| %-16s | %4dx%-4d %s | %8.3f | %8.1f | %8.3f | %8.3f | %6.0f | %8.3f | %5.1f | %5.0f%s | %3d | %7.1f |\n",
+           r->name, sz->w, sz->h, sz->channels == 3 ? "rgb " : "gray", md, 1e3 / md, mf, ms,
            bytes / px, floor_ms, md / floor_ms, nlaunch, used_graph ? " (graph)" : "", n,
            hbytes / 1e6);
     return 1;
@@ -367,11 +389,12 @@ int main(void)
     printf("bench_methods on %s; bandwidth %.0f GB/s (%s)\n", be->device_name, bw,
            measured ? "measured: device-to-device copy" : "FLOW_BW_GBS");
     printf("device ms: motion tensor + solve, median; frame ms: with upload and download;\n"
+           "stream ms: a frame of a sequence (compute_next: one frame uploaded; page-locked flow field);\n"
            "B/px: device bytes per pixel, each operation's planes read once and written once\n"
            "(jacobi sweep: tensor 12-24 B + x 8 + f 8 if given + x' 8); floor = bytes / bandwidth;\n"
            "launches: kernel launches per frame, (graph): replayed as one CUDA graph; H2D+D2H: MB through PCIe per frame\n\n");
-    printf("| method | size | device ms | fps | frame ms | B/px | floor ms | x floor | launches | runs | H2D+D2H MB |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("| method | size | device ms | fps | frame ms | stream ms | B/px | floor ms | x floor | launches | runs | H2D+D2H MB |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     const size sizes[5] = { { 316, 252, 1 }, { 640, 480, 1 }, { 1920, 1080, 1 },
                             { 3840, 2160, 1 }, { 316, 252, 3 } };
     int failed = 0;

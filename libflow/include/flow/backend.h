@@ -153,6 +153,12 @@ typedef struct flow_backend_ops {
     flow_status (*capture_end)(flow_backend *b, void **graph);
     flow_status (*graph_launch)(flow_backend *b, void *graph);
     void (*graph_destroy)(flow_backend *b, void *graph);
+    /* ---- page-locked host memory (NULL where transfers need none: CPU) --
+     * host_register page-locks [p, p + bytes) so that uploads from it and
+     * downloads into it go by DMA without a staging copy; host_unregister
+     * undoes it (before the memory is freed). */
+    flow_status (*host_register)(flow_backend *b, void *p, size_t bytes);
+    void (*host_unregister)(flow_backend *b, void *p);
 } flow_backend_ops;
 
 struct flow_backend {
@@ -168,6 +174,13 @@ struct flow_backend {
  * Returns FLOW_OK and *out, or a status with *out == NULL. */
 flow_status flow_backend_open(const char *spec, flow_backend **out);
 void flow_backend_close(flow_backend *b);
+
+/* Page-locks host memory that is transferred every frame (an output flow
+ * field, say): on CUDA the transfers then run at the bus's speed instead of
+ * through a staging copy.  A no-op on the CPU backend.  Unpin before freeing
+ * the memory; unpinning memory never pinned is harmless. */
+flow_status flow_backend_pin(flow_backend *b, void *p, size_t bytes);
+void flow_backend_unpin(flow_backend *b, void *p);
 
 /* Whether this build contains the CUDA backend. */
 int flow_backend_has_cuda(void);

@@ -120,6 +120,13 @@ void flow_context_set_observer(flow_context *ctx, const flow_observer *obs);
  * (of the context's size; allocate it once with flow_field_alloc). */
 flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const flow_image *f2,
                                  flow_field *out);
+/* The next pair of a sequence: the flow from the second frame of the last
+ * successful compute to `next`, exactly as flow_context_compute(ctx, that
+ * frame, next, out) gives it, with one frame uploaded instead of two (the
+ * other is kept on the device).  FLOW_ERR_INVALID before the first
+ * successful compute, or after one that failed while it ran. */
+flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next,
+                                      flow_field *out);
 
 /* The root-mean-square residual |f - N(x)| per pixel of the finest-grid
  * system at the flow of the last compute (HS, CLG, CLG-NL; for CLG-NL the
