@@ -115,10 +115,11 @@ static flow_status cuda_host_register(flow_backend *b, void *p, size_t bytes)
 static void cuda_host_unregister(flow_backend *b, void *p)
 {
     (void)b;
-    /* memory never registered answers cudaErrorHostMemoryNotRegistered:
-     * harmless, and cleared so that it is not reported by a later call */
-    if (cudaHostUnregister(p) != cudaSuccess)
-        (void)cudaGetLastError();
+    /* only what is registered: unregistering other memory is an API error
+     * (harmless, but it would be reported by compute-sanitizer) */
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) == cudaSuccess && a.type == cudaMemoryTypeHost)
+        cudaHostUnregister(p);
 }
 
 static flow_status cuda_synchronize(flow_backend *b)
