@@ -91,27 +91,45 @@ static flow_status cpu_copy(flow_backend *b, flow_plane *dst, const flow_plane *
     return cpu_upload(b, dst, src->data, (size_t)src->pitch);
 }
 
-static flow_status cpu_convolve_rows(flow_backend *b, flow_plane *dst, const flow_plane *src,
-                                     const flow_kernel *k)
+static flow_status check_batch(int n)
 {
-    (void)b;
-#pragma omp parallel for schedule(static)
-    for (int y = 0; y < dst->height; y++)
-        for (int x = 0; x < dst->width; x++)
-            ROW(dst, y)[x] = flow_convolve_row_px(src->data, src->pitch, src->width,
-                                                  src->height, x, y, k->w, k->radius);
+    if (n < 1 || n > FLOW_BATCH_MAX)
+        return flow_fail(FLOW_ERR_INVALID, "convolution of %d planes (1 to %d)", n,
+                         FLOW_BATCH_MAX);
     return FLOW_OK;
 }
 
-static flow_status cpu_convolve_cols(flow_backend *b, flow_plane *dst, const flow_plane *src,
-                                     const flow_kernel *k)
+static flow_status cpu_convolve_rows(flow_backend *b, flow_plane *const *dst,
+                                     const flow_plane *const *src, int n, const flow_kernel *k)
 {
     (void)b;
+    FLOW_TRY(check_batch(n));
+    for (int i = 0; i < n; i++) {
+        flow_plane *d = dst[i];
+        const flow_plane *s = src[i];
 #pragma omp parallel for schedule(static)
-    for (int y = 0; y < dst->height; y++)
-        for (int x = 0; x < dst->width; x++)
-            ROW(dst, y)[x] = flow_convolve_col_px(src->data, src->pitch, src->width,
-                                                  src->height, x, y, k->w, k->radius);
+        for (int y = 0; y < d->height; y++)
+            for (int x = 0; x < d->width; x++)
+                ROW(d, y)[x] = flow_convolve_row_px(s->data, s->pitch, s->width, s->height, x,
+                                                    y, k->w, k->radius);
+    }
+    return FLOW_OK;
+}
+
+static flow_status cpu_convolve_cols(flow_backend *b, flow_plane *const *dst,
+                                     const flow_plane *const *src, int n, const flow_kernel *k)
+{
+    (void)b;
+    FLOW_TRY(check_batch(n));
+    for (int i = 0; i < n; i++) {
+        flow_plane *d = dst[i];
+        const flow_plane *s = src[i];
+#pragma omp parallel for schedule(static)
+        for (int y = 0; y < d->height; y++)
+            for (int x = 0; x < d->width; x++)
+                ROW(d, y)[x] = flow_convolve_col_px(s->data, s->pitch, s->width, s->height, x,
+                                                    y, k->w, k->radius);
+    }
     return FLOW_OK;
 }
 
@@ -127,17 +145,20 @@ static flow_status cpu_derivatives(flow_backend *b, flow_plane *fx, flow_plane *
     return FLOW_OK;
 }
 
-static flow_status cpu_tensor_products(flow_backend *b, flow_tensor *J, const flow_plane *fx,
-                                       const flow_plane *fy, const flow_plane *ft,
-                                       int accumulate)
+static flow_status cpu_motion_products(flow_backend *b, flow_tensor *J, const flow_plane *f1,
+                                       const flow_plane *f2, int accumulate)
 {
     (void)b;
+    if (f1->pitch != f2->pitch)
+        return flow_fail(FLOW_ERR_INVALID, "motion_products: frames of different pitch");
     flow_plane *out[6] = { &J->j11, &J->j12, &J->j13, &J->j22, &J->j23, &J->j33 };
 #pragma omp parallel for schedule(static)
-    for (int y = 0; y < fx->height; y++)
-        for (int x = 0; x < fx->width; x++) {
-            float j[6];
-            flow_tensor_products_px(ROW(fx, y)[x], ROW(fy, y)[x], ROW(ft, y)[x], j);
+    for (int y = 0; y < f1->height; y++)
+        for (int x = 0; x < f1->width; x++) {
+            float fx, fy, ft, j[6];
+            flow_derivatives_px(f1->data, f2->data, f1->pitch, f1->width, f1->height, x, y, &fx,
+                                &fy, &ft);
+            flow_tensor_products_px(fx, fy, ft, j);
             for (int c = 0; c < 6; c++)
                 ROW(out[c], y)[x] = accumulate ? ROW(out[c], y)[x] + j[c] : j[c];
         }
@@ -216,7 +237,7 @@ const flow_backend_ops flow_cpu_ops = {
     .convolve_rows = cpu_convolve_rows,
     .convolve_cols = cpu_convolve_cols,
     .derivatives = cpu_derivatives,
-    .tensor_products = cpu_tensor_products,
+    .motion_products = cpu_motion_products,
     .restriction = cpu_restriction,
     .prolongation = cpu_prolongation,
     .synchronize = cpu_synchronize,

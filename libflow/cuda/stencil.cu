@@ -3,6 +3,8 @@
  * calls the shared per-pixel function of libflow/pixel/; each launcher
  * checks its launch. */
 #include "common.cuh"
+
+#include <string.h>
 #include "ops.cuh"
 #include "../pixel/stencil.h"
 #include "../pixel/tensor.h"
@@ -49,39 +51,67 @@ flow_status cuda_copy(flow_backend *b, flow_plane *dst, const flow_plane *src)
     return FLOW_CUDA_LAUNCHED("copy");
 }
 
+/* Up to FLOW_BATCH_MAX planes of one size, by value: blockIdx.z picks one. */
+struct plane_batch {
+    flow_plane p[FLOW_BATCH_MAX];
+};
+
 /* The kernel weights travel by value in the launch parameters (no constant
  * memory upload, so the launches can be captured in a CUDA graph). */
-__global__ void convolve_rows_kernel(flow_plane dst, flow_plane src, flow_kernel k)
+__global__ void convolve_rows_kernel(plane_batch dst, plane_batch src, flow_kernel k)
 {
+    const flow_plane d = dst.p[blockIdx.z], s = src.p[blockIdx.z];
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= dst.width || y >= dst.height)
+    if (x >= d.width || y >= d.height)
         return;
-    PX(dst, x, y) = flow_convolve_row_px(src.data, src.pitch, src.width, src.height, x, y, k.w,
-                                         k.radius);
+    PX(d, x, y) = flow_convolve_row_px(s.data, s.pitch, s.width, s.height, x, y, k.w, k.radius);
 }
 
-__global__ void convolve_cols_kernel(flow_plane dst, flow_plane src, flow_kernel k)
+__global__ void convolve_cols_kernel(plane_batch dst, plane_batch src, flow_kernel k)
 {
+    const flow_plane d = dst.p[blockIdx.z], s = src.p[blockIdx.z];
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= dst.width || y >= dst.height)
+    if (x >= d.width || y >= d.height)
         return;
-    PX(dst, x, y) = flow_convolve_col_px(src.data, src.pitch, src.width, src.height, x, y, k.w,
-                                         k.radius);
+    PX(d, x, y) = flow_convolve_col_px(s.data, s.pitch, s.width, s.height, x, y, k.w, k.radius);
 }
 
-flow_status cuda_convolve_rows(flow_backend *b, flow_plane *dst, const flow_plane *src,
-                               const flow_kernel *k)
+static flow_status batch_of(flow_plane *const *dst, const flow_plane *const *src, int n,
+                            plane_batch *d, plane_batch *s, dim3 *grid)
 {
-    convolve_rows_kernel<<<flow_grid(dst->width, dst->height), flow_block, 0,
-                           cuda_of(b)->stream>>>(*dst, *src, *k);
+    if (n < 1 || n > FLOW_BATCH_MAX)
+        return flow_fail(FLOW_ERR_INVALID, "convolution of %d planes (1 to %d)", n,
+                         FLOW_BATCH_MAX);
+    memset(d, 0, sizeof *d);
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < n; i++) {
+        if (dst[i]->width != dst[0]->width || dst[i]->height != dst[0]->height)
+            return flow_fail(FLOW_ERR_INVALID, "convolution of planes of different sizes");
+        d->p[i] = *dst[i];
+        s->p[i] = *src[i];
+    }
+    *grid = flow_grid(dst[0]->width, dst[0]->height);
+    grid->z = (unsigned)n;
+    return FLOW_OK;
+}
+
+flow_status cuda_convolve_rows(flow_backend *b, flow_plane *const *dst,
+                               const flow_plane *const *src, int n, const flow_kernel *k)
+{
+    plane_batch d, s;
+    dim3 grid;
+    FLOW_TRY(batch_of(dst, src, n, &d, &s, &grid));
+    convolve_rows_kernel<<<grid, flow_block, 0, cuda_of(b)->stream>>>(d, s, *k);
     return FLOW_CUDA_LAUNCHED("convolve_rows");
 }
 
-flow_status cuda_convolve_cols(flow_backend *b, flow_plane *dst, const flow_plane *src,
-                               const flow_kernel *k)
+flow_status cuda_convolve_cols(flow_backend *b, flow_plane *const *dst,
+                               const flow_plane *const *src, int n, const flow_kernel *k)
 {
-    convolve_cols_kernel<<<flow_grid(dst->width, dst->height), flow_block, 0,
-                           cuda_of(b)->stream>>>(*dst, *src, *k);
+    plane_batch d, s;
+    dim3 grid;
+    FLOW_TRY(batch_of(dst, src, n, &d, &s, &grid));
+    convolve_cols_kernel<<<grid, flow_block, 0, cuda_of(b)->stream>>>(d, s, *k);
     return FLOW_CUDA_LAUNCHED("convolve_cols");
 }
 
@@ -105,26 +135,29 @@ flow_status cuda_derivatives(flow_backend *b, flow_plane *fx, flow_plane *fy, fl
     return FLOW_CUDA_LAUNCHED("derivatives");
 }
 
-__global__ void tensor_products_kernel(flow_tensor J, flow_plane fx, flow_plane fy,
-                                       flow_plane ft, int accumulate)
+__global__ void motion_products_kernel(flow_tensor J, flow_plane f1, flow_plane f2,
+                                       int accumulate)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= fx.width || y >= fx.height)
+    if (x >= f1.width || y >= f1.height)
         return;
-    float j[6];
-    flow_tensor_products_px(PX(fx, x, y), PX(fy, x, y), PX(ft, x, y), j);
+    float fx, fy, ft, j[6];
+    flow_derivatives_px(f1.data, f2.data, f1.pitch, f1.width, f1.height, x, y, &fx, &fy, &ft);
+    flow_tensor_products_px(fx, fy, ft, j);
     float *out[6] = { &PX(J.j11, x, y), &PX(J.j12, x, y), &PX(J.j13, x, y),
                       &PX(J.j22, x, y), &PX(J.j23, x, y), &PX(J.j33, x, y) };
     for (int c = 0; c < 6; c++)
         *out[c] = accumulate ? *out[c] + j[c] : j[c];
 }
 
-flow_status cuda_tensor_products(flow_backend *b, flow_tensor *J, const flow_plane *fx,
-                                 const flow_plane *fy, const flow_plane *ft, int accumulate)
+flow_status cuda_motion_products(flow_backend *b, flow_tensor *J, const flow_plane *f1,
+                                 const flow_plane *f2, int accumulate)
 {
-    tensor_products_kernel<<<flow_grid(fx->width, fx->height), flow_block, 0,
-                             cuda_of(b)->stream>>>(*J, *fx, *fy, *ft, accumulate);
-    return FLOW_CUDA_LAUNCHED("tensor_products");
+    if (f1->pitch != f2->pitch)
+        return flow_fail(FLOW_ERR_INVALID, "motion_products: frames of different pitch");
+    motion_products_kernel<<<flow_grid(f1->width, f1->height), flow_block, 0,
+                             cuda_of(b)->stream>>>(*J, *f1, *f2, accumulate);
+    return FLOW_CUDA_LAUNCHED("motion_products");
 }
 
 __global__ void restriction_kernel(flow_plane coarse, flow_plane fine)

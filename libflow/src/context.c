@@ -167,14 +167,18 @@ static flow_status tensor(flow_context *ctx)
     FLOW_TRY(flow_motion_tensor(ctx->b, J, p1, p2, ctx->channels, &ctx->k_sigma, &ctx->k_rho,
                                 &ctx->work));
     if (ctx->obs.workflow) {
-        /* The scratch planes still hold the last channel's presmoothed
-         * frames and derivatives (the postsmoothing only uses work.tmp). */
+        /* work.f1, f2 still hold the last channel's presmoothed frames; the
+         * pipeline never stores the derivatives, so they are computed into
+         * the free scratch planes for the picture */
+        flow_tensor_work *w = &ctx->work;
+        FLOW_TRY(ctx->b->ops->derivatives(ctx->b, &w->t.j11, &w->t.j12, &w->t.j13, &w->f1,
+                                          &w->f2));
         const int colour = ctx->channels > 1;
-        workflow(ctx, colour ? "smoothed frame 1 (blue)" : "smoothed frame 1", &ctx->work.f1);
-        workflow(ctx, colour ? "smoothed frame 2 (blue)" : "smoothed frame 2", &ctx->work.f2);
-        workflow(ctx, colour ? "fx (blue)" : "fx", &ctx->work.fx);
-        workflow(ctx, colour ? "fy (blue)" : "fy", &ctx->work.fy);
-        workflow(ctx, colour ? "ft (blue)" : "ft", &ctx->work.ft);
+        workflow(ctx, colour ? "smoothed frame 1 (blue)" : "smoothed frame 1", &w->f1);
+        workflow(ctx, colour ? "smoothed frame 2 (blue)" : "smoothed frame 2", &w->f2);
+        workflow(ctx, colour ? "fx (blue)" : "fx", &w->t.j11);
+        workflow(ctx, colour ? "fy (blue)" : "fy", &w->t.j12);
+        workflow(ctx, colour ? "ft (blue)" : "ft", &w->t.j13);
         static const char *const names[6] = { "J11", "J12", "J13", "J22", "J23", "J33" };
         const flow_plane *jp[6] = { &J->j11, &J->j12, &J->j13, &J->j22, &J->j23, &J->j33 };
         for (int k = 0; k < 6; k++)

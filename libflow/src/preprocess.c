@@ -28,13 +28,25 @@ flow_status flow_gauss_kernel(double sigma, flow_kernel *k)
     return FLOW_OK;
 }
 
+/* dst[i] = K * src[i] for n planes at once, through tmp[0 .. n-1]. */
+static flow_status smooth_planes(flow_backend *b, flow_plane *const *dst,
+                                 const flow_plane *const *src, flow_plane *const *tmp, int n,
+                                 const flow_kernel *k)
+{
+    if (k->radius == 0) {
+        for (int i = 0; i < n; i++)
+            if (dst[i] != src[i])
+                FLOW_TRY(b->ops->copy(b, dst[i], src[i]));
+        return FLOW_OK;
+    }
+    FLOW_TRY(b->ops->convolve_rows(b, tmp, src, n, k));
+    return b->ops->convolve_cols(b, dst, (const flow_plane *const *)tmp, n, k);
+}
+
 flow_status flow_smooth(flow_backend *b, flow_plane *dst, const flow_plane *src, flow_plane *tmp,
                         const flow_kernel *k)
 {
-    if (k->radius == 0)
-        return dst == src ? FLOW_OK : b->ops->copy(b, dst, src);
-    FLOW_TRY(b->ops->convolve_rows(b, tmp, src, k));
-    return b->ops->convolve_cols(b, dst, tmp, k);
+    return smooth_planes(b, &dst, &src, &tmp, 1, k);
 }
 
 static flow_plane *tensor_planes(flow_tensor *J, int c)
@@ -65,22 +77,21 @@ void flow_tensor_free(flow_backend *b, flow_tensor *J)
 flow_status flow_tensor_work_alloc(flow_backend *b, flow_tensor_work *w, int width, int height)
 {
     memset(w, 0, sizeof *w);
-    flow_plane *p[] = { &w->f1, &w->f2, &w->tmp, &w->fx, &w->fy, &w->ft };
-    for (size_t i = 0; i < sizeof p / sizeof *p; i++) {
-        flow_status s = flow_plane_alloc(b, p[i], width, height);
-        if (s != FLOW_OK) {
-            flow_tensor_work_free(b, w);
-            return s;
-        }
-    }
-    return FLOW_OK;
+    flow_status s = flow_plane_alloc(b, &w->f1, width, height);
+    if (s == FLOW_OK)
+        s = flow_plane_alloc(b, &w->f2, width, height);
+    if (s == FLOW_OK)
+        s = flow_tensor_alloc(b, &w->t, width, height);
+    if (s != FLOW_OK)
+        flow_tensor_work_free(b, w);
+    return s;
 }
 
 void flow_tensor_work_free(flow_backend *b, flow_tensor_work *w)
 {
-    flow_plane *p[] = { &w->f1, &w->f2, &w->tmp, &w->fx, &w->fy, &w->ft };
-    for (size_t i = 0; i < sizeof p / sizeof *p; i++)
-        flow_plane_free(b, p[i]);
+    flow_plane_free(b, &w->f1);
+    flow_plane_free(b, &w->f2);
+    flow_tensor_free(b, &w->t);
 }
 
 flow_status flow_motion_tensor(flow_backend *b, flow_tensor *J, const flow_plane *const *frame1,
@@ -90,13 +101,16 @@ flow_status flow_motion_tensor(flow_backend *b, flow_tensor *J, const flow_plane
 {
     if (channels < 1)
         return flow_fail(FLOW_ERR_INVALID, "motion tensor of %d channels", channels);
-    for (int c = 0; c < channels; c++) {
-        FLOW_TRY(flow_smooth(b, &w->f1, frame1[c], &w->tmp, k_sigma));
-        FLOW_TRY(flow_smooth(b, &w->f2, frame2[c], &w->tmp, k_sigma));
-        FLOW_TRY(b->ops->derivatives(b, &w->fx, &w->fy, &w->ft, &w->f1, &w->f2));
-        FLOW_TRY(b->ops->tensor_products(b, J, &w->fx, &w->fy, &w->ft, c > 0));
+    flow_plane *scratch[6], *comp[6];
+    for (int c = 0; c < 6; c++) {
+        scratch[c] = tensor_planes(&w->t, c);
+        comp[c] = tensor_planes(J, c);
     }
-    for (int c = 0; c < 6; c++)
-        FLOW_TRY(flow_smooth(b, tensor_planes(J, c), tensor_planes(J, c), &w->tmp, k_rho));
-    return FLOW_OK;
+    flow_plane *smoothed[2] = { &w->f1, &w->f2 };
+    for (int c = 0; c < channels; c++) {
+        const flow_plane *frames[2] = { frame1[c], frame2[c] };
+        FLOW_TRY(smooth_planes(b, smoothed, frames, scratch, 2, k_sigma));
+        FLOW_TRY(b->ops->motion_products(b, J, &w->f1, &w->f2, c > 0));
+    }
+    return smooth_planes(b, comp, (const flow_plane *const *)comp, scratch, 6, k_rho);
 }

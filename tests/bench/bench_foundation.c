@@ -69,7 +69,17 @@ static flow_status op_derivatives(void *a)
 static flow_status op_products(void *a)
 {
     state *s = a;
-    return b->ops->tensor_products(b, &s->J, &s->fx, &s->fy, &s->ft, 0);
+    return b->ops->motion_products(b, &s->J, &s->f1, &s->f2, 0);
+}
+static flow_status op_smooth_tensor(void *a)
+{
+    state *s = a;
+    flow_plane *j[6] = { &s->J.j11, &s->J.j12, &s->J.j13, &s->J.j22, &s->J.j23, &s->J.j33 };
+    flow_plane *t[6] = { &s->work.t.j11, &s->work.t.j12, &s->work.t.j13,
+                         &s->work.t.j22, &s->work.t.j23, &s->work.t.j33 };
+    flow_status st = b->ops->convolve_rows(b, t, (const flow_plane *const *)j, 6, &s->k_sigma);
+    return st == FLOW_OK ? b->ops->convolve_cols(b, j, (const flow_plane *const *)t, 6, &s->k_sigma)
+                         : st;
 }
 static flow_status op_tensor(void *a)
 {
@@ -137,8 +147,9 @@ int main(void)
     } ops[] = {
         { "gaussian smoothing (rows+cols)", op_smooth, 16 },
         { "derivatives fx fy ft", op_derivatives, 20 },
-        { "tensor products (6 planes)", op_products, 36 },
-        { "motion tensor, gray (pipeline)", op_tensor, 184 },
+        { "derivatives + products (6 planes)", op_products, 32 },
+        { "smoothing 6 planes (one batch)", op_smooth_tensor, 96 },
+        { "motion tensor, gray (pipeline)", op_tensor, 160 },
         { "restriction", op_restrict, 5 },
         { "prolongation", op_prolong, 5 },
     };

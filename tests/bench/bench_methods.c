@@ -78,17 +78,17 @@ static flow_status w_copy(flow_backend *b, flow_plane *d, const flow_plane *s)
     dev_bytes += 2 * PX(d), launches++;
     return real->copy(b, d, s);
 }
-static flow_status w_conv_rows(flow_backend *b, flow_plane *d, const flow_plane *s,
-                               const flow_kernel *k)
+static flow_status w_conv_rows(flow_backend *b, flow_plane *const *d, const flow_plane *const *s,
+                               int n, const flow_kernel *k)
 {
-    dev_bytes += 2 * PX(d), launches++;
-    return real->convolve_rows(b, d, s, k);
+    dev_bytes += 2.0 * n * PX(d[0]), launches++;
+    return real->convolve_rows(b, d, s, n, k);
 }
-static flow_status w_conv_cols(flow_backend *b, flow_plane *d, const flow_plane *s,
-                               const flow_kernel *k)
+static flow_status w_conv_cols(flow_backend *b, flow_plane *const *d, const flow_plane *const *s,
+                               int n, const flow_kernel *k)
 {
-    dev_bytes += 2 * PX(d), launches++;
-    return real->convolve_cols(b, d, s, k);
+    dev_bytes += 2.0 * n * PX(d[0]), launches++;
+    return real->convolve_cols(b, d, s, n, k);
 }
 static flow_status w_derivatives(flow_backend *b, flow_plane *fx, flow_plane *fy, flow_plane *ft,
                                  const flow_plane *f1, const flow_plane *f2)
@@ -96,11 +96,11 @@ static flow_status w_derivatives(flow_backend *b, flow_plane *fx, flow_plane *fy
     dev_bytes += 5 * PX(f1), launches++;
     return real->derivatives(b, fx, fy, ft, f1, f2);
 }
-static flow_status w_products(flow_backend *b, flow_tensor *J, const flow_plane *fx,
-                              const flow_plane *fy, const flow_plane *ft, int acc)
+static flow_status w_products(flow_backend *b, flow_tensor *J, const flow_plane *f1,
+                              const flow_plane *f2, int acc)
 {
-    dev_bytes += (acc ? 15 : 9) * PX(fx), launches++;
-    return real->tensor_products(b, J, fx, fy, ft, acc);
+    dev_bytes += (acc ? 14 : 8) * PX(f1), launches++;
+    return real->motion_products(b, J, f1, f2, acc);
 }
 static flow_status w_restriction(flow_backend *b, flow_plane *c, const flow_plane *f)
 {
@@ -178,7 +178,7 @@ static void install_counting(flow_backend *b)
     counting.convolve_rows = w_conv_rows;
     counting.convolve_cols = w_conv_cols;
     counting.derivatives = w_derivatives;
-    counting.tensor_products = w_products;
+    counting.motion_products = w_products;
     counting.restriction = w_restriction;
     counting.prolongation = w_prolongation;
     counting.jacobi = w_jacobi;

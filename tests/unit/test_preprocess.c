@@ -133,6 +133,38 @@ static void test_smooth(void)
     free(got);
     got = get(b, &src);
     CHECK(max_abs_diff(got, ref, w * h) < 1e-3);
+    /* A batch of three planes in one call: each as smoothed alone, bit for
+     * bit; batches of 0 or more than FLOW_BATCH_MAX planes are refused. */
+    flow_plane in[3], mid[3], out[3];
+    flow_plane *pin[3], *pmid[3], *pout[3];
+    for (int i = 0; i < 3; i++) {
+        CHECK_OK(flow_plane_alloc(b, &in[i], w, h));
+        CHECK_OK(flow_plane_alloc(b, &mid[i], w, h));
+        CHECK_OK(flow_plane_alloc(b, &out[i], w, h));
+        random_fill(a, w * h, 20 + i);
+        put(b, &in[i], a);
+        pin[i] = &in[i], pmid[i] = &mid[i], pout[i] = &out[i];
+    }
+    CHECK_OK(b->ops->convolve_rows(b, pmid, (const flow_plane *const *)pin, 3, &k));
+    CHECK_OK(b->ops->convolve_cols(b, pout, (const flow_plane *const *)pmid, 3, &k));
+    for (int i = 0; i < 3; i++) {
+        CHECK_OK(flow_smooth(b, &dst, &in[i], &tmp, &k));
+        float *one = get(b, &dst), *batch = get(b, &out[i]);
+        CHECK(memcmp(one, batch, sizeof(float) * w * h) == 0);
+        free(one), free(batch);
+    }
+    CHECK(b->ops->convolve_rows(b, pmid, (const flow_plane *const *)pin, 0, &k)
+          == FLOW_ERR_INVALID);
+    flow_plane *many[FLOW_BATCH_MAX + 1];
+    for (int i = 0; i <= FLOW_BATCH_MAX; i++)
+        many[i] = &mid[i % 3];
+    CHECK(b->ops->convolve_cols(b, many, (const flow_plane *const *)many, FLOW_BATCH_MAX + 1, &k)
+          == FLOW_ERR_INVALID);
+    for (int i = 0; i < 3; i++) {
+        flow_plane_free(b, &in[i]);
+        flow_plane_free(b, &mid[i]);
+        flow_plane_free(b, &out[i]);
+    }
     flow_plane_free(b, &src);
     flow_plane_free(b, &dst);
     flow_plane_free(b, &tmp);

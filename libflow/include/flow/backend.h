@@ -21,6 +21,9 @@ extern "C" {
 
 typedef struct flow_backend flow_backend;
 
+/* The most planes one convolve_rows / convolve_cols call takes. */
+#define FLOW_BATCH_MAX 6
+
 /* A flow (u, v) or right-hand side held as two planes of one size. */
 typedef struct flow_pair {
     flow_plane u, v;
@@ -66,21 +69,26 @@ typedef struct flow_backend_ops {
     flow_status (*copy)(flow_backend *b, flow_plane *dst, const flow_plane *src);
 
     /* Separable convolution with a symmetric kernel, borders clamped:
-     * rows convolves along x, cols along y.  dst and src must differ. */
-    flow_status (*convolve_rows)(flow_backend *b, flow_plane *dst, const flow_plane *src,
-                                 const flow_kernel *k);
-    flow_status (*convolve_cols)(flow_backend *b, flow_plane *dst, const flow_plane *src,
-                                 const flow_kernel *k);
+     * rows convolves along x, cols along y, dst[i] = K * src[i] for n planes
+     * of one size at once (1 <= n <= FLOW_BATCH_MAX: one launch on the GPU
+     * smooths both frames, or the six tensor components).  No dst[i] may be
+     * a src[j]. */
+    flow_status (*convolve_rows)(flow_backend *b, flow_plane *const *dst,
+                                 const flow_plane *const *src, int n, const flow_kernel *k);
+    flow_status (*convolve_cols)(flow_backend *b, flow_plane *const *dst,
+                                 const flow_plane *const *src, int n, const flow_kernel *k);
 
     /* Fourth-order spatial derivatives (1,-8,0,8,-1)/12 averaged over both
      * frames, and the temporal difference f2 - f1 (seed 001 eqs. 4.6-4.9). */
     flow_status (*derivatives)(flow_backend *b, flow_plane *fx, flow_plane *fy, flow_plane *ft,
                                const flow_plane *f1, const flow_plane *f2);
 
-    /* J = grad3 grad3^T from the derivative planes; accumulate != 0 adds to
-     * J instead of overwriting it (colour: the channels' tensors summed). */
-    flow_status (*tensor_products)(flow_backend *b, flow_tensor *J, const flow_plane *fx,
-                                   const flow_plane *fy, const flow_plane *ft, int accumulate);
+    /* J = grad3 grad3^T with grad3 = (fx, fy, ft) the derivatives above of
+     * the (presmoothed) frames f1, f2, in one pass: the derivatives are not
+     * stored.  accumulate != 0 adds to J instead of overwriting it (colour:
+     * the channels' tensors summed). */
+    flow_status (*motion_products)(flow_backend *b, flow_tensor *J, const flow_plane *f1,
+                                   const flow_plane *f2, int accumulate);
 
     /* Full-weighting restriction to a (w+1)/2 x (h+1)/2 plane, and bilinear
      * prolongation back; borders clamped (seed 001 sections 4.2.5, 4.2.6).

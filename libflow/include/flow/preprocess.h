@@ -20,9 +20,13 @@ flow_status flow_gauss_kernel(double sigma, flow_kernel *k);
 flow_status flow_smooth(flow_backend *b, flow_plane *dst, const flow_plane *src, flow_plane *tmp,
                         const flow_kernel *k);
 
-/* Scratch planes of the tensor pipeline for one image size. */
+/* Scratch planes of the tensor pipeline for one image size: the presmoothed
+ * frames of the last channel, and a tensor's worth of planes for the row
+ * passes of the smoothing (after flow_motion_tensor they hold nothing of
+ * use: a caller may put the derivatives there to look at them). */
 typedef struct flow_tensor_work {
-    flow_plane f1, f2, tmp, fx, fy, ft;
+    flow_plane f1, f2;
+    flow_tensor t;
 } flow_tensor_work;
 
 flow_status flow_tensor_alloc(flow_backend *b, flow_tensor *J, int width, int height);
@@ -34,7 +38,9 @@ void flow_tensor_work_free(flow_backend *b, flow_tensor_work *w);
  * (1 gray, 3 colour): per channel, presmooth both frames with K_sigma,
  * take derivatives, add grad3 grad3^T into J; then postsmooth every
  * component with K_rho (seed 001 fig. 4.12).  frame1[c], frame2[c] are the
- * channel planes; they are left unchanged. */
+ * channel planes; they are left unchanged.  Five launches on the GPU for
+ * gray: the two frames smoothed together (rows, columns), derivatives and
+ * products in one pass, the six components smoothed together. */
 flow_status flow_motion_tensor(flow_backend *b, flow_tensor *J, const flow_plane *const *frame1,
                                const flow_plane *const *frame2, int channels,
                                const flow_kernel *k_sigma, const flow_kernel *k_rho,
