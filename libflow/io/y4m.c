@@ -325,10 +325,13 @@ flow_status flow_y4m_read(flow_y4m_reader *r, flow_image *img, int *got)
         }
     if (channels == 1) {
         float *dst = img->data;
-        if (bytes == 1)
+        if (bytes == 1) {
+            float gray[256]; /* the table with the clamp applied once */
+            for (int i = 0; i < 256; i++)
+                gray[i] = clamp255(ylut[i]);
             for (size_t i = 0; i < luma; i++)
-                dst[i] = clamp255(ylut[yp[i]]);
-        else
+                dst[i] = gray[yp[i]];
+        } else
             for (size_t i = 0; i < luma; i++)
                 dst[i] = clamp255(r->y_scale * sample(yp, i, 2) + r->y_offset);
     } else {
