@@ -2,6 +2,8 @@
 #include "harness.h"
 
 #include <dirent.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -54,9 +56,22 @@ void harness_run(const char *name, void (*fn)(void))
     current = NULL;
 }
 
+static char scratch[256]; /* the scratch directory, once made */
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
 int harness_report(void)
 {
     flow_backend_close(opened);
+    /* the scratch files go with a passing run; a failing one keeps them */
+    if (scratch[0] && !failed)
+        nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    else if (scratch[0])
+        printf("  scratch files kept in %s\n", scratch);
     if (skipped)
         printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     else
@@ -111,7 +126,9 @@ const char *harness_tmpdir(void)
     if (!dir[0]) {
         const char *base = getenv("TMPDIR");
         snprintf(dir, sizeof dir, "%s/flowtest.XXXXXX", base ? base : "/tmp");
-        if (!mkdtemp(dir))
+        if (mkdtemp(dir))
+            snprintf(scratch, sizeof scratch, "%s", dir);
+        else
             snprintf(dir, sizeof dir, "/tmp");
     }
     return dir;
