@@ -97,7 +97,7 @@ BENCH_SRC  := $(wildcard tests/bench/bench_*.c)
 TEST_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) $(GPU_SRC:tests/gpu/%.c=$(BUILD)/tests/gpu_%)
 BENCH_BINS := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/%)
 
-.PHONY: all lib tools tests test test-gpu bench install clean config
+.PHONY: all lib tools tests test test-gpu bench install clean config FORCE
 # A failed recipe must not leave a half-made target that looks up to date.
 .DELETE_ON_ERROR:
 all: config lib tools
@@ -128,15 +128,19 @@ $(LIB_SO): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libflow.so -o $@ $^ $(LDLIBS)
 
-# The .pc names PREFIX, so it is written again whenever PREFIX changes.
-PC_STAMP := $(BUILD)/lib/pkgconfig/prefix-$(subst /,_,$(PREFIX))
-$(PC_STAMP):
-	@mkdir -p $(dir $@)
-	rm -f $(BUILD)/lib/pkgconfig/prefix-* && touch $@
+# make splits words at spaces, and so does pkg-config in the paths of a .pc.
+ifneq ($(words $(PREFIX)),1)
+  $(error PREFIX '$(PREFIX)' must be one path without spaces)
+endif
+FORCE:
 
-$(BUILD)/lib/pkgconfig/libflow.pc: scripts/libflow.pc.in Makefile $(PC_STAMP)
+# The .pc names PREFIX and the link flags: it is written out on every run
+# and replaces the old one only when they changed (a stamp file per PREFIX
+# would be an intermediate under .SECONDARY, never remade).
+$(BUILD)/lib/pkgconfig/libflow.pc: scripts/libflow.pc.in Makefile FORCE
 	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS@|$(LDLIBS)|' $< > $@
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS@|$(LDLIBS)|' $< > $@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv -f $@.new $@ && echo "wrote $@ (prefix $(PREFIX))"; fi
 
 # A tool is every .c file of its directory plus the shared tool code.  (The
 # object list is a function so that its '%' is not taken for the stem.)
