@@ -55,6 +55,8 @@ static const param_option param_options[] = {
     POPT("n2", n2, P_INT, "multigrid: postsmoothing iterations"),
     POPT("cycles", cycles, P_INT, "multigrid: cycles per level (fmg) or in total (v, w)"),
     POPT("max-depth", max_depth, P_INT, "multigrid: deepest level, -1 as deep as possible"),
+    POPT("warp-levels", warp_levels, P_INT, "coarse-to-fine warping over N coarser levels, 0 off"),
+    POPT("warps", warps, P_INT, "warping: motion tensor + solve passes per level"),
 };
 #define NPARAMS ((int)(sizeof param_options / sizeof param_options[0]))
 enum { OPT_PARAM_BASE = 1000 }; /* getopt value of param_options[i]: base + i */
@@ -308,7 +310,7 @@ static int check_contradictions(const compute_options *o, const int *given)
                                                                            : " (the default)";
     static const char *const variational[] = {"alpha", "solver", "smoother", "iterations",
                                               "omega", "jacobi_weight", "n0", "n1", "n2", "cycles",
-                                              "max_depth", NULL};
+                                              "max_depth", "warp_levels", "warps", NULL};
     static const char *const lk_only[] = {"window", "window_size", "tau", "fill_unknown", NULL};
     static const char *const nonlinear[] = {"nonlinear_data", "nonlinear_smooth", "eps_d",
                                             "eps_s", NULL};
@@ -334,6 +336,8 @@ static int check_contradictions(const compute_options *o, const int *given)
     if (p->method == FLOW_METHOD_LK && p->window == FLOW_WINDOW_GAUSS
         && (bad = given_any(given, box_only)))
         CONTRADICTS("--%s applies to the box window (--window box), not gauss", bad);
+    if (p->warp_levels == 0 && given[param_index("warps")])
+        CONTRADICTS("--warps applies with warping only (--warp-levels N, N > 0)");
     if (p->method != FLOW_METHOD_LK) {
         if (!is_multigrid(p->solver) && (bad = given_any(given, cycle_only)))
             CONTRADICTS("--%s applies to the cycling solvers v, w and fmg, not --solver %s", bad,

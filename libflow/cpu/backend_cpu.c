@@ -4,6 +4,7 @@
 #include "flow/backend.h"
 #include "../pixel/stencil.h"
 #include "../pixel/tensor.h"
+#include "../pixel/warp.h"
 #include "../src/internal.h"
 #include "solver_cpu.h"
 
@@ -165,6 +166,45 @@ static flow_status cpu_motion_products(flow_backend *b, flow_tensor *J, const fl
     return FLOW_OK;
 }
 
+static flow_status cpu_warp(flow_backend *b, flow_plane *dst, const flow_plane *src,
+                            const flow_pair *w)
+{
+    (void)b;
+#pragma omp parallel for schedule(static)
+    for (int y = 0; y < dst->height; y++)
+        for (int x = 0; x < dst->width; x++)
+            ROW(dst, y)[x] = flow_warp_px(src->data, src->pitch, src->width, src->height, x, y,
+                                          ROW(&w->u, y)[x], ROW(&w->v, y)[x]);
+    return FLOW_OK;
+}
+
+static flow_status cpu_tensor_shift(flow_backend *b, flow_tensor *J, const flow_pair *w)
+{
+    (void)b;
+    flow_plane *c[6] = { &J->j11, &J->j12, &J->j13, &J->j22, &J->j23, &J->j33 };
+#pragma omp parallel for schedule(static)
+    for (int y = 0; y < J->j11.height; y++)
+        for (int x = 0; x < J->j11.width; x++) {
+            float j[6];
+            for (int k = 0; k < 6; k++)
+                j[k] = ROW(c[k], y)[x];
+            flow_tensor_shift_px(j, ROW(&w->u, y)[x], ROW(&w->v, y)[x]);
+            for (int k = 0; k < 6; k++)
+                ROW(c[k], y)[x] = j[k];
+        }
+    return FLOW_OK;
+}
+
+static flow_status cpu_scale(flow_backend *b, flow_plane *p, float factor)
+{
+    (void)b;
+#pragma omp parallel for schedule(static)
+    for (int y = 0; y < p->height; y++)
+        for (int x = 0; x < p->width; x++)
+            ROW(p, y)[x] *= factor;
+    return FLOW_OK;
+}
+
 static flow_status cpu_restriction(flow_backend *b, flow_plane *coarse, const flow_plane *fine)
 {
     (void)b;
@@ -238,6 +278,9 @@ const flow_backend_ops flow_cpu_ops = {
     .convolve_cols = cpu_convolve_cols,
     .derivatives = cpu_derivatives,
     .motion_products = cpu_motion_products,
+    .warp = cpu_warp,
+    .tensor_shift = cpu_tensor_shift,
+    .scale = cpu_scale,
     .restriction = cpu_restriction,
     .prolongation = cpu_prolongation,
     .synchronize = cpu_synchronize,

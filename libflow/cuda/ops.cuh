@@ -16,6 +16,9 @@ flow_status cuda_derivatives(flow_backend *b, flow_plane *fx, flow_plane *fy, fl
                              const flow_plane *f1, const flow_plane *f2);
 flow_status cuda_motion_products(flow_backend *b, flow_tensor *J, const flow_plane *f1,
                                  const flow_plane *f2, int accumulate);
+flow_status cuda_warp(flow_backend *b, flow_plane *dst, const flow_plane *src, const flow_pair *w);
+flow_status cuda_tensor_shift(flow_backend *b, flow_tensor *J, const flow_pair *w);
+flow_status cuda_scale(flow_backend *b, flow_plane *p, float factor);
 flow_status cuda_restriction(flow_backend *b, flow_plane *coarse, const flow_plane *fine);
 flow_status cuda_prolongation(flow_backend *b, flow_plane *fine, const flow_plane *coarse,
                               int accumulate);

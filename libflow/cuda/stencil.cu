@@ -3,11 +3,12 @@
  * calls the shared per-pixel function of libflow/pixel/; each launcher
  * checks its launch. */
 #include "common.cuh"
-
-#include <string.h>
 #include "ops.cuh"
 #include "../pixel/stencil.h"
 #include "../pixel/tensor.h"
+#include "../pixel/warp.h"
+
+#include <string.h>
 
 #define PX(p, x, y) ((p).data[(long)(y) * (p).pitch + (x)])
 
@@ -183,6 +184,59 @@ flow_status cuda_motion_products(flow_backend *b, flow_tensor *J, const flow_pla
     motion_products_kernel<<<flow_grid(f1->width, f1->height), flow_block, 0,
                              cuda_of(b)->stream>>>(*J, *f1, *f2, accumulate);
     return FLOW_CUDA_LAUNCHED("motion_products");
+}
+
+__global__ void warp_kernel(flow_plane dst, flow_plane src, flow_plane u, flow_plane v)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= dst.width || y >= dst.height)
+        return;
+    PX(dst, x, y) = flow_warp_px(src.data, src.pitch, src.width, src.height, x, y, PX(u, x, y),
+                                 PX(v, x, y));
+}
+
+flow_status cuda_warp(flow_backend *b, flow_plane *dst, const flow_plane *src, const flow_pair *w)
+{
+    warp_kernel<<<flow_grid(dst->width, dst->height), flow_block, 0, cuda_of(b)->stream>>>(
+        *dst, *src, w->u, w->v);
+    return FLOW_CUDA_LAUNCHED("warp");
+}
+
+__global__ void tensor_shift_kernel(flow_tensor J, flow_plane u, flow_plane v)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= J.j11.width || y >= J.j11.height)
+        return;
+    float *c[6] = { &PX(J.j11, x, y), &PX(J.j12, x, y), &PX(J.j13, x, y),
+                    &PX(J.j22, x, y), &PX(J.j23, x, y), &PX(J.j33, x, y) };
+    float j[6];
+    for (int k = 0; k < 6; k++)
+        j[k] = *c[k];
+    flow_tensor_shift_px(j, PX(u, x, y), PX(v, x, y));
+    for (int k = 0; k < 6; k++)
+        *c[k] = j[k];
+}
+
+flow_status cuda_tensor_shift(flow_backend *b, flow_tensor *J, const flow_pair *w)
+{
+    tensor_shift_kernel<<<flow_grid(J->j11.width, J->j11.height), flow_block, 0,
+                          cuda_of(b)->stream>>>(*J, w->u, w->v);
+    return FLOW_CUDA_LAUNCHED("tensor_shift");
+}
+
+__global__ void scale_kernel(flow_plane p, float factor)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= p.width || y >= p.height)
+        return;
+    PX(p, x, y) *= factor;
+}
+
+flow_status cuda_scale(flow_backend *b, flow_plane *p, float factor)
+{
+    scale_kernel<<<flow_grid(p->width, p->height), flow_block, 0, cuda_of(b)->stream>>>(*p,
+                                                                                         factor);
+    return FLOW_CUDA_LAUNCHED("scale");
 }
 
 __global__ void restriction_kernel(flow_plane coarse, flow_plane fine)

@@ -24,6 +24,7 @@ void flow_context_destroy(flow_context *ctx)
     if (ctx->b) {
         if (ctx->graph)
             ctx->b->ops->graph_destroy(ctx->b, ctx->graph);
+        flow_warping_free(ctx);
         flow_levels_free(ctx);
         frames_free(ctx);
         flow_tensor_work_free(ctx->b, &ctx->work);
@@ -62,6 +63,8 @@ flow_status flow_context_create(flow_backend *b, int width, int height, int chan
         s = flow_tensor_work_alloc(b, &ctx->work, width, height);
     if (s == FLOW_OK)
         s = flow_levels_alloc(ctx);
+    if (s == FLOW_OK && p->warp_levels > 0)
+        s = flow_warping_alloc(ctx);
     if (s == FLOW_OK) {
         ctx->graph_x = calloc((size_t)ctx->nlevels, sizeof *ctx->graph_x);
         ctx->graph_t = calloc((size_t)ctx->nlevels, sizeof *ctx->graph_t);
@@ -156,12 +159,12 @@ static flow_status upload(flow_context *ctx, const flow_image *f1, const flow_im
     return upload_frame(ctx, 1, f2);
 }
 
-static flow_status tensor(flow_context *ctx)
+flow_status flow_frame_tensor(flow_context *ctx, const flow_plane *second)
 {
     const flow_plane *p1[3], *p2[3];
     for (int c = 0; c < ctx->channels; c++) {
         p1[c] = &ctx->frame[0][c];
-        p2[c] = &ctx->frame[1][c];
+        p2[c] = &second[c];
     }
     flow_tensor *J = &ctx->lev[0].sys.J;
     FLOW_TRY(flow_motion_tensor(ctx->b, J, p1, p2, ctx->channels, &ctx->k_sigma, &ctx->k_rho,
@@ -187,15 +190,9 @@ static flow_status tensor(flow_context *ctx)
     return FLOW_OK;
 }
 
-/* The device work of a frame: motion tensor, then the method. */
-static flow_status device_work(flow_context *ctx)
+flow_status flow_frame_solve(flow_context *ctx)
 {
-    flow_stage_begin(ctx, "motion tensor");
-    flow_status s = tensor(ctx);
-    flow_stage_end(ctx, "motion tensor");
-    FLOW_TRY(s);
-    if (ctx->p.method == FLOW_METHOD_LK)
-        return flow_lk_solve(ctx);
+    flow_status s = FLOW_OK;
     flow_stage_begin(ctx, "solve");
     if (ctx->nlevels > 1) {
         flow_stage_begin(ctx, "coarse tensors");
@@ -218,6 +215,19 @@ static flow_status device_work(flow_context *ctx)
             workflow(ctx, name, &ctx->lev[d].x.v);
         }
     return s;
+}
+
+/* The device work of a frame: motion tensor, then the method (with
+ * coarse-to-fine warping around both when it is on: warping.c). */
+static flow_status device_work(flow_context *ctx)
+{
+    if (ctx->p.warp_levels > 0)
+        return flow_warping_work(ctx);
+    flow_stage_begin(ctx, "motion tensor");
+    flow_status s = flow_frame_tensor(ctx, ctx->frame[1]);
+    flow_stage_end(ctx, "motion tensor");
+    FLOW_TRY(s);
+    return ctx->p.method == FLOW_METHOD_LK ? flow_lk_solve(ctx) : flow_frame_solve(ctx);
 }
 
 /* Records the device work into ctx->graph.  The recorded launches name the

@@ -36,6 +36,8 @@ void flow_params_default(flow_params *p, flow_method m)
     p->cycles = 1;
     p->max_depth = -1;
     p->color = 0;
+    p->warp_levels = 0;
+    p->warps = 1;
     switch (m) {
     case FLOW_METHOD_LK:
         p->rho = 4.0;
@@ -123,6 +125,12 @@ flow_status flow_params_validate(const flow_params *p)
     FLOW_TRY(irange("n2", p->n2, 0, 10000, "0 <= n2 <= 10^4"));
     FLOW_TRY(irange("cycles", p->cycles, 1, 10000, "1 <= cycles <= 10^4"));
     FLOW_TRY(irange("max_depth", p->max_depth, -1, 30, "-1 (as deep as the grid allows) to 30"));
+    FLOW_TRY(irange("warp_levels", p->warp_levels, 0, 12, "0 (no warping) to 12"));
+    if (p->warp_levels > 0 && p->method == FLOW_METHOD_LK)
+        return flow_fail(FLOW_ERR_INVALID, "parameter warp_levels = %d: warping needs a "
+                                           "variational method (hs, clg or clg-nl), not lk",
+                         p->warp_levels);
+    FLOW_TRY(irange("warps", p->warps, 1, 100, "1 <= warps <= 100"));
     return FLOW_OK;
 }
 

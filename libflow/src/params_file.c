@@ -47,6 +47,8 @@ static const key_def keys[] = {
     KEY(cycles, K_INT),
     KEY(max_depth, K_INT),
     KEY(color, K_INT),
+    KEY(warp_levels, K_INT),
+    KEY(warps, K_INT),
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 #define LINE_MAX_LEN 1024

@@ -38,7 +38,26 @@ struct flow_context {
     int last_graph;          /* the last compute replayed the graph */
     void *graph;
     flow_pair *graph_x, *graph_t; /* each level's (x, t) at the end of the capture */
+    /* coarse-to-fine warping (warping.c): the coarser pyramid levels, each a
+     * context of its own without warping, and at every level the second
+     * frame warped along w, the flow it was warped with */
+    int npyr;
+    flow_context **pyr;
+    flow_plane warped[3];
+    flow_pair w;
 };
+
+/* ---- context.c ---- */
+/* The motion tensor of frame[0] and second[0 .. channels-1] into
+ * lev[0].sys.J (with the workflow pictures when an observer wants them),
+ * and the solve of the method's system on it. */
+flow_status flow_frame_tensor(flow_context *ctx, const flow_plane *second);
+flow_status flow_frame_solve(flow_context *ctx);
+
+/* ---- warping.c ---- */
+flow_status flow_warping_alloc(flow_context *ctx);
+void flow_warping_free(flow_context *ctx);
+flow_status flow_warping_work(flow_context *ctx);
 
 /* ---- variational.c ---- */
 /* The levels the solver needs for a w x h grid (see multigrid.c for the

@@ -199,7 +199,8 @@ static void *ev_tensor, *ev_download;
 static void on_stage(void *user, const char *name)
 {
     (void)user;
-    if (strcmp(name, "motion tensor") == 0 || strcmp(name, "graph") == 0)
+    if (strcmp(name, "motion tensor") == 0 || strcmp(name, "pyramid") == 0
+        || strcmp(name, "graph") == 0) /* the first stage on the device */
         be->ops->event_record(be, ev_tensor);
     else if (strcmp(name, "download") == 0)
         be->ops->event_record(be, ev_download);
@@ -257,14 +258,16 @@ typedef struct method_run {
     flow_method m;
     flow_solver solver;
     int iterations;
+    int warp_levels;
 } method_run;
 
 static const method_run runs[] = {
-    { "LK (gauss)", FLOW_METHOD_LK, FLOW_SOLVER_FMG, 0 },
-    { "HS FMG(2,2)", FLOW_METHOD_HS, FLOW_SOLVER_FMG, 0 },
-    { "CLG FMG(2,2)", FLOW_METHOD_CLG, FLOW_SOLVER_FMG, 0 },
-    { "CLG-NL FMG(2,2)", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, 0 },
-    { "CLG J(200)", FLOW_METHOD_CLG, FLOW_SOLVER_JACOBI, 200 },
+    { "LK (gauss)", FLOW_METHOD_LK, FLOW_SOLVER_FMG, 0, 0 },
+    { "HS FMG(2,2)", FLOW_METHOD_HS, FLOW_SOLVER_FMG, 0, 0 },
+    { "CLG FMG(2,2)", FLOW_METHOD_CLG, FLOW_SOLVER_FMG, 0, 0 },
+    { "CLG-NL FMG(2,2)", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, 0, 0 },
+    { "CLG-NL warp 5", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, 0, 5 },
+    { "CLG J(200)", FLOW_METHOD_CLG, FLOW_SOLVER_JACOBI, 200, 0 },
 };
 
 typedef struct size {
@@ -280,6 +283,7 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
     p.cycles = 1;
     if (r->iterations)
         p.iterations = r->iterations;
+    p.warp_levels = r->warp_levels;
     flow_synth s = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 1.0, .wavelength = 60, .seed = 9 };
     flow_image a, c;
     flow_field out;

@@ -292,4 +292,20 @@ expect "legend, zoom, fixed scale" 0 err EMPTY $FCC f0.png f1.png -o leg.flo --c
 check "legend picture is framed (larger)" '[ "$(size leg-color.png)" -ne "$(size pic-color.png)" ]'
 check "zoomed vectors are larger" '[ "$(od -A n -t u1 -j 16 -N 8 leg-vectors.png | tr -s " ")" = " 0 0 0 128 0 0 0 96" ]'
 
+# ---- coarse-to-fine warping ------------------------------------------------------
+"$FS" -m translate --dx 4.5 --dy -2.5 -s 96x72 -n 2 -o "big%d.png" --gt big.flo
+expect "warping" 0 err EMPTY $FCC big0.png big1.png --warp-levels 3 -o bigw.flo
+check "warping: in the .params" 'keys bigw.flo.params | grep -qx "warp_levels,3" && keys bigw.flo.params | grep -qx "warps,1"'
+$FCC big0.png big1.png -o bign.flo
+aee() { "$BIN/flow-tool" error "$1" big.flo | sed -n 's/^AEE: \([0-9.]*\) px.*/\1/p'; }
+check "warping: 4.5 px found ($(aee bigw.flo) px), lost without ($(aee bign.flo) px)" \
+    'awk -v w="$(aee bigw.flo)" -v n="$(aee bign.flo)" "BEGIN { exit !(w < 0.2 && n > 1) }"'
+expect "warping: same flow from its .params" 0 err EMPTY $FCC -p bigw.flo.params big0.png big1.png -o bigw2.flo
+check "warping: reproduced bit for bit" 'cmp -s bigw.flo bigw2.flo'
+expect "warping: not for lk" 1 err "warping needs a variational method \(hs, clg or clg-nl\), not lk" $FCC -m lk --warp-levels 2 f0.png f1.png -o x.flo
+expect "warping: out of range" 1 err "warp_levels = 13 out of range \(0 \(no warping\) to 12\)" \
+    $FCC --warp-levels 13 f0.png f1.png -o x.flo
+expect "warps without warping" 1 err "--warps applies with warping only" $FCC --warps 2 f0.png f1.png -o x.flo
+expect "warping: too small an image still works" 0 err EMPTY $FCC small.png small.png --warp-levels 6 -o sw.flo
+
 harness_report

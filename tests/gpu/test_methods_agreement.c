@@ -38,30 +38,34 @@ typedef struct config {
     int amount; /* iterations or cycles */
     int box;    /* LK box window with fill */
     int channels;
+    int warp_levels, warps; /* coarse-to-fine warping (0: off) */
 } config;
 
 static const config configs[] = {
-    { "lk gauss", FLOW_METHOD_LK, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 0, 0, 1 },
-    { "lk box 7 fill", FLOW_METHOD_LK, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 0, 1, 1 },
-    { "hs jacobi 200", FLOW_METHOD_HS, FLOW_SOLVER_JACOBI, FLOW_SOLVER_JACOBI, 200, 0, 1 },
-    { "hs rbsor 100", FLOW_METHOD_HS, FLOW_SOLVER_RBSOR, FLOW_SOLVER_JACOBI, 100, 0, 1 },
-    { "hs v x3", FLOW_METHOD_HS, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_JACOBI, 3, 0, 1 },
-    { "hs w x2", FLOW_METHOD_HS, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_JACOBI, 2, 0, 1 },
-    { "hs cascadic 20", FLOW_METHOD_HS, FLOW_SOLVER_CASCADIC, FLOW_SOLVER_JACOBI, 20, 0, 1 },
-    { "hs fmg", FLOW_METHOD_HS, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1 },
-    { "clg fmg", FLOW_METHOD_CLG, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1 },
-    { "clg fmg rbsor", FLOW_METHOD_CLG, FLOW_SOLVER_FMG, FLOW_SOLVER_RBSOR, 1, 0, 1 },
-    { "clg w rbsor x2", FLOW_METHOD_CLG, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_RBSOR, 2, 0, 1 },
-    { "clg-nl jacobi 200", FLOW_METHOD_CLG_NL, FLOW_SOLVER_JACOBI, FLOW_SOLVER_JACOBI, 200, 0, 1 },
-    { "clg-nl rbsor 100", FLOW_METHOD_CLG_NL, FLOW_SOLVER_RBSOR, FLOW_SOLVER_JACOBI, 100, 0, 1 },
-    { "clg-nl v x3", FLOW_METHOD_CLG_NL, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_JACOBI, 3, 0, 1 },
-    { "clg-nl w x2", FLOW_METHOD_CLG_NL, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_JACOBI, 2, 0, 1 },
+    { "lk gauss", FLOW_METHOD_LK, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 0, 0, 1, 0, 0 },
+    { "lk box 7 fill", FLOW_METHOD_LK, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 0, 1, 1, 0, 0 },
+    { "hs jacobi 200", FLOW_METHOD_HS, FLOW_SOLVER_JACOBI, FLOW_SOLVER_JACOBI, 200, 0, 1, 0, 0 },
+    { "hs rbsor 100", FLOW_METHOD_HS, FLOW_SOLVER_RBSOR, FLOW_SOLVER_JACOBI, 100, 0, 1, 0, 0 },
+    { "hs v x3", FLOW_METHOD_HS, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_JACOBI, 3, 0, 1, 0, 0 },
+    { "hs w x2", FLOW_METHOD_HS, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_JACOBI, 2, 0, 1, 0, 0 },
+    { "hs cascadic 20", FLOW_METHOD_HS, FLOW_SOLVER_CASCADIC, FLOW_SOLVER_JACOBI, 20, 0, 1, 0, 0 },
+    { "hs fmg", FLOW_METHOD_HS, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1, 0, 0 },
+    { "clg fmg", FLOW_METHOD_CLG, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1, 0, 0 },
+    { "clg fmg rbsor", FLOW_METHOD_CLG, FLOW_SOLVER_FMG, FLOW_SOLVER_RBSOR, 1, 0, 1, 0, 0 },
+    { "clg w rbsor x2", FLOW_METHOD_CLG, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_RBSOR, 2, 0, 1, 0, 0 },
+    { "clg-nl jacobi 200", FLOW_METHOD_CLG_NL, FLOW_SOLVER_JACOBI, FLOW_SOLVER_JACOBI, 200, 0, 1, 0, 0 },
+    { "clg-nl rbsor 100", FLOW_METHOD_CLG_NL, FLOW_SOLVER_RBSOR, FLOW_SOLVER_JACOBI, 100, 0, 1, 0, 0 },
+    { "clg-nl v x3", FLOW_METHOD_CLG_NL, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_JACOBI, 3, 0, 1, 0, 0 },
+    { "clg-nl w x2", FLOW_METHOD_CLG_NL, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_JACOBI, 2, 0, 1, 0, 0 },
     { "clg-nl cascadic 20", FLOW_METHOD_CLG_NL, FLOW_SOLVER_CASCADIC, FLOW_SOLVER_JACOBI, 20, 0,
-      1 },
-    { "clg-nl fmg", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1 },
-    { "clg-nl fmg rbsor", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_RBSOR, 1, 0, 1 },
-    { "clg-nl fmg colour", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 3 },
-    { "lk gauss colour", FLOW_METHOD_LK, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 0, 0, 3 },
+      1, 0, 0 },
+    { "clg-nl fmg", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1, 0, 0 },
+    { "clg-nl fmg rbsor", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_RBSOR, 1, 0, 1, 0, 0 },
+    { "clg-nl fmg colour", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 3, 0, 0 },
+    { "lk gauss colour", FLOW_METHOD_LK, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 0, 0, 3, 0, 0 },
+    { "clg-nl fmg warp 3", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1, 3, 1 },
+    { "hs v x2 warp 2x2", FLOW_METHOD_HS, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_JACOBI, 2, 0, 1, 2, 2 },
+    { "clg fmg warp colour", FLOW_METHOD_CLG, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 3, 2, 1 },
 };
 
 static void config_params(const config *c, flow_params *p)
@@ -83,6 +87,8 @@ static void config_params(const config *c, flow_params *p)
     }
     if (c->m == FLOW_METHOD_LK && !c->box)
         p->tau = 50.0; /* some unknown pixels, to compare where they fall */
+    p->warp_levels = c->warp_levels;
+    p->warps = c->warps > 0 ? c->warps : 1;
 }
 
 static flow_status run(flow_backend *b, const flow_params *p, const flow_image *a,

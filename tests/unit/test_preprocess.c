@@ -422,6 +422,97 @@ static void test_prolongation(void)
     check_prolongation(2, 1);
 }
 
+/* Warping: an integer flow shifts the image exactly (the border repeated
+ * outside), a half-pixel one averages two neighbours; scale multiplies. */
+static void test_warp(void)
+{
+    flow_backend *b = harness_backend();
+    if (!b)
+        return;
+    const int w = 23, h = 17;
+    flow_plane src, dst;
+    flow_pair fl;
+    CHECK_OK(flow_plane_alloc(b, &src, w, h));
+    CHECK_OK(flow_plane_alloc(b, &dst, w, h));
+    CHECK_OK(flow_plane_alloc(b, &fl.u, w, h));
+    CHECK_OK(flow_plane_alloc(b, &fl.v, w, h));
+    float *a = host_alloc(w, h);
+    random_fill(a, w * h, 31);
+    put(b, &src, a);
+    const float shifts[3][2] = { { 2.0f, -1.0f }, { 0.5f, 0.0f }, { -30.0f, 40.0f } };
+    for (int k = 0; k < 3; k++) {
+        const float du = shifts[k][0], dv = shifts[k][1];
+        CHECK_OK(b->ops->fill(b, &fl.u, 1.0f));
+        CHECK_OK(b->ops->fill(b, &fl.v, 1.0f));
+        CHECK_OK(b->ops->scale(b, &fl.u, du));
+        CHECK_OK(b->ops->scale(b, &fl.v, dv));
+        CHECK_OK(b->ops->warp(b, &dst, &src, &fl));
+        float *got = get(b, &dst);
+        double worst = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                double want;
+                if (k == 1) /* between x and x + 1 (clamped) */
+                    want = 0.5 * (clamped(a, w, h, x, y) + clamped(a, w, h, x + 1, y));
+                else
+                    want = clamped(a, w, h, x + (int)du, y + (int)dv);
+                worst = fmax(worst, fabs(got[y * w + x] - want));
+            }
+        CHECK(worst < 1e-4);
+        free(got);
+    }
+    flow_plane_free(b, &src), flow_plane_free(b, &dst);
+    flow_plane_free(b, &fl.u), flow_plane_free(b, &fl.v);
+    free(a);
+}
+
+/* The tensor of the increment d = x - w rewritten for the total flow x:
+ * (x, 1)^T J' (x, 1) = (x - w, 1)^T J (x - w, 1) at any x. */
+static void test_tensor_shift(void)
+{
+    flow_backend *b = harness_backend();
+    if (!b)
+        return;
+    const int w = 9, h = 7, n = w * h;
+    flow_tensor J;
+    flow_pair fl;
+    CHECK_OK(flow_tensor_alloc(b, &J, w, h));
+    CHECK_OK(flow_plane_alloc(b, &fl.u, w, h));
+    CHECK_OK(flow_plane_alloc(b, &fl.v, w, h));
+    flow_plane *jp[6] = { &J.j11, &J.j12, &J.j13, &J.j22, &J.j23, &J.j33 };
+    float *j0[6], *u0 = host_alloc(w, h), *v0 = host_alloc(w, h);
+    unsigned seed = 5;
+    for (int i = 0; i < n; i++) {
+        u0[i] = (float)(8.0 * harness_uniform(&seed) - 4.0);
+        v0[i] = (float)(8.0 * harness_uniform(&seed) - 4.0);
+    }
+    for (int k = 0; k < 6; k++) {
+        j0[k] = host_alloc(w, h);
+        random_fill(j0[k], n, 40 + k);
+        put(b, jp[k], j0[k]);
+    }
+    put(b, &fl.u, u0), put(b, &fl.v, v0);
+    CHECK_OK(b->ops->tensor_shift(b, &J, &fl));
+    float *j1[6];
+    for (int k = 0; k < 6; k++)
+        j1[k] = get(b, jp[k]);
+    double worst = 0;
+    for (int i = 0; i < n; i++) {
+        const double x = 1.7 - 0.01 * i, y = -0.6 + 0.02 * i, dx = x - u0[i], dy = y - v0[i];
+#define QUAD(j, a, c) (j[0][i] * (a) * (a) + 2 * j[1][i] * (a) * (c) + 2 * j[2][i] * (a) \
+                       + j[3][i] * (c) * (c) + 2 * j[4][i] * (c) + j[5][i])
+        const double want = QUAD(j0, dx, dy), got = QUAD(j1, x, y);
+#undef QUAD
+        worst = fmax(worst, fabs(got - want) / (fabs(want) + 255.0 * 255.0));
+    }
+    CHECK(worst < 1e-5);
+    for (int k = 0; k < 6; k++)
+        free(j0[k]), free(j1[k]);
+    free(u0), free(v0);
+    flow_tensor_free(b, &J);
+    flow_plane_free(b, &fl.u), flow_plane_free(b, &fl.v);
+}
+
 int main(void)
 {
     RUN(test_gauss_kernel);
@@ -431,5 +522,7 @@ int main(void)
     RUN(test_motion_tensor);
     RUN(test_restriction);
     RUN(test_prolongation);
+    RUN(test_warp);
+    RUN(test_tensor_shift);
     return harness_report();
 }

@@ -90,6 +90,15 @@ typedef struct flow_backend_ops {
     flow_status (*motion_products)(flow_backend *b, flow_tensor *J, const flow_plane *f1,
                                    const flow_plane *f2, int accumulate);
 
+    /* Coarse-to-fine warping (libflow/pixel/warp.h): dst(x, y) = src(x + u,
+     * y + v) by bilinear interpolation, clamped at the borders (dst must not
+     * be src); J rewritten in place from the increment's tensor to the total
+     * flow's around w; p *= factor. */
+    flow_status (*warp)(flow_backend *b, flow_plane *dst, const flow_plane *src,
+                        const flow_pair *w);
+    flow_status (*tensor_shift)(flow_backend *b, flow_tensor *J, const flow_pair *w);
+    flow_status (*scale)(flow_backend *b, flow_plane *p, float factor);
+
     /* Full-weighting restriction to a (w+1)/2 x (h+1)/2 plane, and bilinear
      * prolongation back; borders clamped (seed 001 sections 4.2.5, 4.2.6).
      * prolongation adds to `fine` when accumulate != 0 (coarse-grid

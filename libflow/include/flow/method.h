@@ -66,6 +66,9 @@ typedef struct flow_params {
     int max_depth;        /* deepest multigrid level; -1: as deep as the grid allows */
     int color;            /* input: 0 the luminance, 1 the R, G, B channels (their motion
                              tensors summed); the tools read frames accordingly */
+    int warp_levels;      /* coarse-to-fine warping over this many coarser pyramid levels
+                             (each half the size; 0: no warping); hs, clg, clg-nl */
+    int warps;            /* warps (motion tensor + solve) per pyramid level */
 } flow_params;
 
 /* Fills p with the documented defaults of method m (docs/PARAMETERS.md). */
