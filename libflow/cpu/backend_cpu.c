@@ -92,19 +92,11 @@ static flow_status cpu_copy(flow_backend *b, flow_plane *dst, const flow_plane *
     return cpu_upload(b, dst, src->data, (size_t)src->pitch);
 }
 
-static flow_status check_batch(int n)
-{
-    if (n < 1 || n > FLOW_BATCH_MAX)
-        return flow_fail(FLOW_ERR_INVALID, "convolution of %d planes (1 to %d)", n,
-                         FLOW_BATCH_MAX);
-    return FLOW_OK;
-}
-
 static flow_status cpu_convolve_rows(flow_backend *b, flow_plane *const *dst,
                                      const flow_plane *const *src, int n, const flow_kernel *k)
 {
     (void)b;
-    FLOW_TRY(check_batch(n));
+    FLOW_TRY(flow_check_batch(dst, src, n));
     for (int i = 0; i < n; i++) {
         flow_plane *d = dst[i];
         const flow_plane *s = src[i];
@@ -121,7 +113,7 @@ static flow_status cpu_convolve_cols(flow_backend *b, flow_plane *const *dst,
                                      const flow_plane *const *src, int n, const flow_kernel *k)
 {
     (void)b;
-    FLOW_TRY(check_batch(n));
+    FLOW_TRY(flow_check_batch(dst, src, n));
     for (int i = 0; i < n; i++) {
         flow_plane *d = dst[i];
         const flow_plane *s = src[i];

@@ -15,14 +15,6 @@
 #define PAR_MIN 16384
 #define PAR(w, h) ((long)(w) * (h) >= PAR_MIN)
 
-static flow_status need_rhs(const flow_system *s, const flow_pair *f, const char *op)
-{
-    if ((s->flags & FLOW_SYS_RHS) && !f)
-        return flow_fail(FLOW_ERR_INVALID, "%s: the system has a right-hand side but f is NULL",
-                         op);
-    return FLOW_OK;
-}
-
 /* One Jacobi sweep from x into out. */
 static void jacobi_sweep(const flow_system *s, flow_pair *out, const flow_pair *x,
                          const flow_pair *f, float weight)
@@ -38,7 +30,7 @@ flow_status cpu_jacobi(flow_backend *b, const flow_system *s, flow_pair *x, flow
                        const flow_pair *f, float weight, int n)
 {
     (void)b;
-    FLOW_TRY(need_rhs(s, f, "jacobi"));
+    FLOW_TRY(flow_check_rhs(s, f, "jacobi"));
     for (int k = 0; k < n; k++) {
         if (k % 2 == 0)
             jacobi_sweep(s, t, x, f, weight);
@@ -48,19 +40,10 @@ flow_status cpu_jacobi(flow_backend *b, const flow_system *s, flow_pair *x, flow
     return FLOW_OK;
 }
 
-static void copy_plane(flow_plane *dst, const flow_plane *src)
-{
-#pragma omp parallel for schedule(static) if (PAR(src->width, src->height))
-    for (int y = 0; y < src->height; y++)
-        for (int i = 0; i < src->width; i++)
-            FLOW_PX(*dst, i, y) = FLOW_PX(*src, i, y);
-}
-
 flow_status cpu_sor(flow_backend *b, const flow_system *s, flow_pair *x, flow_pair *t,
                     const flow_pair *f, float omega, int n)
 {
-    (void)b;
-    FLOW_TRY(need_rhs(s, f, "sor"));
+    FLOW_TRY(flow_check_rhs(s, f, "sor"));
     const int nonlinear = flow_system_nonlinear(s);
     if (nonlinear && !t)
         return flow_fail(FLOW_ERR_INVALID, "sor: a nonlinear system needs the snapshot pair t");
@@ -68,8 +51,8 @@ flow_status cpu_sor(flow_backend *b, const flow_system *s, flow_pair *x, flow_pa
     const int w = x->u.width, h = x->u.height;
     for (int k = 0; k < n; k++) {
         if (nonlinear) {
-            copy_plane(&t->u, &x->u);
-            copy_plane(&t->v, &x->v);
+            FLOW_TRY(b->ops->copy(b, &t->u, &x->u));
+            FLOW_TRY(b->ops->copy(b, &t->v, &x->v));
         }
         for (int colour = 0; colour < 2; colour++) {
             /* alternate indexing (seed 004): row y holds its colour at columns
@@ -87,7 +70,7 @@ flow_status cpu_residual(flow_backend *b, const flow_system *s, flow_pair *r, co
                          const flow_pair *f)
 {
     (void)b;
-    FLOW_TRY(need_rhs(s, f, "residual"));
+    FLOW_TRY(flow_check_rhs(s, f, "residual"));
     const int w = x->u.width, h = x->u.height;
 #pragma omp parallel for schedule(static) if (PAR(w, h))
     for (int y = 0; y < h; y++)

@@ -39,14 +39,6 @@ static flow_pair rhs_or_empty(const flow_system *s, const flow_pair *f)
     return (f && (s->flags & FLOW_SYS_RHS)) ? *f : none;
 }
 
-static flow_status need_rhs(const flow_system *s, const flow_pair *f, const char *op)
-{
-    if ((s->flags & FLOW_SYS_RHS) && !f)
-        return flow_fail(FLOW_ERR_INVALID, "%s: the system has a right-hand side but f is NULL",
-                         op);
-    return FLOW_OK;
-}
-
 static int small_grid(const flow_pair *x)
 {
     return (long)x->u.width * x->u.height <= SMALL_GRID;
@@ -125,7 +117,7 @@ __global__ void __launch_bounds__(SMALL_THREADS) jacobi_small_kernel(flow_system
 flow_status cuda_jacobi(flow_backend *b, const flow_system *s, flow_pair *x, flow_pair *t,
                         const flow_pair *f, float weight, int n)
 {
-    FLOW_TRY(need_rhs(s, f, "jacobi"));
+    FLOW_TRY(flow_check_rhs(s, f, "jacobi"));
     if (n <= 0)
         return FLOW_OK;
     cudaStream_t st = cuda_of(b)->stream;
@@ -197,7 +189,7 @@ __global__ void __launch_bounds__(SMALL_THREADS) sor_small_kernel(flow_system s,
 flow_status cuda_sor(flow_backend *b, const flow_system *s, flow_pair *x, flow_pair *t,
                      const flow_pair *f, float omega, int n)
 {
-    FLOW_TRY(need_rhs(s, f, "sor"));
+    FLOW_TRY(flow_check_rhs(s, f, "sor"));
     const int nonlinear = flow_system_nonlinear(s);
     if (nonlinear && !t)
         return flow_fail(FLOW_ERR_INVALID, "sor: a nonlinear system needs the snapshot pair t");
@@ -240,7 +232,7 @@ __global__ void residual_kernel(flow_system s, flow_pair r, flow_pair xf, flow_p
 flow_status cuda_residual(flow_backend *b, const flow_system *s, flow_pair *r, const flow_pair *x,
                           const flow_pair *f)
 {
-    FLOW_TRY(need_rhs(s, f, "residual"));
+    FLOW_TRY(flow_check_rhs(s, f, "residual"));
     residual_kernel<<<flow_grid(x->u.width, x->u.height), flow_block, 0, cuda_of(b)->stream>>>(
         *s, *r, *x, rhs_or_empty(s, f));
     return FLOW_CUDA_LAUNCHED("residual");

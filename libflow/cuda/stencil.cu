@@ -103,14 +103,10 @@ __global__ void convolve_cols_kernel(plane_batch dst, plane_batch src, flow_kern
 static flow_status batch_of(flow_plane *const *dst, const flow_plane *const *src, int n,
                             plane_batch *d, plane_batch *s)
 {
-    if (n < 1 || n > FLOW_BATCH_MAX)
-        return flow_fail(FLOW_ERR_INVALID, "convolution of %d planes (1 to %d)", n,
-                         FLOW_BATCH_MAX);
+    FLOW_TRY(flow_check_batch(dst, src, n));
     memset(d, 0, sizeof *d);
     memset(s, 0, sizeof *s);
     for (int i = 0; i < n; i++) {
-        if (dst[i]->width != dst[0]->width || dst[i]->height != dst[0]->height)
-            return flow_fail(FLOW_ERR_INVALID, "convolution of planes of different sizes");
         d->p[i] = *dst[i];
         s->p[i] = *src[i];
     }

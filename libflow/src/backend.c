@@ -78,6 +78,26 @@ void flow_backend_unpin(flow_backend *b, void *p)
         b->ops->host_unregister(b, p);
 }
 
+flow_status flow_check_rhs(const flow_system *s, const flow_pair *f, const char *op)
+{
+    if ((s->flags & FLOW_SYS_RHS) && !f)
+        return flow_fail(FLOW_ERR_INVALID, "%s: the system has a right-hand side but f is NULL",
+                         op);
+    return FLOW_OK;
+}
+
+flow_status flow_check_batch(flow_plane *const *dst, const flow_plane *const *src, int n)
+{
+    if (n < 1 || n > FLOW_BATCH_MAX)
+        return flow_fail(FLOW_ERR_INVALID, "convolution of %d planes (1 to %d)", n,
+                         FLOW_BATCH_MAX);
+    for (int i = 0; i < n; i++)
+        if (dst[i]->width != dst[0]->width || dst[i]->height != dst[0]->height
+            || src[i]->width != dst[0]->width || src[i]->height != dst[0]->height)
+            return flow_fail(FLOW_ERR_INVALID, "convolution of planes of different sizes");
+    return FLOW_OK;
+}
+
 void flow_backend_close(flow_backend *b)
 {
     if (!b)

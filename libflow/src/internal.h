@@ -2,6 +2,7 @@
 #ifndef FLOW_INTERNAL_H
 #define FLOW_INTERNAL_H
 
+#include "flow/backend.h"
 #include "flow/status.h"
 
 #include <stdio.h>
@@ -25,6 +26,12 @@ flow_status flow_fail(flow_status s, const char *fmt, ...)
         if (flow_try_s_ != FLOW_OK)                                           \
             return flow_try_s_;                                               \
     } while (0)
+
+/* Argument checks that every backend makes (backend.c): a system with a
+ * right-hand side needs f; a convolution takes 1..FLOW_BATCH_MAX planes of
+ * one size. */
+flow_status flow_check_rhs(const flow_system *s, const flow_pair *f, const char *op);
+flow_status flow_check_batch(flow_plane *const *dst, const flow_plane *const *src, int n);
 
 /* Whole-or-nothing file output (atomic_file.c).  flow_atomic_open opens a
  * temporary file beside `path` (kept by pointer: it must outlive the

@@ -54,12 +54,6 @@ void flow_stage_end(const flow_context *ctx, const char *name)
         ctx->obs.stage_end(ctx->obs.user, name);
 }
 
-static flow_status pair_fill(flow_backend *b, flow_pair *x, float value)
-{
-    FLOW_TRY(b->ops->fill(b, &x->u, value));
-    return b->ops->fill(b, &x->v, value);
-}
-
 static flow_status cycle(flow_context *ctx, int d, unsigned flags, int gamma, const char *kind);
 
 /* RMS of the FAS correction x2 - R x of level L, for the trace only: read
@@ -114,7 +108,7 @@ static flow_status coarse_correction(flow_context *ctx, int d, unsigned flags, i
                     d);
     } else {
         /* A2 e2 = R r, started from e2 = 0 */
-        FLOW_TRY(pair_fill(b, &C->x, 0.0f));
+        FLOW_TRY(flow_pair_fill(b, &C->x, 0.0f));
         flow_tracef(ctx, d, "  \\ f%d = R[%d->%d] r%d", c, d, c, d);
     }
     FLOW_TRY(cycle(ctx, c, cflags, gamma, kind));
@@ -145,10 +139,13 @@ static flow_status cycle(flow_context *ctx, int d, unsigned flags, int gamma, co
     return flow_smooth_level(ctx, d, flags, p->n2, kind, "postsmooth");
 }
 
-static void trace_transition(const flow_context *ctx, int d)
+/* FMG and cascadic: the solution of level d prolongated as the initial
+ * guess of level d - 1. */
+static flow_status to_finer(flow_context *ctx, int d)
 {
     flow_tracef(ctx, d - 1, "[depth: %d] -> [depth: %d] | x%d = P[%d->%d] x%d", d, d - 1, d - 1,
                 d, d - 1, d);
+    return ctx->b->ops->prolong_pair(ctx->b, &ctx->lev[d - 1].x, &ctx->lev[d].x, NULL, 0);
 }
 
 /* FMG (algorithms 2.8.7, 2.8.9): from the coarsest level up, `cycles`
@@ -159,16 +156,14 @@ static flow_status fmg(flow_context *ctx)
     flow_backend *b = ctx->b;
     const int D = ctx->nlevels - 1;
     const unsigned full = flow_flags_full(ctx);
-    FLOW_TRY(pair_fill(b, &ctx->lev[D].x, 0.0f));
+    FLOW_TRY(flow_pair_fill(b, &ctx->lev[D].x, 0.0f));
     for (int d = D; d >= 0; d--) {
         for (int c = 1; c <= ctx->p.cycles; c++) {
             flow_tracef(ctx, d, "{depth: %d, cycle: %d/%d}", d, c, ctx->p.cycles);
             FLOW_TRY(cycle(ctx, d, full, 1, "V"));
         }
-        if (d > 0) {
-            trace_transition(ctx, d);
-            FLOW_TRY(b->ops->prolong_pair(b, &ctx->lev[d - 1].x, &ctx->lev[d].x, NULL, 0));
-        }
+        if (d > 0)
+            FLOW_TRY(to_finer(ctx, d));
     }
     return FLOW_OK;
 }
@@ -180,13 +175,11 @@ static flow_status cascadic(flow_context *ctx)
     flow_backend *b = ctx->b;
     const int D = ctx->nlevels - 1;
     const unsigned full = flow_flags_full(ctx);
-    FLOW_TRY(pair_fill(b, &ctx->lev[D].x, 0.0f));
+    FLOW_TRY(flow_pair_fill(b, &ctx->lev[D].x, 0.0f));
     for (int d = D; d >= 0; d--) {
         FLOW_TRY(flow_smooth_level(ctx, d, full, ctx->p.iterations, "C", "cascadic"));
-        if (d > 0) {
-            trace_transition(ctx, d);
-            FLOW_TRY(b->ops->prolong_pair(b, &ctx->lev[d - 1].x, &ctx->lev[d].x, NULL, 0));
-        }
+        if (d > 0)
+            FLOW_TRY(to_finer(ctx, d));
     }
     return FLOW_OK;
 }
@@ -203,14 +196,14 @@ flow_status flow_solve(flow_context *ctx)
     switch (p->solver) {
     case FLOW_SOLVER_JACOBI:
     case FLOW_SOLVER_RBSOR:
-        s = pair_fill(b, &ctx->lev[0].x, 0.0f);
+        s = flow_pair_fill(b, &ctx->lev[0].x, 0.0f);
         if (s == FLOW_OK)
             s = flow_smooth_level(ctx, 0, full, p->iterations,
                                   p->solver == FLOW_SOLVER_RBSOR ? "SOR" : "J", "solve");
         break;
     case FLOW_SOLVER_VCYCLE:
     case FLOW_SOLVER_WCYCLE:
-        s = pair_fill(b, &ctx->lev[0].x, 0.0f);
+        s = flow_pair_fill(b, &ctx->lev[0].x, 0.0f);
         for (int c = 1; s == FLOW_OK && c <= p->cycles; c++) {
             flow_tracef(ctx, 0, "{depth: 0, cycle: %d/%d}", c, p->cycles);
             if (p->solver == FLOW_SOLVER_VCYCLE)

@@ -12,17 +12,6 @@
 #include "solve.h"
 #include "internal.h"
 
-#include <math.h>
-
-flow_status flow_pair_rms(flow_backend *b, const flow_pair *p, double *rms)
-{
-    double su = 0, sv = 0;
-    FLOW_TRY(b->ops->sum_squares(b, &p->u, &su));
-    FLOW_TRY(b->ops->sum_squares(b, &p->v, &sv));
-    *rms = sqrt((su + sv) / ((double)p->u.width * p->u.height));
-    return FLOW_OK;
-}
-
 flow_status flow_level_residual_rms(flow_context *ctx, int d, unsigned flags, double *rms)
 {
     flow_backend *b = ctx->b;
@@ -55,7 +44,7 @@ flow_status flow_smooth_level(flow_context *ctx, int d, unsigned flags, int n, c
                               const char *label)
 {
     const flow_system s = flow_level_system(ctx, d, flags);
-    if (!flow_tracing(ctx) || !kind)
+    if (!flow_tracing(ctx))
         return n > 0 ? sweeps(ctx, d, &s, n) : FLOW_OK;
     const char *nl = ctx->nl_flags ? "_NL" : "";
     if (label)

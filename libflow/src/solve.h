@@ -1,5 +1,6 @@
 /* solve.h -- the flow context's state and the solver layers shared by
- * context.c, lucas_kanade.c, variational.c, smoother.c and multigrid.c.
+ * context.c, pair.c, lucas_kanade.c, variational.c, smoother.c, multigrid.c and
+ * warping.c.
  * Not installed. */
 #ifndef FLOW_SRC_SOLVE_H
 #define FLOW_SRC_SOLVE_H
@@ -47,6 +48,15 @@ struct flow_context {
     flow_pair w;
 };
 
+/* ---- pair.c: a backend operation on both components of a pair ---- */
+flow_status flow_pair_alloc(flow_backend *b, flow_pair *x, int w, int h);
+void flow_pair_free(flow_backend *b, flow_pair *x);
+flow_status flow_pair_fill(flow_backend *b, flow_pair *x, float value);
+flow_status flow_pair_copy(flow_backend *b, flow_pair *dst, const flow_pair *src);
+flow_status flow_pair_scale(flow_backend *b, flow_pair *x, float factor);
+/* RMS of a pair's values (waits for the device: traces and tests only). */
+flow_status flow_pair_rms(flow_backend *b, const flow_pair *p, double *rms);
+
 /* ---- context.c ---- */
 /* The motion tensor of frame[0] and second[0 .. channels-1] into
  * lev[0].sys.J (with the workflow pictures when an observer wants them),
@@ -86,8 +96,6 @@ flow_status flow_smooth_level(flow_context *ctx, int d, unsigned flags, int n, c
                               const char *label);
 /* RMS of r = f - N(x) on level d (into the level's scratch pair t). */
 flow_status flow_level_residual_rms(flow_context *ctx, int d, unsigned flags, double *rms);
-/* RMS of a pair's values. */
-flow_status flow_pair_rms(flow_backend *b, const flow_pair *p, double *rms);
 
 /* ---- multigrid.c ---- */
 /* Solves the finest system with the context's solver into lev[0].x. */

@@ -35,18 +35,6 @@ int flow_levels_for(const flow_params *p, int w, int h)
     return n;
 }
 
-static flow_status pair_alloc(flow_backend *b, flow_pair *x, int w, int h)
-{
-    FLOW_TRY(flow_plane_alloc(b, &x->u, w, h));
-    return flow_plane_alloc(b, &x->v, w, h);
-}
-
-static void pair_free(flow_backend *b, flow_pair *x)
-{
-    flow_plane_free(b, &x->u);
-    flow_plane_free(b, &x->v);
-}
-
 unsigned flow_flags_full(const flow_context *ctx)
 {
     return FLOW_SYS_AFFINE | ctx->nl_flags;
@@ -92,13 +80,13 @@ flow_status flow_levels_alloc(flow_context *ctx)
         L->width = w;
         L->height = h;
         FLOW_TRY(flow_tensor_alloc(b, &L->sys.J, w, h));
-        FLOW_TRY(pair_alloc(b, &L->x, w, h));
+        FLOW_TRY(flow_pair_alloc(b, &L->x, w, h));
         if (variational) {
-            FLOW_TRY(pair_alloc(b, &L->t, w, h));
+            FLOW_TRY(flow_pair_alloc(b, &L->t, w, h));
             if (d > 0) {
-                FLOW_TRY(pair_alloc(b, &L->f, w, h));
+                FLOW_TRY(flow_pair_alloc(b, &L->f, w, h));
                 if (flow_uses_fas(ctx))
-                    FLOW_TRY(pair_alloc(b, &L->xr, w, h));
+                    FLOW_TRY(flow_pair_alloc(b, &L->xr, w, h));
             }
         }
         L->sys.alpha = (float)p->alpha;
@@ -120,10 +108,10 @@ void flow_levels_free(flow_context *ctx)
     for (int d = 0; d < ctx->nlevels; d++) {
         flow_level *L = &ctx->lev[d];
         flow_tensor_free(ctx->b, &L->sys.J);
-        pair_free(ctx->b, &L->x);
-        pair_free(ctx->b, &L->f);
-        pair_free(ctx->b, &L->t);
-        pair_free(ctx->b, &L->xr);
+        flow_pair_free(ctx->b, &L->x);
+        flow_pair_free(ctx->b, &L->f);
+        flow_pair_free(ctx->b, &L->t);
+        flow_pair_free(ctx->b, &L->xr);
     }
     free(ctx->lev);
     ctx->lev = NULL;

@@ -24,16 +24,14 @@ static flow_status warp_planes_alloc(flow_context *c)
 {
     for (int ch = 0; ch < c->channels; ch++)
         FLOW_TRY(flow_plane_alloc(c->b, &c->warped[ch], c->width, c->height));
-    FLOW_TRY(flow_plane_alloc(c->b, &c->w.u, c->width, c->height));
-    return flow_plane_alloc(c->b, &c->w.v, c->width, c->height);
+    return flow_pair_alloc(c->b, &c->w, c->width, c->height);
 }
 
 static void warp_planes_free(flow_context *c)
 {
     for (int ch = 0; ch < 3; ch++)
         flow_plane_free(c->b, &c->warped[ch]);
-    flow_plane_free(c->b, &c->w.u);
-    flow_plane_free(c->b, &c->w.v);
+    flow_pair_free(c->b, &c->w);
 }
 
 flow_status flow_warping_alloc(flow_context *ctx)
@@ -59,10 +57,8 @@ flow_status flow_warping_alloc(flow_context *ctx)
 
 void flow_warping_free(flow_context *ctx)
 {
-    for (int l = 0; l < ctx->npyr; l++) {
-        warp_planes_free(ctx->pyr[l]);
-        flow_context_destroy(ctx->pyr[l]);
-    }
+    for (int l = 0; l < ctx->npyr; l++)
+        flow_context_destroy(ctx->pyr[l]); /* its warp planes with it */
     free(ctx->pyr);
     ctx->pyr = NULL;
     ctx->npyr = 0;
@@ -75,10 +71,8 @@ static flow_status warp_level(flow_context *c, int warps)
 {
     flow_backend *b = c->b;
     for (int k = 0; k < warps; k++) {
-        if (k > 0) {
-            FLOW_TRY(b->ops->copy(b, &c->w.u, &c->lev[0].x.u));
-            FLOW_TRY(b->ops->copy(b, &c->w.v, &c->lev[0].x.v));
-        }
+        if (k > 0)
+            FLOW_TRY(flow_pair_copy(b, &c->w, &c->lev[0].x));
         for (int ch = 0; ch < c->channels; ch++)
             FLOW_TRY(b->ops->warp(b, &c->warped[ch], &c->frame[1][ch], &c->w));
         FLOW_TRY(flow_frame_tensor(c, c->warped));
@@ -106,17 +100,12 @@ flow_status flow_warping_work(flow_context *ctx)
     for (int l = ctx->npyr; l >= 0 && s == FLOW_OK; l--) {
         flow_context *c = l == 0 ? ctx : ctx->pyr[l - 1];
         if (l == ctx->npyr) {
-            s = b->ops->fill(b, &c->w.u, 0.0f);
-            if (s == FLOW_OK)
-                s = b->ops->fill(b, &c->w.v, 0.0f);
+            s = flow_pair_fill(b, &c->w, 0.0f);
         } else {
             /* the coarser level's flow, in this level's pixels */
-            const flow_context *coarse = ctx->pyr[l];
-            s = b->ops->prolong_pair(b, &c->w, &coarse->lev[0].x, NULL, 0);
+            s = b->ops->prolong_pair(b, &c->w, &ctx->pyr[l]->lev[0].x, NULL, 0);
             if (s == FLOW_OK)
-                s = b->ops->scale(b, &c->w.u, 2.0f);
-            if (s == FLOW_OK)
-                s = b->ops->scale(b, &c->w.v, 2.0f);
+                s = flow_pair_scale(b, &c->w, 2.0f);
         }
         if (s == FLOW_OK)
             s = warp_level(c, ctx->p.warps);
