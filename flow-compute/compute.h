@@ -95,7 +95,12 @@ void output_picture_name(const char *flow_name, const char *suffix, char *buf, s
  * thread, gives the milliseconds spent writing and waited for (either may
  * be NULL) and returns the first failure's exit code. */
 typedef struct output_queue output_queue;
-int output_queue_start(const compute_options *o, output_queue **out);
+int output_queue_start(const compute_options *o, flow_backend *b, output_queue **out);
+/* A flow field comes back from the device every pair: page-locked, its
+ * download runs at the bus's speed (only an optimisation: a field that
+ * cannot be pinned stays ordinary memory).  Unpin before freeing. */
+void field_pin(flow_backend *b, flow_field *f);
+void field_unpin(flow_backend *b, flow_field *f);
 int output_queue_put(output_queue *q, const char *name, flow_field *field,
                      const flow_image *frame1, const char *header);
 int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms);

@@ -195,7 +195,7 @@ int run_compute(const compute_options *o)
         goto done;
     if (o->workflow_dir && (rc = workflow_open(o->workflow_dir, &wf)) != CLI_EXIT_OK)
         goto done;
-    if (o->output && (rc = output_queue_start(o, &queue)) != CLI_EXIT_OK)
+    if (o->output && (rc = output_queue_start(o, b, &queue)) != CLI_EXIT_OK)
         goto done;
     const int timed = o->timing || o->timing_file;
     if ((rc = ftimer_create(b, timed ? o->timing_depth : 1, timed, &tm)) != CLI_EXIT_OK)
@@ -239,14 +239,7 @@ int run_compute(const compute_options *o)
         rc = compute_failure(FLOW_ERR_NOMEM, "flow field");
         goto done;
     }
-    /* The field comes back from the device every pair: page-locked, the
-     * download runs at the bus's speed.  Only an optimisation: on failure
-     * the run goes on with ordinary memory. */
-    const size_t field_bytes = (size_t)width * height * sizeof(float);
-    if ((flow_backend_pin(b, field.u, field_bytes) != FLOW_OK
-         || flow_backend_pin(b, field.v, field_bytes) != FLOW_OK)
-        && o->verbose)
-        fprintf(stderr, "flow-compute: notice: %s: transfers stay unpinned\n", flow_last_error());
+    field_pin(b, &field);
     rs.timer = tm;
     const flow_observer timing_only = {&rs, on_stage_begin, on_stage_end, NULL, NULL};
     const flow_observer first_run = {&rs, on_stage_begin, on_stage_end, o->trace ? on_trace : NULL,
@@ -336,8 +329,7 @@ done:
         int wrc = output_queue_finish(queue, NULL, NULL);
         rc = rc == CLI_EXIT_OK ? wrc : rc;
     }
-    flow_backend_unpin(b, field.u);
-    flow_backend_unpin(b, field.v);
+    field_unpin(b, &field);
     flow_field_free(&field);
     flow_image_free(&frame[0]);
     flow_image_free(&frame[1]);

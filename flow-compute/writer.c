@@ -4,7 +4,8 @@
  *
  * One job at a time: output_queue_put() waits until the previous pair is
  * written, then swaps the caller's flow field with the queue's spare one
- * (no copy: the caller computes the next flow into the spare) and copies
+ * (no copy: the caller computes the next flow into the spare, page-locked
+ * like the caller's so that every download is fast) and copies
  * the first frame only when the vector picture needs it.  A failed write
  * is reported by the writer thread as it happens and returned by the next
  * put or by finish, which stops the loop. */
@@ -16,6 +17,7 @@
 
 struct output_queue {
     const compute_options *o;
+    flow_backend *b;      /* the spare field is page-locked for it, as the caller's is */
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -54,7 +56,7 @@ static void *writer(void *arg)
     return NULL;
 }
 
-int output_queue_start(const compute_options *o, output_queue **out)
+int output_queue_start(const compute_options *o, flow_backend *b, output_queue **out)
 {
     *out = NULL;
     output_queue *q = calloc(1, sizeof *q);
@@ -63,6 +65,7 @@ int output_queue_start(const compute_options *o, output_queue **out)
         return CLI_EXIT_COMPUTE;
     }
     q->o = o;
+    q->b = b;
     pthread_mutex_init(&q->mu, NULL);
     pthread_cond_init(&q->cv, NULL);
     if (pthread_create(&q->thread, NULL, writer, q) != 0) {
@@ -74,6 +77,19 @@ int output_queue_start(const compute_options *o, output_queue **out)
     }
     *out = q;
     return CLI_EXIT_OK;
+}
+
+void field_pin(flow_backend *b, flow_field *f)
+{
+    const size_t bytes = (size_t)f->width * f->height * sizeof(float);
+    if (flow_backend_pin(b, f->u, bytes) == FLOW_OK)
+        flow_backend_pin(b, f->v, bytes);
+}
+
+void field_unpin(flow_backend *b, flow_field *f)
+{
+    flow_backend_unpin(b, f->u);
+    flow_backend_unpin(b, f->v);
 }
 
 /* Waits (under mu) until no job is pending; counts the time waited. */
@@ -95,8 +111,11 @@ int output_queue_put(output_queue *q, const char *name, flow_field *field,
     if (rc != CLI_EXIT_OK)
         return rc;
     /* The writer is idle: its buffers are ours until busy is set again. */
-    if (!q->field.u && flow_field_alloc(&q->field, field->width, field->height) != FLOW_OK)
-        return cli_report_status(FLOW_ERR_NOMEM);
+    if (!q->field.u) {
+        if (flow_field_alloc(&q->field, field->width, field->height) != FLOW_OK)
+            return cli_report_status(FLOW_ERR_NOMEM);
+        field_pin(q->b, &q->field);
+    }
     if (q->o->vectors) {
         if (!q->frame1.data
             && flow_image_alloc(&q->frame1, frame1->width, frame1->height, frame1->channels)
@@ -134,6 +153,7 @@ int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms)
         *wait_ms = q->wait_ms;
     pthread_mutex_destroy(&q->mu);
     pthread_cond_destroy(&q->cv);
+    field_unpin(q->b, &q->field);
     flow_field_free(&q->field);
     flow_image_free(&q->frame1);
     free(q);
