@@ -523,7 +523,7 @@ static int parse_options(int argc, char **argv, compute_options *o)
         case 'v': o->verbose = 1; break;
         case 'h': print_help(); exit(CLI_EXIT_OK);
         case 'V': print_version(); exit(CLI_EXIT_OK);
-        default: return cli_bad_option(c, argv, COMPUTE_USAGE, "flow-compute");
+        default: return cli_bad_option(c, argv, COMPUTE_USAGE, "flow-compute", NULL);
         }
     }
     o->frames = argv + optind;

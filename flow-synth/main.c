@@ -241,7 +241,7 @@ static int parse_options(int argc, char **argv, synth_options *o)
             printf("flow-synth %s (libflow %s; video writers: y4m%s)\n", flow_version(),
                    flow_version(), flow_image_has_opencv() ? ", avi, mp4 (OpenCV)" : "");
             exit(CLI_EXIT_OK);
-        default: return cli_bad_option(c, argv, USAGE, "flow-synth");
+        default: return cli_bad_option(c, argv, USAGE, "flow-synth", NULL);
         }
         /* A motion option: parse into dst, remember it was given. */
         if (cli_parse_double(motion_options[c].name, optarg, lo, hi, dst) != 0)

@@ -126,12 +126,7 @@ int tool_bad_option(int c, char **argv, const char *usage_line, const char *cmd)
 {
     char help[64];
     snprintf(help, sizeof help, "flow-tool %s", cmd);
-    const char *opt = optind > 0 ? argv[optind - 1] : "?";
-    if (c == ':')
-        return cli_usage_error(usage_line, help, "%s: option '%s' needs a value", cmd, opt);
-    if (optopt && strncmp(opt, "--", 2) != 0)
-        return cli_usage_error(usage_line, help, "%s: unknown option '-%c'", cmd, optopt);
-    return cli_usage_error(usage_line, help, "%s: unknown option '%s'", cmd, opt);
+    return cli_bad_option(c, argv, usage_line, help, cmd);
 }
 
 int tool_check_args(int argc, int want, const char *usage_line, const char *cmd)

@@ -84,11 +84,17 @@ int cli_usage_error(const char *usage, const char *help_cmd, const char *fmt, ..
     return CLI_EXIT_USAGE;
 }
 
-int cli_bad_option(int c, char **argv, const char *usage, const char *help_cmd)
+int cli_bad_option(int c, char **argv, const char *usage, const char *help_cmd,
+                   const char *cmd)
 {
+    const char *opt = optind > 0 ? argv[optind - 1] : "?";
+    const char *p = cmd ? cmd : "", *sep = cmd ? ": " : "";
     if (c == ':')
-        return cli_usage_error(usage, help_cmd, "option '%s' needs a value", argv[optind - 1]);
-    return cli_usage_error(usage, help_cmd, "unknown option '%s'", argv[optind - 1]);
+        return cli_usage_error(usage, help_cmd, "%s%soption '%s' needs a value", p, sep, opt);
+    /* a short option in a group ("-Zq") is a letter of argv[optind - 1] */
+    if (optopt && strncmp(opt, "--", 2) != 0)
+        return cli_usage_error(usage, help_cmd, "%s%sunknown option '-%c'", p, sep, optopt);
+    return cli_usage_error(usage, help_cmd, "%s%sunknown option '%s'", p, sep, opt);
 }
 
 /* Text that is empty or starts with a blank is refused: strtol/strtod would

@@ -57,10 +57,12 @@ int cli_usage_error(const char *usage, const char *help_cmd, const char *fmt, ..
 
 /* The usage error for an option getopt_long() did not take (with opterr =
  * 0 and an optstring that starts with ':'): c == ':' is an option given
- * without its value, any other c an unknown option; the message names
- * argv[optind - 1].  Returns cli_usage_error(usage, help_cmd, ...), that is
- * CLI_EXIT_USAGE. */
-int cli_bad_option(int c, char **argv, const char *usage, const char *help_cmd);
+ * without its value, any other c an unknown option; the message names the
+ * option (the letter itself inside a group of short options) after "cmd: "
+ * when cmd is not NULL (a subcommand).  Returns cli_usage_error(usage,
+ * help_cmd, ...), that is CLI_EXIT_USAGE. */
+int cli_bad_option(int c, char **argv, const char *usage, const char *help_cmd,
+                   const char *cmd);
 
 /* Number parsing: the whole of text must be the number, inside [lo, hi]
  * (NaN and infinities are rejected).  On success stores it and returns 0;

@@ -38,6 +38,7 @@ expect "help exit codes" 0 out "Exit status: 0 ok, 1 usage" $FC --help
 expect "version" 0 out "^flow-compute [0-9]+\.[0-9]+\.[0-9]+ \(libflow" $FC --version
 expect "version says OpenCV" 0 out "^OpenCV: (yes|no)" $FC --version
 expect "unknown option" 1 err "unknown option '--frobnicate'" $FCC --frobnicate f0.png f1.png
+expect "unknown option in a group" 1 err "unknown option '-Z'" $FCC -qZ f0.png f1.png
 expect "usage line" 1 err "^usage: flow-compute" $FCC --frobnicate f0.png f1.png
 expect "missing value" 1 err "option '--alpha' needs a value" $FCC f0.png f1.png --alpha
 expect "no input" 1 err "no input" $FCC -o x.flo
