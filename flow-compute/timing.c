@@ -13,12 +13,9 @@
  * median, over frames and --repeat runs. */
 #include "compute.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #define STACK_MAX 256
 
@@ -413,24 +410,11 @@ static void node_path(const ftimer *t, int i, char *buf, size_t size)
 
 int ftimer_write_csv(const ftimer *t, const char *path, long pixels, const char *meta)
 {
-    /* A regular file is written under a temporary name and renamed; anything
-     * else (/dev/stdout, a pipe) is written directly: renaming over a device
-     * node would replace it. */
-    struct stat st;
-    const int direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    if (!direct) {
-        const char *slash = strrchr(path, '/');
-        const int dirlen = slash ? (int)(slash - path + 1) : 0;
-        snprintf(tmp, sizeof tmp, "%.*s.tmp-%ld-%s", dirlen, path, (long)getpid(),
-                 path + dirlen);
-    }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        cli_error("%s: cannot write: %s", path, strerror(errno));
-        return CLI_EXIT_IO;
-    }
+    flow_atomic a;
+    flow_status s = flow_atomic_open(&a, path);
+    if (s != FLOW_OK)
+        return cli_report_status(s);
+    FILE *f = a.f;
     fprintf(f, "# %s\n", meta);
     fprintf(f, "path,depth,name,samples,calls,mean_ms,median_ms,min_ms,max_ms,percent,fps,"
                "mpx_s\n");
@@ -445,13 +429,6 @@ int ftimer_write_csv(const ftimer *t, const char *path, long pixels, const char 
                 median_ms(t, i), t->nodes[i].min_ms, t->nodes[i].max_ms, percent(t, i),
                 ms > 0 ? 1000.0 / ms : 0.0, ms > 0 ? pixels / (ms * 1000.0) : 0.0);
     }
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || (!direct && rename(tmp, path) != 0)) {
-        cli_error("%s: cannot write: %s", path, strerror(errno));
-        if (!direct)
-            remove(tmp);
-        return CLI_EXIT_IO;
-    }
-    return CLI_EXIT_OK;
+    s = flow_atomic_commit(&a);
+    return s == FLOW_OK ? CLI_EXIT_OK : cli_report_status(s);
 }

@@ -26,8 +26,8 @@ struct workflow {
     int step;
     float *host;     /* download buffer, grown as needed */
     size_t host_size;
-    FILE *index;     /* index.txt of the pair, written under a temporary name */
-    char index_tmp[4300], index_path[4300];
+    flow_atomic index; /* index.txt of the pair (index.f: a pair is open) */
+    char index_path[4300];
     int error;       /* exit code of the first failure in this pair */
 };
 
@@ -82,10 +82,8 @@ void workflow_close(workflow *w)
 {
     if (!w)
         return;
-    if (w->index) {
-        fclose(w->index);
-        remove(w->index_tmp);
-    }
+    if (w->index.f)
+        flow_atomic_abort(&w->index);
     free(w->host);
     free(w);
 }
@@ -102,13 +100,10 @@ int workflow_begin_pair(workflow *w, long number, int single)
     w->step = 0;
     w->error = CLI_EXIT_OK;
     snprintf(w->index_path, sizeof w->index_path, "%s/index.txt", w->pair);
-    snprintf(w->index_tmp, sizeof w->index_tmp, "%s/.index.txt.tmp", w->pair);
-    w->index = fopen(w->index_tmp, "w");
-    if (!w->index) {
-        cli_error("%s: cannot write: %s", w->index_path, strerror(errno));
-        return CLI_EXIT_IO;
-    }
-    fprintf(w->index, "# step name width height min max (the values mapped to 0 and 255)\n");
+    const flow_status s = flow_atomic_open(&w->index, w->index_path);
+    if (s != FLOW_OK)
+        return cli_report_status(s);
+    fprintf(w->index.f, "# step name width height min max (the values mapped to 0 and 255)\n");
     return CLI_EXIT_OK;
 }
 
@@ -164,7 +159,7 @@ static void write_step(workflow *w, const char *name, const float *v, int width,
     }
     if (!(lo <= hi))
         lo = hi = 0; /* no finite value */
-    fprintf(w->index, "%02d %s %d %d %.9g %.9g\n", w->step, clean, width, height, lo, hi);
+    fprintf(w->index.f, "%02d %s %d %d %.9g %.9g\n", w->step, clean, width, height, lo, hi);
     w->step++;
 }
 
@@ -212,20 +207,13 @@ int workflow_end_pair(workflow *w, const flow_field *f)
         if (s != FLOW_OK)
             w->error = cli_report_status(s);
         else {
-            fprintf(w->index, "%02d flow %d %d 0 %.9g (colour coding, radius scale)\n", w->step,
+            fprintf(w->index.f, "%02d flow %d %d 0 %.9g (colour coding, radius scale)\n", w->step,
                     f->width, f->height, used);
             w->step++;
         }
     }
-    int bad = ferror(w->index);
-    bad |= fclose(w->index) != 0;
-    w->index = NULL;
-    if (bad || rename(w->index_tmp, w->index_path) != 0) {
-        remove(w->index_tmp);
-        if (w->error == CLI_EXIT_OK) {
-            cli_error("%s: cannot write: %s", w->index_path, strerror(errno));
-            w->error = CLI_EXIT_IO;
-        }
-    }
+    const flow_status s = flow_atomic_commit(&w->index);
+    if (s != FLOW_OK && w->error == CLI_EXIT_OK)
+        w->error = cli_report_status(s);
     return w->error;
 }

@@ -9,11 +9,9 @@
 #include "tool.h"
 #include "cli.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 static const struct {
     const char *name;
@@ -101,25 +99,13 @@ int tool_write_image(const char *path, const flow_image *img)
 
 int tool_write_text(const char *path, const char *text)
 {
-    char tmp[4096];
-    int n = snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    if (n < 0 || (size_t)n >= sizeof tmp) {
-        cli_error("%s: path too long", path);
-        return CLI_EXIT_IO;
+    flow_atomic a;
+    flow_status s = flow_atomic_open(&a, path);
+    if (s == FLOW_OK) {
+        fputs(text, a.f);
+        s = flow_atomic_commit(&a);
     }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        cli_error("%s: cannot write: %s", path, strerror(errno));
-        return CLI_EXIT_IO;
-    }
-    int bad = fputs(text, f) < 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        cli_error("%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        return CLI_EXIT_IO;
-    }
-    return CLI_EXIT_OK;
+    return s == FLOW_OK ? CLI_EXIT_OK : cli_report_status(s);
 }
 
 int tool_bad_option(int c, char **argv, const char *usage_line, const char *cmd)

@@ -29,9 +29,10 @@ flow_status flow_atomic_open(flow_atomic *a, const char *path)
     memset(a, 0, sizeof *a);
     a->path = path;
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    const int exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode))
         return flow_fail(FLOW_ERR_IO, "%s: is a directory", path);
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (exists && !S_ISREG(st.st_mode)) {
         /* a device or a pipe (/dev/stdout, a FIFO): written directly, never
          * replaced by a rename */
         a->f = fopen(path, "wb");

@@ -2,10 +2,9 @@
 #ifndef FLOW_INTERNAL_H
 #define FLOW_INTERNAL_H
 
+#include "flow/atomic_file.h"
 #include "flow/backend.h"
 #include "flow/status.h"
-
-#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,24 +31,6 @@ flow_status flow_fail(flow_status s, const char *fmt, ...)
  * one size. */
 flow_status flow_check_rhs(const flow_system *s, const flow_pair *f, const char *op);
 flow_status flow_check_batch(flow_plane *const *dst, const flow_plane *const *src, int n);
-
-/* Whole-or-nothing file output (atomic_file.c).  flow_atomic_open opens a
- * temporary file beside `path` (kept by pointer: it must outlive the
- * writer); flow_atomic_commit closes it and renames it over `path`, or
- * removes it and fails; flow_atomic_abort removes it.  Writers that cannot
- * take a FILE * (OpenCV) write to flow_atomic_tmpname() and then call
- * flow_atomic_rename(). */
-typedef struct flow_atomic {
-    FILE *f;
-    const char *path;
-    char tmp[4096];
-} flow_atomic;
-
-flow_status flow_atomic_open(flow_atomic *a, const char *path);
-flow_status flow_atomic_commit(flow_atomic *a);
-void flow_atomic_abort(flow_atomic *a);
-flow_status flow_atomic_tmpname(const char *path, char *tmp, size_t size);
-flow_status flow_atomic_rename(const char *tmp, const char *path);
 
 #ifdef __cplusplus
 }

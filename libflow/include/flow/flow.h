@@ -14,6 +14,7 @@
 #ifndef FLOW_FLOW_H
 #define FLOW_FLOW_H
 
+#include "flow/atomic_file.h"
 #include "flow/backend.h"
 #include "flow/error.h"
 #include "flow/field.h"
