@@ -2,7 +2,8 @@
  * the bytes go to a temporary name beside the target (same directory, same
  * extension, so format-by-extension writers still work), which is renamed
  * over the target only once everything was written.  A target that exists
- * and is not a regular file (a device, a pipe) is written directly. */
+ * and is not a regular file (a device, a pipe, a symbolic link) is written
+ * directly. */
 #include "internal.h"
 
 #include <errno.h>
@@ -29,12 +30,12 @@ flow_status flow_atomic_open(flow_atomic *a, const char *path)
     memset(a, 0, sizeof *a);
     a->path = path;
     struct stat st;
-    const int exists = stat(path, &st) == 0;
-    if (exists && S_ISDIR(st.st_mode))
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return flow_fail(FLOW_ERR_IO, "%s: is a directory", path);
-    if (exists && !S_ISREG(st.st_mode)) {
-        /* a device or a pipe (/dev/stdout, a FIFO): written directly, never
-         * replaced by a rename */
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* a device, a pipe or a symbolic link (/dev/stdout, a FIFO): written
+         * through, never replaced by a rename (lstat: /dev/stdout redirected
+         * to a file is a link to a regular file) */
         a->f = fopen(path, "wb");
         if (!a->f)
             return flow_fail(FLOW_ERR_IO, "%s: cannot write: %s", path, strerror(errno));

@@ -121,8 +121,8 @@ expect "error csv header" 0 out "^aae,aae_std,aee,aee_std,over1,over3,max_ee,sco
 expect "error .aae/.aee files" 0 out "AAE" "$FT" error --aae "$T/r.aae" --aee "$T/r.aee" "$T/est.flo" "$T/gt.flo"
 if [ "$(cat "$T/r.aae")" = "30.922517" ] && [ "$(cat "$T/r.aee")" = "1.500000" ]; then ok
 else bad ".aae/.aee contents: $(cat "$T/r.aae") $(cat "$T/r.aee")"; fi
-expect "error --aae to standard output (written directly, not renamed over)" 0 out "^30\.922517$" \
-    "$FT" error --aae /dev/stdout "$T/est.flo" "$T/gt.flo"
+check "error --aae to standard output (a pipe, written directly)" \
+    '"$FT" error --aae /dev/stdout "$T/est.flo" "$T/gt.flo" | grep -qx "30.922517"'
 # unknown ground truth at (0,1): scored 3; AE 45, 0, 0 -> 15; EE 1, 0, 0
 expect "error unknown gt" 0 out "^15,21.2132034,0.333333333,0.471404521,0,0,1,3,4,0,1,0$" \
     "$FT" error --csv "$T/est.flo" "$T/gt-unknown.flo"

@@ -4,8 +4,8 @@
  * flow_atomic_open opens a temporary file beside `path` (kept by pointer: it
  * must outlive the writer); flow_atomic_commit closes it and renames it over
  * `path`, or removes it and fails; flow_atomic_abort removes it.  A target
- * that exists and is not a regular file (/dev/stdout, a pipe) is written
- * directly instead.  Writers that cannot take a FILE * (OpenCV) write to
+ * that exists and is not a regular file (a device, a pipe, a symbolic link
+ * such as /dev/stdout) is written directly instead.  Writers that cannot take a FILE * (OpenCV) write to
  * flow_atomic_tmpname() and then call flow_atomic_rename(). */
 #ifndef FLOW_ATOMIC_FILE_H
 #define FLOW_ATOMIC_FILE_H
