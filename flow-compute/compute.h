@@ -85,8 +85,6 @@ int output_name(const compute_options *o, long n, char *buf, size_t size);
  * colour / vector pictures the options ask for. */
 int output_write(const compute_options *o, const char *name, const flow_field *f,
                  const flow_image *frame1, const char *header);
-/* "stem-suffix.png" from "stem.ext": the names of the pictures. */
-void output_picture_name(const char *flow_name, const char *suffix, char *buf, size_t size);
 
 /* The same writes in a thread of their own (writer.c), overlapping the next
  * computation.  put waits for the previous pair, takes *field (handing back
@@ -126,7 +124,6 @@ int ftimer_frame_begin(ftimer *t);
 int ftimer_frame_end(ftimer *t);
 /* Mean milliseconds per frame of the top-level stage `name` (0 if none). */
 double ftimer_stage_mean(const ftimer *t, const char *name);
-double ftimer_total_mean(const ftimer *t);
 long ftimer_samples(const ftimer *t);
 /* The report of seed 001 figures 5.3 and 5.4 for frames of `pixels`. */
 void ftimer_report(const ftimer *t, FILE *f, long pixels);

@@ -51,7 +51,8 @@ int output_name(const compute_options *o, long n, char *buf, size_t size)
     return CLI_EXIT_OK;
 }
 
-void output_picture_name(const char *flow_name, const char *suffix, char *buf, size_t size)
+/* "stem-suffix.png" from "stem.ext": the names of the pictures. */
+static void picture_name(const char *flow_name, const char *suffix, char *buf, size_t size)
 {
     const char *slash = strrchr(flow_name, '/');
     const char *dot = strrchr(slash ? slash + 1 : flow_name, '.');
@@ -114,13 +115,13 @@ int output_write(const compute_options *o, const char *name, const flow_field *f
     }
     wrote(o, path);
     if (o->color) {
-        output_picture_name(name, "color", path, sizeof path);
+        picture_name(name, "color", path, sizeof path);
         int rc = write_color(o, path, f);
         if (rc != CLI_EXIT_OK)
             return rc;
     }
     if (o->vectors) {
-        output_picture_name(name, "vectors", path, sizeof path);
+        picture_name(name, "vectors", path, sizeof path);
         int rc = write_vectors(o, path, f, frame1);
         if (rc != CLI_EXIT_OK)
             return rc;

@@ -74,8 +74,8 @@ typedef struct totals {
     double wall_start;
 } totals;
 
-static void progress(const compute_options *o, const totals *t, long expected, double *last_ms,
-                     long *last_flows, int final)
+static void progress(const totals *t, long expected, double *last_ms, long *last_flows,
+                     int final)
 {
     double now = ftimer_now_ms();
     if (!final && now - *last_ms < 250)
@@ -91,7 +91,6 @@ static void progress(const compute_options *o, const totals *t, long expected, d
     fflush(stderr);
     *last_ms = now;
     *last_flows = t->flows;
-    (void)o;
 }
 
 static void summary(const compute_options *o, const totals *t, const ftimer *tm, int w, int h)
@@ -241,6 +240,7 @@ int run_compute(const compute_options *o)
     }
     field_pin(b, &field);
     rs.timer = tm;
+    rs.wf = wf;
     const flow_observer timing_only = {&rs, on_stage_begin, on_stage_end, NULL, NULL};
     const flow_observer first_run = {&rs, on_stage_begin, on_stage_end, o->trace ? on_trace : NULL,
                                      wf ? on_workflow : NULL};
@@ -263,7 +263,6 @@ int run_compute(const compute_options *o)
             workflow_image(wf, "frame1", &frame[cur]);
             workflow_image(wf, "frame2", &frame[nxt]);
         }
-        rs.wf = wf;
         for (int r = 0; r < o->repeat; r++) {
             flow_context_set_observer(ctx, r == 0 ? &first_run : &timing_only);
             if ((rc = ftimer_frame_begin(tm)) != CLI_EXIT_OK)
@@ -298,7 +297,7 @@ int run_compute(const compute_options *o)
         }
         t.flows++;
         if (show_progress)
-            progress(o, &t, expected, &last_progress, &last_flows, 0);
+            progress(&t, expected, &last_progress, &last_flows, 0);
         snprintf(prev_name, sizeof prev_name, "%s", next_name);
         prev_number = source_frame_number(src);
         cur = nxt;
@@ -310,7 +309,7 @@ int run_compute(const compute_options *o)
     queue = NULL;
     t.decode_ms = source_read_ms(src);
     if (show_progress)
-        progress(o, &t, expected, &last_progress, &last_flows, 1);
+        progress(&t, expected, &last_progress, &last_flows, 1);
     if (!t.flows) {
         cli_error("%s: only one frame: no pair to compute", o->video ? o->video : prev_name);
         rc = CLI_EXIT_IO;

@@ -317,11 +317,6 @@ static double mean_ms(const ftimer *t, int i)
     return t->samples ? t->nodes[i].sum_ms / t->samples : 0;
 }
 
-double ftimer_total_mean(const ftimer *t)
-{
-    return mean_ms(t, 0);
-}
-
 double ftimer_stage_mean(const ftimer *t, const char *name)
 {
     for (int c = t->nodes[0].first_child; c >= 0; c = t->nodes[c].next_sibling)

@@ -19,11 +19,6 @@ void cli_set_program(const char *name)
         program = name;
 }
 
-const char *cli_program(void)
-{
-    return program;
-}
-
 static void vmessage(const char *kind, const char *fmt, va_list ap)
 {
     fprintf(stderr, "%s: %s", program, kind);

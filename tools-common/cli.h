@@ -20,7 +20,6 @@ enum {
 
 /* Sets the name used as the prefix of every message ("flow-tool"). */
 void cli_set_program(const char *name);
-const char *cli_program(void);
 
 /* "<program>: <message>\n" on stderr. */
 void cli_error(const char *fmt, ...)

@@ -11,13 +11,11 @@
 #include "harness.h"
 #include "flow/image.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -751,23 +749,6 @@ static void test_video_errors(void)
     flow_image_free(&f16);
 }
 
-/* Removes the scratch files (one flat directory and one subdirectory). */
-static void cleanup(void)
-{
-    DIR *d = opendir(harness_tmpdir());
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-            continue;
-        const char *p = harness_path(e->d_name);
-        if (unlink(p) != 0)
-            rmdir(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(harness_tmpdir());
-}
-
 int main(void)
 {
     printf("  image I/O through %s\n",
@@ -783,6 +764,5 @@ int main(void)
     RUN(test_opencv_formats);
     RUN(test_video_roundtrip);
     RUN(test_video_errors);
-    cleanup();
     return harness_report();
 }
