@@ -285,9 +285,13 @@ static int parse_options(int argc, char **argv, synth_options *o)
     return CLI_EXIT_OK;
 }
 
-static int write_error(flow_status s)
+/* The file name of frame or pair `index` of pattern. */
+static int name_of(char *buf, size_t size, const char *pattern, long index)
 {
-    return cli_report_status(s);
+    if (cli_pattern_format(buf, size, pattern, index) == 0)
+        return CLI_EXIT_OK;
+    cli_error("%s: the name of %ld is too long", pattern, index);
+    return CLI_EXIT_IO;
 }
 
 int main(int argc, char **argv)
@@ -324,7 +328,7 @@ int main(int argc, char **argv)
         flow_status s =
             flow_video_writer_open(o.video, o.fps, o.width, o.height, o.channels, &video);
         if (s != FLOW_OK) {
-            rc = write_error(s);
+            rc = cli_report_status(s);
             goto done;
         }
     }
@@ -351,25 +355,27 @@ int main(int argc, char **argv)
                 break;
             }
             if (o.frames_pattern) {
-                cli_pattern_format(name, sizeof name, o.frames_pattern, (long)o.first + k);
+                if ((rc = name_of(name, sizeof name, o.frames_pattern, o.first + k)) != CLI_EXIT_OK)
+                    break;
                 if ((s = flow_image_write(name, &img[i])) != FLOW_OK) {
-                    rc = write_error(s);
+                    rc = cli_report_status(s);
                     break;
                 }
                 if (o.verbose)
                     fprintf(stderr, "flow-synth: wrote %s\n", name);
             }
             if (o.gt_pattern && k < o.frames - 1) {
-                cli_pattern_format(name, sizeof name, o.gt_pattern, (long)o.first + k);
+                if ((rc = name_of(name, sizeof name, o.gt_pattern, o.first + k)) != CLI_EXIT_OK)
+                    break;
                 if ((s = flow_field_write(name, &gt[i])) != FLOW_OK) {
-                    rc = write_error(s);
+                    rc = cli_report_status(s);
                     break;
                 }
                 if (o.verbose)
                     fprintf(stderr, "flow-synth: wrote %s\n", name);
             }
             if (video && (s = flow_video_writer_write(video, &img[i])) != FLOW_OK) {
-                rc = write_error(s);
+                rc = cli_report_status(s);
                 break;
             }
         }
@@ -388,7 +394,7 @@ int main(int argc, char **argv)
         if (rc == CLI_EXIT_OK) {
             flow_status s = flow_video_writer_close(video);
             if (s != FLOW_OK)
-                rc = write_error(s);
+                rc = cli_report_status(s);
             else if (o.verbose)
                 fprintf(stderr, "flow-synth: wrote %s\n", o.video);
         } else

@@ -46,10 +46,10 @@ int cli_pattern_valid(const char *text)
     return cli_pattern_fields(text) == 1;
 }
 
-int cli_pattern_format(char *buf, size_t size, const char *pattern, long index)
+static int format_into(char *buf, size_t size, const char *pattern, long index)
 {
     const int fields = cli_pattern_fields(pattern);
-    if (fields < 0 || fields > 1 || size == 0)
+    if (fields < 0 || fields > 1)
         return -1;
     size_t out = 0;
     for (const char *p = pattern; *p; p++) {
@@ -83,4 +83,14 @@ int cli_pattern_format(char *buf, size_t size, const char *pattern, long index)
     }
     buf[out] = '\0';
     return 0;
+}
+
+int cli_pattern_format(char *buf, size_t size, const char *pattern, long index)
+{
+    if (size == 0)
+        return -1;
+    if (format_into(buf, size, pattern, index) == 0)
+        return 0;
+    buf[0] = '\0'; /* never a half-made name */
+    return -1;
 }

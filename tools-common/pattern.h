@@ -20,8 +20,8 @@ int cli_pattern_valid(const char *text);
 
 /* Writes pattern with its conversion replaced by index into buf[size]
  * (with "%%" turned into "%").  A text with no conversion is copied (with
- * "%%" turned into "%").  Returns 0, or -1 when the result does not fit or
- * the text is not a valid pattern. */
+ * "%%" turned into "%").  Returns 0, or -1 (buf then empty) when the
+ * result does not fit or the text is not a valid pattern. */
 int cli_pattern_format(char *buf, size_t size, const char *pattern, long index);
 
 #endif
