@@ -293,11 +293,10 @@ static int take_frame(frame_source *s, flow_image *frame, flow_image *img)
         cli_error("%s: %s", s->tname, flow_last_error());
         return CLI_EXIT_COMPUTE;
     }
-    /* Luminance, as flow_image_to_gray, into the reused buffer. */
-    const size_t n = (size_t)frame->width * frame->height;
-    const float *r = frame->data, *g = r + n, *b = g + n;
-    for (size_t i = 0; i < n; i++)
-        img->data[i] = 0.299f * r[i] + 0.587f * g[i] + 0.114f * b[i];
+    if (flow_image_gray_into(frame, img) != FLOW_OK) {
+        cli_error("%s: %s", s->tname, flow_last_error());
+        return CLI_EXIT_COMPUTE;
+    }
     return CLI_EXIT_OK;
 }
 

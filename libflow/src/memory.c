@@ -32,6 +32,15 @@ void flow_image_free(flow_image *img)
 flow_status flow_image_to_gray(const flow_image *src, flow_image *dst)
 {
     FLOW_TRY(flow_image_alloc(dst, src->width, src->height, 1));
+    return flow_image_gray_into(src, dst);
+}
+
+flow_status flow_image_gray_into(const flow_image *src, flow_image *dst)
+{
+    if (!dst->data || dst->width != src->width || dst->height != src->height
+        || dst->channels != 1)
+        return flow_fail(FLOW_ERR_SIZE, "gray image is %dx%dx%d, the source %dx%d",
+                         dst->width, dst->height, dst->channels, src->width, src->height);
     const size_t n = (size_t)src->width * src->height;
     if (src->channels == 1) {
         memcpy(dst->data, src->data, n * sizeof(float));

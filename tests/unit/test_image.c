@@ -749,6 +749,26 @@ static void test_video_errors(void)
     flow_image_free(&f16);
 }
 
+/* The luminance 0.299 R + 0.587 G + 0.114 B, into a new image or into one
+ * that exists (of the right size only). */
+static void test_gray(void)
+{
+    flow_image rgb, gray, into, wrong;
+    CHECK_OK(flow_image_alloc(&rgb, 2, 1, 3));
+    const float px[6] = { 100, 0, 50, 200, 10, 30 }; /* R R G G B B */
+    memcpy(rgb.data, px, sizeof px);
+    CHECK_OK(flow_image_to_gray(&rgb, &gray));
+    CHECK(gray.channels == 1 && gray.width == 2);
+    CHECK(gray.data[0] == 0.299f * 100 + 0.587f * 50 + 0.114f * 10);
+    CHECK(gray.data[1] == 0.299f * 0 + 0.587f * 200 + 0.114f * 30);
+    CHECK_OK(flow_image_alloc(&into, 2, 1, 1));
+    CHECK_OK(flow_image_gray_into(&rgb, &into));
+    CHECK(memcmp(into.data, gray.data, 2 * sizeof(float)) == 0);
+    CHECK_OK(flow_image_alloc(&wrong, 3, 1, 1));
+    CHECK(flow_image_gray_into(&rgb, &wrong) == FLOW_ERR_SIZE);
+    flow_image_free(&rgb), flow_image_free(&gray), flow_image_free(&into), flow_image_free(&wrong);
+}
+
 int main(void)
 {
     printf("  image I/O through %s\n",
@@ -764,5 +784,6 @@ int main(void)
     RUN(test_opencv_formats);
     RUN(test_video_roundtrip);
     RUN(test_video_errors);
+    RUN(test_gray);
     return harness_report();
 }

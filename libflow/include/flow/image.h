@@ -43,8 +43,11 @@ flow_status flow_image_write(const char *path, const flow_image *img);
  * unrounded instead, which flow_image_read scales back.) */
 
 /* The luminance (0.299 R + 0.587 G + 0.114 B) of a colour image, or a copy
- * of a gray one, into a newly allocated dst. */
+ * of a gray one, into a newly allocated dst; flow_image_gray_into writes it
+ * into a gray dst of src's size that exists already (a frame buffer reused
+ * frame after frame). */
 flow_status flow_image_to_gray(const flow_image *src, flow_image *dst);
+flow_status flow_image_gray_into(const flow_image *src, flow_image *dst);
 
 /* Whether this build reads through OpenCV (and so has video and cameras). */
 int flow_image_has_opencv(void);
