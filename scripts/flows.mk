@@ -191,7 +191,7 @@ flows-compute: $(COMPUTE) $(ERRORS) ; @:
 flows-pictures: $(PICTURES) ; @:
 # Montages need ImageMagick; without it they are skipped with one notice, so
 # that `make flows` still gives every flow, error and picture.
-ifneq ($(shell command -v montage 2>/dev/null),)
+ifneq ($(shell command -v $(MONTAGE) 2>/dev/null),)
 flows-montage: $(MONTAGES) ; @:
 else
 flows-montage: ; @echo "  SKIP    montages (ImageMagick's montage is not installed)" >&2

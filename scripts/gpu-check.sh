@@ -3,6 +3,7 @@
 # run `make test-gpu`, the unit tests under compute-sanitizer, and the
 # benchmarks; logs under $OUT (when set), a short summary last.
 set -u
+b=${BUILD:-build}
 out=${OUT:-/tmp/gpu-check}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/gpu.txt"
@@ -16,14 +17,14 @@ if [ -n "$sanitizer" ]; then
     : >"$out/sanitizer.log"
     # the GPU tests and the unit tests of the device code (memcheck slows
     # every launch, so the long solver tests are left to test-gpu)
-    for t in build/tests/gpu_test_* build/tests/test_preprocess build/tests/test_methods; do
+    for t in "$b"/tests/gpu_test_* "$b"/tests/test_preprocess "$b"/tests/test_methods; do
         FLOW_DEVICE=cuda timeout 240 "$sanitizer" --tool memcheck --error-exitcode 99 "$t" \
             >>"$out/sanitizer.log" 2>&1
         echo "$t: exit $?" >>"$out/sanitizer.log"
     done
     san_summary=$(grep -E "ERROR SUMMARY|: exit" "$out/sanitizer.log" | sort | uniq -c | tr '\n' ';')
 fi
-for bench in build/tests/bench_*; do
+for bench in "$b"/tests/bench_*; do
     [ -x "$bench" ] && FLOW_DEVICE=cuda FLOW_BW_GBS=${FLOW_BW_GBS:-2875} "$bench" \
         >"$out/$(basename "$bench").txt" 2>&1
 done
