@@ -189,7 +189,7 @@ static flow_status writer_open(const char *path, double fps, int width, int heig
         /* The rate as a ratio: exact for integers and the NTSC 1000/1001 rates. */
         long num = lround(fps * 1000), den = 1000;
         if (fabs(fps * 1.001 - (double)lround(fps * 1.001)) < 1e-6)
-            num = lround(fps * 1001), den = 1001; /* 29.97 -> 30000:1001 */
+            num = lround(fps * 1001), den = 1001; /* 30000/1001.0 -> 30000:1001 */
         long a = num, b = den; /* reduce by the greatest common divisor */
         while (b) {
             long t = a % b;
@@ -210,8 +210,8 @@ static flow_status writer_open(const char *path, double fps, int width, int heig
             fourcc = codecs[i].fourcc;
     if (!fourcc)
         return flow_fail(FLOW_ERR_INVALID,
-                         "%s: no video writer for this extension (expected .avi for Motion JPEG "
-                         "or .mp4 for MPEG-4)",
+                         "%s: no video writer for this extension (expected .y4m, .avi for "
+                         "Motion JPEG or .mp4 for MPEG-4)",
                          path);
     FLOW_TRY(flow_io_check_output(path));
     char tmp[4096];

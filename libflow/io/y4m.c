@@ -1,6 +1,7 @@
 /* y4m.c -- native YUV4MPEG2 reader and writer (see y4m.h for the format and
  * the conventions).  Plain C, no codec: every build reads .y4m. */
 #include "y4m.h"
+#include "image_formats.h"
 #include "src/internal.h"
 
 #include <errno.h>
@@ -311,7 +312,7 @@ flow_status flow_y4m_read(flow_y4m_reader *r, flow_image *img, int *got)
                              r->name, img->width, img->height, img->channels, r->width,
                              r->height, channels);
     } else
-        FLOW_TRY(flow_image_alloc(img, r->width, r->height, channels));
+        FLOW_TRY(flow_io_alloc(r->name, img, r->width, r->height, channels));
 
     const int w = r->width, h = r->height, bytes = r->bytes;
     const size_t luma = (size_t)w * h, chroma = (size_t)r->cw * r->ch;
