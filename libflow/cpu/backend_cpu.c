@@ -80,7 +80,7 @@ static flow_status cpu_download(flow_backend *b, float *dst, size_t dst_stride,
 static flow_status cpu_fill(flow_backend *b, flow_plane *p, float value)
 {
     (void)b;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (PAR(p->width, p->height))
     for (int y = 0; y < p->height; y++)
         for (int x = 0; x < p->width; x++)
             ROW(p, y)[x] = value;
@@ -100,7 +100,7 @@ static flow_status cpu_convolve_rows(flow_backend *b, flow_plane *const *dst,
     for (int i = 0; i < n; i++) {
         flow_plane *d = dst[i];
         const flow_plane *s = src[i];
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (PAR(d->width, d->height))
         for (int y = 0; y < d->height; y++)
             for (int x = 0; x < d->width; x++)
                 ROW(d, y)[x] = flow_convolve_row_px(s->data, s->pitch, s->width, s->height, x,
@@ -117,7 +117,7 @@ static flow_status cpu_convolve_cols(flow_backend *b, flow_plane *const *dst,
     for (int i = 0; i < n; i++) {
         flow_plane *d = dst[i];
         const flow_plane *s = src[i];
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (PAR(d->width, d->height))
         for (int y = 0; y < d->height; y++)
             for (int x = 0; x < d->width; x++)
                 ROW(d, y)[x] = flow_convolve_col_px(s->data, s->pitch, s->width, s->height, x,
@@ -130,7 +130,7 @@ static flow_status cpu_derivatives(flow_backend *b, flow_plane *fx, flow_plane *
                                    flow_plane *ft, const flow_plane *f1, const flow_plane *f2)
 {
     (void)b;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (PAR(f1->width, f1->height))
     for (int y = 0; y < f1->height; y++)
         for (int x = 0; x < f1->width; x++)
             flow_derivatives_px(f1->data, f2->data, f1->pitch, f1->width, f1->height, x, y,
@@ -145,7 +145,7 @@ static flow_status cpu_motion_products(flow_backend *b, flow_tensor *J, const fl
     if (f1->pitch != f2->pitch)
         return flow_fail(FLOW_ERR_INVALID, "motion_products: frames of different pitch");
     flow_plane *out[6] = { &J->j11, &J->j12, &J->j13, &J->j22, &J->j23, &J->j33 };
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (PAR(f1->width, f1->height))
     for (int y = 0; y < f1->height; y++)
         for (int x = 0; x < f1->width; x++) {
             float fx, fy, ft, j[6];
@@ -162,7 +162,7 @@ static flow_status cpu_warp(flow_backend *b, flow_plane *dst, const flow_plane *
                             const flow_pair *w)
 {
     (void)b;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (PAR(dst->width, dst->height))
     for (int y = 0; y < dst->height; y++)
         for (int x = 0; x < dst->width; x++)
             ROW(dst, y)[x] = flow_warp_px(src->data, src->pitch, src->width, src->height, x, y,
@@ -174,7 +174,7 @@ static flow_status cpu_tensor_shift(flow_backend *b, flow_tensor *J, const flow_
 {
     (void)b;
     flow_plane *c[6] = { &J->j11, &J->j12, &J->j13, &J->j22, &J->j23, &J->j33 };
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (PAR(J->j11.width, J->j11.height))
     for (int y = 0; y < J->j11.height; y++)
         for (int x = 0; x < J->j11.width; x++) {
             float j[6];
@@ -190,7 +190,7 @@ static flow_status cpu_tensor_shift(flow_backend *b, flow_tensor *J, const flow_
 static flow_status cpu_scale(flow_backend *b, flow_plane *p, float factor)
 {
     (void)b;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (PAR(p->width, p->height))
     for (int y = 0; y < p->height; y++)
         for (int x = 0; x < p->width; x++)
             ROW(p, y)[x] *= factor;
@@ -200,7 +200,7 @@ static flow_status cpu_scale(flow_backend *b, flow_plane *p, float factor)
 static flow_status cpu_restriction(flow_backend *b, flow_plane *coarse, const flow_plane *fine)
 {
     (void)b;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (PAR(coarse->width, coarse->height))
     for (int y = 0; y < coarse->height; y++)
         for (int x = 0; x < coarse->width; x++)
             ROW(coarse, y)[x] = flow_restriction_px(fine->data, fine->pitch, fine->width,
@@ -212,7 +212,7 @@ static flow_status cpu_prolongation(flow_backend *b, flow_plane *fine, const flo
                                     int accumulate)
 {
     (void)b;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (PAR(fine->width, fine->height))
     for (int y = 0; y < fine->height; y++)
         for (int x = 0; x < fine->width; x++) {
             float p = flow_prolongation_px(coarse->data, coarse->pitch, coarse->width,

@@ -9,12 +9,6 @@
 #include "../src/internal.h"
 #include "flow/field.h"
 
-/* Grids smaller than this run on one thread: the coarse multigrid levels
- * are too small to pay for waking the team (and a busy machine makes the
- * team's barriers expensive). */
-#define PAR_MIN 16384
-#define PAR(w, h) ((long)(w) * (h) >= PAR_MIN)
-
 /* One Jacobi sweep from x into out. */
 static void jacobi_sweep(const flow_system *s, flow_pair *out, const flow_pair *x,
                          const flow_pair *f, float weight)

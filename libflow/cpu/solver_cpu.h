@@ -5,6 +5,12 @@
 
 #include "flow/backend.h"
 
+/* Grids smaller than this run on one thread, in every loop of the backend:
+ * the coarse multigrid levels are too small to pay for waking the team
+ * (and a busy machine makes the team's barriers expensive). */
+#define PAR_MIN 16384
+#define PAR(w, h) ((long)(w) * (h) >= PAR_MIN)
+
 flow_status cpu_jacobi(flow_backend *b, const flow_system *s, flow_pair *x, flow_pair *t,
                        const flow_pair *f, float weight, int n);
 flow_status cpu_sor(flow_backend *b, const flow_system *s, flow_pair *x, flow_pair *t,
