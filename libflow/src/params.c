@@ -137,20 +137,21 @@ flow_status flow_params_validate(const flow_params *p)
 static const char *const method_names[] = { "lk", "hs", "clg", "clg-nl" };
 static const char *const solver_names[] = { "jacobi", "rbsor", "v", "w", "cascadic", "fmg" };
 static const char *const window_names[] = { "gauss", "box" };
+#define COUNT(a) ((int)(sizeof a / sizeof a[0]))
 
 const char *flow_method_name(flow_method m)
 {
-    return (unsigned)m < 4 ? method_names[m] : "?";
+    return (unsigned)m < (unsigned)COUNT(method_names) ? method_names[m] : "?";
 }
 
 const char *flow_solver_name(flow_solver s)
 {
-    return (unsigned)s < 6 ? solver_names[s] : "?";
+    return (unsigned)s < (unsigned)COUNT(solver_names) ? solver_names[s] : "?";
 }
 
 const char *flow_window_name(flow_window w)
 {
-    return (unsigned)w < 2 ? window_names[w] : "?";
+    return (unsigned)w < (unsigned)COUNT(window_names) ? window_names[w] : "?";
 }
 
 static int lookup(const char *name, const char *const *names, int n)
@@ -163,7 +164,7 @@ static int lookup(const char *name, const char *const *names, int n)
 
 flow_status flow_method_parse(const char *name, flow_method *m)
 {
-    int i = lookup(name, method_names, 4);
+    int i = lookup(name, method_names, COUNT(method_names));
     if (i < 0)
         return flow_fail(FLOW_ERR_INVALID, "unknown method '%s' (expected lk, hs, clg or clg-nl)",
                          name ? name : "");
@@ -173,7 +174,7 @@ flow_status flow_method_parse(const char *name, flow_method *m)
 
 flow_status flow_solver_parse(const char *name, flow_solver *s)
 {
-    int i = lookup(name, solver_names, 6);
+    int i = lookup(name, solver_names, COUNT(solver_names));
     if (i < 0)
         return flow_fail(FLOW_ERR_INVALID,
                          "unknown solver '%s' (expected jacobi, rbsor, v, w, cascadic or fmg)",
@@ -184,7 +185,7 @@ flow_status flow_solver_parse(const char *name, flow_solver *s)
 
 flow_status flow_window_parse(const char *name, flow_window *w)
 {
-    int i = lookup(name, window_names, 2);
+    int i = lookup(name, window_names, COUNT(window_names));
     if (i < 0)
         return flow_fail(FLOW_ERR_INVALID, "unknown window '%s' (expected gauss or box)",
                          name ? name : "");

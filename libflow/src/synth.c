@@ -94,7 +94,7 @@ static int in_disc(const flow_synth *s, int width, int height, double x, double 
 
 static flow_status check_synth(const flow_synth *s, int width, int height)
 {
-    if (width < 1 || height < 1 || (long)width * height > (1L << 28))
+    if (width < 1 || height < 1 || (long)width * height > FLOW_IMAGE_MAX_PIXELS)
         return flow_fail(FLOW_ERR_SIZE, "synthetic frame size %dx%d", width, height);
     if (s->motion == FLOW_SYNTH_ZOOM && !(s->scale > 0))
         return flow_fail(FLOW_ERR_INVALID, "zoom scale %g must be positive", s->scale);
@@ -137,6 +137,7 @@ flow_status flow_synth_flow(const flow_synth *s, int width, int height, int k, f
     FLOW_TRY(check_synth(s, width, height));
     FLOW_TRY(flow_field_alloc(gt, width, height));
     const double cx = 0.5 * (width - 1), cy = 0.5 * (height - 1);
+    const double c = cos(s->angle), n = sin(s->angle); /* ROTATE */
     for (int y = 0; y < height; y++)
         for (int x = 0; x < width; x++) {
             double u = 0, v = 0;
@@ -150,12 +151,10 @@ flow_status flow_synth_flow(const flow_synth *s, int width, int height, int k, f
                 else
                     u = s->dx, v = s->dy;
                 break;
-            case FLOW_SYNTH_ROTATE: {
-                const double c = cos(s->angle), n = sin(s->angle);
+            case FLOW_SYNTH_ROTATE:
                 u = cx + c * (x - cx) - n * (y - cy) - x;
                 v = cy + n * (x - cx) + c * (y - cy) - y;
                 break;
-            }
             case FLOW_SYNTH_ZOOM:
                 u = (s->scale - 1) * (x - cx);
                 v = (s->scale - 1) * (y - cy);
