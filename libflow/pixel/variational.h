@@ -224,20 +224,37 @@ FLOW_HD float flow_relax(float old, float num, float den, float omega)
     return den > 1e-30f ? old + omega * (num / den - old) : old;
 }
 
+/* The relaxed u of eq. 2.41 at (x, y) from the current (u, v), the
+ * right-hand side fu and the terms t; and v of eq. 2.42 likewise.  Jacobi
+ * gives both the old u, SOR gives v the new one. */
+FLOW_HD float flow_update_u(const flow_system *s, const flow_var_terms *t, float u, float v,
+                            float fu, int x, int y, float omega)
+{
+    const float aff = (s->flags & FLOW_SYS_AFFINE) ? 1.0f : 0.0f;
+    const float off = FLOW_PX(s->J.j12, x, y) * v + aff * FLOW_PX(s->J.j13, x, y);
+    return flow_relax(u, fu - t->pd * off + t->nu, t->pd * FLOW_PX(s->J.j11, x, y) + t->wsum,
+                      omega);
+}
+
+FLOW_HD float flow_update_v(const flow_system *s, const flow_var_terms *t, float u, float v,
+                            float fv, int x, int y, float omega)
+{
+    const float aff = (s->flags & FLOW_SYS_AFFINE) ? 1.0f : 0.0f;
+    const float off = FLOW_PX(s->J.j12, x, y) * u + aff * FLOW_PX(s->J.j23, x, y);
+    return flow_relax(v, fv - t->pd * off + t->nv, t->pd * FLOW_PX(s->J.j22, x, y) + t->wsum,
+                      omega);
+}
+
 /* The Jacobi update at (x, y) (eq. 2.50 applied to eqs. 2.41/2.42) from
  * the old values (u, v) and the terms t of the old iterate. */
 FLOW_HD void flow_jacobi_update(const flow_system *s, const flow_var_terms *t, float u, float v,
                                 const flow_pair *f, int x, int y, float omega, float *u_new,
                                 float *v_new)
 {
-    const float aff = (s->flags & FLOW_SYS_AFFINE) ? 1.0f : 0.0f;
-    const float j12 = FLOW_PX(s->J.j12, x, y);
     float fu, fv;
     flow_rhs_px(s, f, x, y, &fu, &fv);
-    *u_new = flow_relax(u, fu - t->pd * (j12 * v + aff * FLOW_PX(s->J.j13, x, y)) + t->nu,
-                        t->pd * FLOW_PX(s->J.j11, x, y) + t->wsum, omega);
-    *v_new = flow_relax(v, fv - t->pd * (j12 * u + aff * FLOW_PX(s->J.j23, x, y)) + t->nv,
-                        t->pd * FLOW_PX(s->J.j22, x, y) + t->wsum, omega);
+    *u_new = flow_update_u(s, t, u, v, fu, x, y, omega);
+    *v_new = flow_update_v(s, t, u, v, fv, x, y, omega);
 }
 
 /* One Jacobi update at (x, y) from the old iterate xf: both components from
@@ -256,16 +273,11 @@ FLOW_HD void flow_sor_update(const flow_system *s, const flow_var_terms *t, cons
                              const flow_pair *f, int x, int y, float omega)
 {
     float *pu = &FLOW_PX(xf->u, x, y), *pv = &FLOW_PX(xf->v, x, y);
-    const float aff = (s->flags & FLOW_SYS_AFFINE) ? 1.0f : 0.0f;
-    const float j12 = FLOW_PX(s->J.j12, x, y);
     float fu, fv;
     flow_rhs_px(s, f, x, y, &fu, &fv);
-    const float u = flow_relax(*pu, fu - t->pd * (j12 * *pv + aff * FLOW_PX(s->J.j13, x, y)) + t->nu,
-                               t->pd * FLOW_PX(s->J.j11, x, y) + t->wsum, omega);
-    const float v = flow_relax(*pv, fv - t->pd * (j12 * u + aff * FLOW_PX(s->J.j23, x, y)) + t->nv,
-                               t->pd * FLOW_PX(s->J.j22, x, y) + t->wsum, omega);
+    const float u = flow_update_u(s, t, *pu, *pv, fu, x, y, omega);
+    *pv = flow_update_v(s, t, u, *pv, fv, x, y, omega);
     *pu = u;
-    *pv = v;
 }
 
 /* One SOR update at (x, y) in place; diffusivities from the sweep's
