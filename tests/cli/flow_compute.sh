@@ -10,13 +10,6 @@
 . "$(dirname "$0")/../common/harness.sh" # BUILD, BIN, T, expect, ok, bad, skip, check, ...
 FC="$BIN/flow-compute"
 FS="$BIN/flow-synth"
-# is_flo FILE W H: a whole .flo of W x H
-is_flo() {
-    [ -f "$1" ] && [ "$(od -A n -c -N 4 "$1" | tr -d ' ')" = PIEH ] \
-        && [ "$(od -A n -t d4 -j 4 -N 8 "$1" | tr -s ' ')" = " $2 $3" ] \
-        && [ "$(size "$1")" -eq $((12 + $2 * $3 * 8)) ]
-}
-is_png() { [ -f "$1" ] && [ "$(od -A n -t x1 -N 4 "$1" | tr -d ' ')" = 89504e47 ]; }
 keys() { grep -v '^#' "$1"; } # the key,value lines of a .params file
 
 harness_need_bins "$FC" "$FS"
@@ -299,8 +292,12 @@ expect "warping" 0 err EMPTY $FCC big0.png big1.png --warp-levels 3 -o bigw.flo
 check "warping: in the .params" 'keys bigw.flo.params | grep -qx "warp_levels,3" && keys bigw.flo.params | grep -qx "warps,1"'
 $FCC big0.png big1.png -o bign.flo
 aee() { "$BIN/flow-tool" error "$1" big.flo | sed -n 's/^AEE: \([0-9.]*\) px.*/\1/p'; }
-check "warping: 4.5 px found ($(aee bigw.flo) px), lost without ($(aee bign.flo) px)" \
-    'awk -v w="$(aee bigw.flo)" -v n="$(aee bign.flo)" "BEGIN { exit !(w < 0.2 && n > 1) }"'
+if [ -x "$BIN/flow-tool" ]; then
+    check "warping: 4.5 px found ($(aee bigw.flo) px), lost without ($(aee bign.flo) px)" \
+        'awk -v w="$(aee bigw.flo)" -v n="$(aee bign.flo)" "BEGIN { exit !(w < 0.2 && n > 1) }"'
+else
+    skip "warping accuracy (flow-tool not built)"
+fi
 expect "warping: same flow from its .params" 0 err EMPTY $FCC -p bigw.flo.params big0.png big1.png -o bigw2.flo
 check "warping: reproduced bit for bit" 'cmp -s bigw.flo bigw2.flo'
 expect "warping: not for lk" 1 err "warping needs a variational method \(hs, clg or clg-nl\), not lk" $FCC -m lk --warp-levels 2 f0.png f1.png -o x.flo

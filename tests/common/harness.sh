@@ -42,6 +42,13 @@ bad() { failed=$((failed + 1)); echo "  FAIL $1"; }
 skip() { skipped=$((skipped + 1)); echo "  skip $1"; }
 check() { if eval "$2"; then ok; else bad "$1"; fi; } # check NAME 'shell test'
 size() { wc -c <"$1" | tr -d ' '; }
+# is_flo FILE W H: a whole .flo of W x H
+is_flo() {
+    [ -f "$1" ] && [ "$(od -A n -c -N 4 "$1" | tr -d ' ')" = PIEH ] \
+        && [ "$(od -A n -t d4 -j 4 -N 8 "$1" | tr -s ' ')" = " $2 $3" ] \
+        && [ "$(size "$1")" -eq $((12 + $2 * $3 * 8)) ]
+}
+is_png() { [ -f "$1" ] && [ "$(od -A n -t x1 -N 4 "$1" | tr -d ' ')" = 89504e47 ]; }
 
 # harness_need_bins FILE...: when one of them is not an executable, prints
 # the failure and "0 passed, 1 failed" and exits 1.
