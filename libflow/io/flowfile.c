@@ -17,16 +17,12 @@ typedef enum { FORMAT_NONE, FORMAT_FLO, FORMAT_BARRON, FORMAT_PCM } flow_format;
 
 static flow_format format_of(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    const char *dot = strrchr(base, '.');
-    if (!dot || dot == base)
-        return FORMAT_NONE;
-    if (strcasecmp(dot, ".flo") == 0)
+    const char *ext = flow_path_extension(path);
+    if (strcasecmp(ext, "flo") == 0)
         return FORMAT_FLO;
-    if (strcasecmp(dot, ".F") == 0)
+    if (strcasecmp(ext, "F") == 0)
         return FORMAT_BARRON;
-    if (strcasecmp(dot, ".pcm") == 0)
+    if (strcasecmp(ext, "pcm") == 0)
         return FORMAT_PCM;
     return FORMAT_NONE;
 }

@@ -250,14 +250,6 @@ static const ext_format write_exts[] = {
     {"pam", FLOW_FMT_PBM, 0},   {"ras", FLOW_FMT_SUNRAS, 0}, {"sr", FLOW_FMT_SUNRAS, 0},
 };
 
-/* The part of path after the last '.' of its last component, or "". */
-static const char *extension(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    const char *dot = strrchr(base, '.');
-    return dot && dot != base ? dot + 1 : "";
-}
 
 flow_status flow_io_alloc(const char *path, flow_image *img, int width, int height,
                           int channels)
@@ -305,7 +297,7 @@ flow_status flow_image_write(const char *path, const flow_image *img)
                          "least 1x1 and 1 or 3 channels)",
                          path, img ? img->width : 0, img ? img->height : 0,
                          img ? img->channels : 0);
-    const char *ext = extension(path);
+    const char *ext = flow_path_extension(path);
     const ext_format *known = NULL;
     for (size_t i = 0; i < sizeof write_exts / sizeof *write_exts; i++)
         if (strcasecmp(ext, write_exts[i].ext) == 0)

@@ -202,11 +202,10 @@ static flow_status writer_open(const char *path, double fps, int width, int heig
     flow_video_writer **out = &h->ocv;
     if (!flow_ocv_available())
         return flow_ocv_writer_open(path, NULL, NULL, fps, width, height, channels, out);
-    const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(slash ? slash + 1 : path, '.');
+    const char *ext = flow_path_extension(path);
     const char *fourcc = NULL;
-    for (size_t i = 0; dot && i < sizeof codecs / sizeof *codecs; i++)
-        if (strcasecmp(dot + 1, codecs[i].ext) == 0)
+    for (size_t i = 0; i < sizeof codecs / sizeof *codecs; i++)
+        if (strcasecmp(ext, codecs[i].ext) == 0)
             fourcc = codecs[i].fourcc;
     if (!fourcc)
         return flow_fail(FLOW_ERR_INVALID,

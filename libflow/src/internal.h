@@ -26,6 +26,10 @@ flow_status flow_fail(flow_status s, const char *fmt, ...)
             return flow_try_s_;                                               \
     } while (0)
 
+/* The part of path after the last '.' of its last component ("" for none,
+ * and for a name that only starts with a dot) (path.c). */
+const char *flow_path_extension(const char *path);
+
 /* Argument checks that every backend makes (backend.c): a system with a
  * right-hand side needs f; a convolution takes 1..FLOW_BATCH_MAX planes of
  * one size. */
