@@ -37,7 +37,13 @@ ifeq ($(CUDA),1)
   CUDA_LIBDIR := $(or $(CUDA_LIBDIR),$(patsubst %/bin/nvcc,%,$(NVCC))/lib64)
 endif
 
-VERSION := 0.1.0
+# The library's version, MAJOR.MINOR.PATCH.  The shared library's soname is
+# what a program linked against it records: libflow.so.MAJOR, or for a 0.x
+# version (whose every MINOR may change the API) libflow.so.0.MINOR.
+VERSION := 0.2.0
+VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
+VERSION_MINOR := $(word 2,$(subst ., ,$(VERSION)))
+SONAME := libflow.so.$(VERSION_MAJOR)$(if $(filter 0,$(VERSION_MAJOR)),.$(VERSION_MINOR))
 
 # ---- flags -------------------------------------------------------------------
 WARN      := -Wall -Wextra -Wshadow -Wno-unused-parameter
@@ -54,15 +60,16 @@ ifeq ($(SANITIZE),1)
 endif
 
 # ---- sources: each directory is one part of the architecture ---------------
-LIB_C   := $(wildcard libflow/src/*.c libflow/cpu/*.c libflow/io/*.c)
+LIB_DIRS := base device device/cpu core methods api render eval io
+LIB_C   := $(wildcard $(LIB_DIRS:%=libflow/%/*.c))
 LIB_CU  :=
 LIB_CXX :=
 ifeq ($(CUDA),1)
-  LIB_CU  += $(wildcard libflow/cuda/*.cu)
+  LIB_CU  += $(wildcard libflow/device/cuda/*.cu)
   LDLIBS  += -L$(CUDA_LIBDIR) -lcudart_static -lrt -ldl -lpthread -lstdc++
   BUILT_BACKENDS := cpu cuda
 else
-  LIB_C   += $(wildcard libflow/nocuda/*.c)
+  LIB_C   += $(wildcard libflow/device/nocuda/*.c)
   BUILT_BACKENDS := cpu
 endif
 ifeq ($(OPENCV),1)
@@ -85,6 +92,9 @@ endif
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.o) \
            $(LIB_CXX:%.cpp=$(BUILD)/obj/%.o)
 LIB_A   := $(BUILD)/lib/libflow.a
+# the real file libflow.so.X.Y.Z, the soname link to it, the link-time name
+LIB_SO_REAL := $(BUILD)/lib/libflow.so.$(VERSION)
+LIB_SO_LINK := $(BUILD)/lib/$(SONAME)
 LIB_SO  := $(BUILD)/lib/libflow.so
 
 TOOLS      := flow-compute flow-tool flow-synth
@@ -105,7 +115,7 @@ all: config lib tools
 config:
 	@echo "flow-platform $(VERSION): backends [$(BUILT_BACKENDS)]$(if $(filter 1,$(CUDA)), (nvcc: $(NVCC)),, no nvcc: CPU-only build) OpenCV=$(OPENCV) libpng=$(PNG)"
 
-lib: $(LIB_A) $(LIB_SO) $(BUILD)/lib/pkgconfig/libflow.pc
+lib: $(LIB_A) $(LIB_SO_REAL) $(LIB_SO_LINK) $(LIB_SO) $(BUILD)/lib/pkgconfig/libflow.pc
 tools: $(TOOL_BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -124,9 +134,20 @@ $(LIB_A): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIB_SO): $(LIB_OBJ)
+$(LIB_SO_REAL): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libflow.so -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
+
+# Relative links, remade only when their target is newer (make's timestamp
+# of a link is its target's, so a second `make` leaves them alone).
+$(LIB_SO_LINK): $(LIB_SO_REAL)
+	ln -sfn $(notdir $<) $@
+$(LIB_SO): $(LIB_SO_LINK)
+	ln -sfn $(notdir $<) $@
+
+# FLOW_VERSION is compiled into status.c: it is rebuilt when the Makefile
+# (which sets VERSION) changes.
+$(BUILD)/obj/libflow/base/status.o: Makefile
 
 # make splits words at spaces, and so does pkg-config in the paths of a .pc.
 ifneq ($(words $(PREFIX)),1)
@@ -181,7 +202,9 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/flow
 	install -m 755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIB_SO_REAL) $(DESTDIR)$(PREFIX)/lib/
+	ln -sfn $(notdir $(LIB_SO_REAL)) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sfn $(SONAME) $(DESTDIR)$(PREFIX)/lib/libflow.so
 	install -m 644 libflow/include/flow/*.h $(DESTDIR)$(PREFIX)/include/flow/
 	install -m 644 $(BUILD)/lib/pkgconfig/libflow.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 
+#include <getopt.h>
 #include <stdio.h>
 
 #define COMPUTE_USAGE "flow-compute [options] FRAME1 FRAME2 [FRAME3 ...] -o OUT"
@@ -22,7 +23,7 @@
 /* ---- options (main.c) -------------------------------------------------- */
 
 typedef struct compute_options {
-    flow_params params;      /* effective parameters: defaults <- -p file <- options */
+    flow_params *params;     /* effective parameters: defaults <- -p file <- options */
     const char *params_file; /* -p */
     const char *output;      /* -o: a name, or a pattern with one integer field */
     char **frames;           /* positional arguments */
@@ -47,6 +48,36 @@ typedef struct compute_options {
     int quiet, verbose;
     char command_line[2048]; /* for the .params header */
 } compute_options;
+
+/* ---- parameter options (params_cli.c) ---------------------------------- */
+
+#define PARAM_NAMES_MAX 128
+
+/* The parameter options of the command line: one per parameter name of any
+ * method, and what was given. */
+typedef struct param_cli {
+    int n;                              /* distinct parameter names */
+    const char *name[PARAM_NAMES_MAX];  /* the key, as in .params files */
+    char option[PARAM_NAMES_MAX][40];   /* the option without "--" */
+    const char *value[PARAM_NAMES_MAX]; /* the text given, or NULL */
+    const char *method;                 /* -m NAME, or NULL */
+    const struct option *tool;          /* the tool's own options */
+    int ntool;
+} param_cli;
+
+/* The parameter names of every method, less those whose option name is one
+ * of the tool's options (color: the tool sets it with --rgb). */
+void param_cli_init(param_cli *pc, const struct option *tool, int ntool);
+/* Writes the n options into out[0 .. n-1], getopt values base + i; returns n. */
+int param_cli_longopts(const param_cli *pc, struct option *out, int base);
+/* The parameter lines of --help, from the schemas. */
+void param_cli_help(const param_cli *pc, FILE *f);
+/* The parameters of a run: the defaults of -m (or the default method), then
+ * the -p file (which may name its method: -m must then agree), then the
+ * options, then --rgb as color 1.  An option the method does not have, a
+ * bad value and an option that has no effect under the other values are
+ * usage errors; a bad file an input error.  *out is the caller's. */
+int param_cli_merge(const param_cli *pc, const char *file, int rgb, flow_params **out);
 
 /* ---- frame sources (input.c) ------------------------------------------- */
 
@@ -93,12 +124,12 @@ int output_write(const compute_options *o, const char *name, const flow_field *f
  * thread, gives the milliseconds spent writing and waited for (either may
  * be NULL) and returns the first failure's exit code. */
 typedef struct output_queue output_queue;
-int output_queue_start(const compute_options *o, flow_backend *b, output_queue **out);
+int output_queue_start(const compute_options *o, flow_device *d, output_queue **out);
 /* A flow field comes back from the device every pair: page-locked, its
  * download runs at the bus's speed (only an optimisation: a field that
  * cannot be pinned stays ordinary memory).  Unpin before freeing. */
-void field_pin(flow_backend *b, flow_field *f);
-void field_unpin(flow_backend *b, flow_field *f);
+void field_pin(flow_device *d, flow_field *f);
+void field_unpin(flow_device *d, flow_field *f);
 int output_queue_put(output_queue *q, const char *name, flow_field *field,
                      const flow_image *frame1, const char *header);
 int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms);
@@ -111,10 +142,10 @@ double ftimer_now_ms(void);
 
 typedef struct ftimer ftimer;
 
-/* A timer on backend b that times stages down to `depth` levels below the
+/* A timer on device d that times stages down to `depth` levels below the
  * total (0: the total only); keep_samples keeps every frame's figures for
  * medians. */
-int ftimer_create(flow_backend *b, int depth, int keep_samples, ftimer **out);
+int ftimer_create(flow_device *d, int depth, int keep_samples, ftimer **out);
 void ftimer_destroy(ftimer *t);
 void ftimer_stage_begin(ftimer *t, const char *name);
 void ftimer_stage_end(ftimer *t, const char *name);
@@ -140,8 +171,9 @@ void workflow_close(workflow *w);
 /* Starts the images of one pair: in DIR itself when `single`, else in
  * DIR/NNNN (the pair's number). */
 int workflow_begin_pair(workflow *w, long number, int single);
-/* One step: the plane normalised to 0..255 (the observer's workflow hook). */
-void workflow_plane(workflow *w, const char *name, flow_backend *b, const flow_plane *plane);
+/* One step: a plane (downloaded by the library) normalised to 0..255 (the
+ * observer's workflow hook). */
+void workflow_plane(workflow *w, const char *name, const float *data, int width, int height);
 /* A host image (the input frames) as one step. */
 void workflow_image(workflow *w, const char *name, const flow_image *img);
 /* The final flow, colour coded, as the last step; then writes the index

@@ -106,7 +106,7 @@ int output_write(const compute_options *o, const char *name, const flow_field *f
     wrote(o, name);
     char path[4200];
     snprintf(path, sizeof path, "%s.params", name);
-    s = flow_params_write(path, &o->params, header);
+    s = flow_params_write(path, o->params, header);
     if (s != FLOW_OK) {
         /* A flow file without its parameters cannot be reproduced. */
         int rc = cli_report_status(s);

@@ -1,4 +1,4 @@
-/* run.c -- flow-compute's computing loop: open the backend and the frame
+/* run.c -- flow-compute's computing loop: open the device and the frame
  * source, create ONE flow context for the frame size (every buffer is
  * allocated there, seed 001 section 5.1.5), then for each consecutive pair
  * compute (--repeat times), hand the outputs to the writer thread and move
@@ -49,11 +49,11 @@ static void on_trace(void *user, const char *line)
     puts(line);
 }
 
-static void on_workflow(void *user, const char *name, flow_backend *b, const flow_plane *plane)
+static void on_workflow(void *user, const char *name, const float *data, int width, int height)
 {
     run_state *r = user;
     if (r->wf)
-        workflow_plane(r->wf, name, b, plane);
+        workflow_plane(r->wf, name, data, width, height);
 }
 
 /* Exit code for a failed context call: mismatched or unsuitable frames are
@@ -115,7 +115,7 @@ static void summary(const compute_options *o, const totals *t, const ftimer *tm,
             t->frame_wait_ms / n, t->write_wait_ms / n);
 }
 
-static void params_header(const compute_options *o, const flow_backend *b, const char *f1,
+static void params_header(const compute_options *o, const flow_device *d, const char *f1,
                           const char *f2, char *buf, size_t size)
 {
     snprintf(buf, size,
@@ -123,11 +123,11 @@ static void params_header(const compute_options *o, const flow_backend *b, const
              "backend: %s, device: %s\n"
              "command: %s\n"
              "frames: %s -> %s",
-             flow_version(), flow_version(), b->ops->name, b->device_name, o->command_line, f1,
+             flow_version(), flow_version(), flow_device_kind(d), flow_device_name(d), o->command_line, f1,
              f2);
 }
 
-static int write_timing(const compute_options *o, const ftimer *tm, const flow_backend *b, int w,
+static int write_timing(const compute_options *o, const ftimer *tm, const flow_device *d, int w,
                         int h, long pairs)
 {
     const long pixels = (long)w * h;
@@ -135,18 +135,20 @@ static int write_timing(const compute_options *o, const ftimer *tm, const flow_b
         printf("timing: %ld computation%s (%ld pair%s x %d run%s) of %dx%d on %s (%s); mean "
                "per computation\n",
                ftimer_samples(tm), ftimer_samples(tm) == 1 ? "" : "s", pairs, pairs == 1 ? "" : "s",
-               o->repeat, o->repeat == 1 ? "" : "s", w, h, b->ops->name, b->device_name);
+               o->repeat, o->repeat == 1 ? "" : "s", w, h, flow_device_kind(d), flow_device_name(d));
         ftimer_report(tm, stdout, pixels);
         fflush(stdout);
     }
     if (o->timing_file) {
-        char meta[1024];
+        char meta[1024], solver[32] = "-";
+        if (flow_params_get(o->params, "solver", solver, sizeof solver) != FLOW_OK)
+            snprintf(solver, sizeof solver, "-");
         snprintf(meta, sizeof meta,
                  "flow-compute timing: version=%s width=%d height=%d pixels=%ld samples=%ld "
                  "pairs=%ld repeat=%d depth=%d backend=%s method=%s solver=%s device=%s",
                  flow_version(), w, h, pixels, ftimer_samples(tm), pairs, o->repeat,
-                 o->timing_depth, b->ops->name, flow_method_name(o->params.method),
-                 flow_solver_name(o->params.solver), b->device_name);
+                 o->timing_depth, flow_device_kind(d), flow_params_method(o->params), solver,
+                 flow_device_name(d));
         int rc = ftimer_write_csv(tm, o->timing_file, pixels, meta);
         if (rc != CLI_EXIT_OK)
             return rc;
@@ -158,7 +160,7 @@ static int write_timing(const compute_options *o, const ftimer *tm, const flow_b
 
 int run_compute(const compute_options *o)
 {
-    flow_backend *b = NULL;
+    flow_device *d = NULL;
     frame_source *src = NULL;
     flow_context *ctx = NULL;
     workflow *wf = NULL;
@@ -171,7 +173,7 @@ int run_compute(const compute_options *o)
     int rc = CLI_EXIT_OK, width = 0, height = 0;
     char prev_name[4200] = "", header[8192];
 
-    flow_status s = flow_backend_open(o->device, &b);
+    flow_status s = flow_device_open(o->device, &d);
     if (s != FLOW_OK) {
         if (s == FLOW_ERR_INVALID)
             return cli_usage_error(COMPUTE_USAGE, "flow-compute", "--device: %s",
@@ -179,10 +181,11 @@ int run_compute(const compute_options *o)
         cli_error("--device %s: %s", o->device, flow_last_error());
         return CLI_EXIT_COMPUTE;
     }
-    if (b->notice[0] && !o->quiet)
-        fprintf(stderr, "flow-compute: notice: %s\n", b->notice);
+    if (flow_device_notice(d)[0] && !o->quiet)
+        fprintf(stderr, "flow-compute: notice: %s\n", flow_device_notice(d));
     if (o->verbose)
-        fprintf(stderr, "flow-compute: backend %s, device %s\n", b->ops->name, b->device_name);
+        fprintf(stderr, "flow-compute: backend %s, device %s\n", flow_device_kind(d),
+                flow_device_name(d));
 
     if ((rc = source_open(o, &src)) != CLI_EXIT_OK)
         goto done;
@@ -194,10 +197,10 @@ int run_compute(const compute_options *o)
         goto done;
     if (o->workflow_dir && (rc = workflow_open(o->workflow_dir, &wf)) != CLI_EXIT_OK)
         goto done;
-    if (o->output && (rc = output_queue_start(o, b, &queue)) != CLI_EXIT_OK)
+    if (o->output && (rc = output_queue_start(o, d, &queue)) != CLI_EXIT_OK)
         goto done;
     const int timed = o->timing || o->timing_file;
-    if ((rc = ftimer_create(b, timed ? o->timing_depth : 1, timed, &tm)) != CLI_EXIT_OK)
+    if ((rc = ftimer_create(d, timed ? o->timing_depth : 1, timed, &tm)) != CLI_EXIT_OK)
         goto done;
     if (wf && timed && !o->quiet)
         fprintf(stderr, "flow-compute: notice: the timings include writing the workflow "
@@ -223,7 +226,7 @@ int run_compute(const compute_options *o)
     width = frame[cur].width, height = frame[cur].height;
     snprintf(prev_name, sizeof prev_name, "%s", source_frame_name(src));
     long prev_number = source_frame_number(src);
-    s = flow_context_create(b, width, height, frame[cur].channels, &o->params, &ctx);
+    s = flow_context_create(d, width, height, frame[cur].channels, o->params, &ctx);
     if (s != FLOW_OK) {
         rc = compute_failure(s, prev_name);
         goto done;
@@ -238,7 +241,7 @@ int run_compute(const compute_options *o)
         rc = compute_failure(FLOW_ERR_NOMEM, "flow field");
         goto done;
     }
-    field_pin(b, &field);
+    field_pin(d, &field);
     rs.timer = tm;
     rs.wf = wf;
     const flow_observer timing_only = {&rs, on_stage_begin, on_stage_end, NULL, NULL};
@@ -291,7 +294,7 @@ int run_compute(const compute_options *o)
             char name[4200];
             if ((rc = output_name(o, prev_number, name, sizeof name)) != CLI_EXIT_OK)
                 goto done;
-            params_header(o, b, prev_name, next_name, header, sizeof header);
+            params_header(o, d, prev_name, next_name, header, sizeof header);
             if ((rc = output_queue_put(queue, name, &field, &frame[cur], header)) != CLI_EXIT_OK)
                 goto done;
         }
@@ -317,7 +320,7 @@ int run_compute(const compute_options *o)
     }
     if (!o->quiet && (t.flows > 1 || source_is_stream(src) || o->verbose))
         summary(o, &t, tm, width, height);
-    rc = write_timing(o, tm, b, width, height, t.flows);
+    rc = write_timing(o, tm, d, width, height, t.flows);
     if (rc == CLI_EXIT_OK && interrupted) {
         if (!o->quiet)
             fprintf(stderr, "flow-compute: interrupted after %ld flows\n", t.flows);
@@ -328,7 +331,7 @@ done:
         int wrc = output_queue_finish(queue, NULL, NULL);
         rc = rc == CLI_EXIT_OK ? wrc : rc;
     }
-    field_unpin(b, &field);
+    field_unpin(d, &field);
     flow_field_free(&field);
     flow_image_free(&frame[0]);
     flow_image_free(&frame[1]);
@@ -336,6 +339,6 @@ done:
     ftimer_destroy(tm);
     workflow_close(wf);
     source_close(src);
-    flow_backend_close(b);
+    flow_device_close(d);
     return rc;
 }

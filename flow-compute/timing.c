@@ -1,5 +1,5 @@
 /* timing.c -- the hierarchical timer of seed 001 section 5.1.3 (figures 5.3
- * and 5.4), built on the library's observer stage hooks and the backend's
+ * and 5.4), built on the library's observer stage hooks and the device's
  * timing events.
  *
  * Non-intrusive: stage_begin/stage_end only record an event (a CUDA event
@@ -41,11 +41,11 @@ typedef struct trecord {
 } trecord;
 
 struct ftimer {
-    flow_backend *b;
+    flow_device *d;
     int depth_limit, keep;
     tnode *nodes;
     int nnodes, node_cap;
-    void **events;
+    flow_event **events;
     int nevents, used;
     trecord *recs;
     int nrecs, rec_cap;
@@ -70,14 +70,14 @@ static void fail(ftimer *t, flow_status s)
 static int take_event(ftimer *t)
 {
     if (t->used == t->nevents) {
-        void **grown = realloc(t->events, (size_t)(t->nevents + 64) * sizeof *grown);
+        flow_event **grown = realloc(t->events, (size_t)(t->nevents + 64) * sizeof *grown);
         if (!grown) {
             fail(t, FLOW_ERR_NOMEM);
             return -1;
         }
         t->events = grown;
         for (int i = 0; i < 64; i++) {
-            flow_status s = t->b->ops->event_create(t->b, &t->events[t->nevents]);
+            flow_status s = flow_event_create(t->d, &t->events[t->nevents]);
             if (s != FLOW_OK) {
                 fail(t, s);
                 return -1;
@@ -86,7 +86,7 @@ static int take_event(ftimer *t)
         }
     }
     int e = t->used++;
-    flow_status s = t->b->ops->event_record(t->b, t->events[e]);
+    flow_status s = flow_event_record(t->events[e]);
     if (s != FLOW_OK) {
         fail(t, s);
         return -1;
@@ -131,7 +131,7 @@ static int child(ftimer *t, int parent, const char *name)
     return add_node(t, parent, name);
 }
 
-int ftimer_create(flow_backend *b, int depth, int keep_samples, ftimer **out)
+int ftimer_create(flow_device *d, int depth, int keep_samples, ftimer **out)
 {
     ftimer *t = calloc(1, sizeof *t);
     *out = NULL;
@@ -139,7 +139,7 @@ int ftimer_create(flow_backend *b, int depth, int keep_samples, ftimer **out)
         cli_error("out of memory");
         return CLI_EXIT_COMPUTE;
     }
-    t->b = b;
+    t->d = d;
     t->depth_limit = depth;
     t->keep = keep_samples;
     if (add_node(t, -1, "TOTAL") != 0) {
@@ -156,7 +156,7 @@ void ftimer_destroy(ftimer *t)
     if (!t)
         return;
     for (int i = 0; i < t->nevents; i++)
-        t->b->ops->event_destroy(t->b, t->events[i]);
+        flow_event_destroy(t->events[i]);
     for (int i = 0; i < t->nnodes; i++)
         free(t->nodes[i].samples);
     free(t->events);
@@ -275,8 +275,8 @@ int ftimer_frame_end(ftimer *t)
     t->cur = -1;
     for (int i = 0; i < t->nrecs && t->error == FLOW_OK; i++) {
         float ms = 0;
-        flow_status s = t->b->ops->event_elapsed(t->b, t->events[t->recs[i].begin],
-                                                 t->events[t->recs[i].end], &ms);
+        flow_status s = flow_event_elapsed(t->events[t->recs[i].begin],
+                                           t->events[t->recs[i].end], &ms);
         if (s != FLOW_OK) {
             fail(t, s);
             break;

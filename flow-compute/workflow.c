@@ -24,8 +24,6 @@ struct workflow {
     char dir[4096];  /* DIR */
     char pair[4200]; /* where this pair's images go */
     int step;
-    float *host;     /* download buffer, grown as needed */
-    size_t host_size;
     flow_atomic index; /* index.txt of the pair (index.f: a pair is open) */
     char index_path[4300];
     int error;       /* exit code of the first failure in this pair */
@@ -84,7 +82,6 @@ void workflow_close(workflow *w)
         return;
     if (w->index.f)
         flow_atomic_abort(&w->index);
-    free(w->host);
     free(w);
 }
 
@@ -163,28 +160,11 @@ static void write_step(workflow *w, const char *name, const float *v, int width,
     w->step++;
 }
 
-void workflow_plane(workflow *w, const char *name, flow_backend *b, const flow_plane *plane)
+void workflow_plane(workflow *w, const char *name, const float *data, int width, int height)
 {
     if (w->error != CLI_EXIT_OK)
         return;
-    const size_t n = (size_t)plane->width * plane->height;
-    if (n > w->host_size) {
-        float *grown = realloc(w->host, n * sizeof *grown);
-        if (!grown) {
-            cli_error("workflow: out of memory");
-            w->error = CLI_EXIT_COMPUTE;
-            return;
-        }
-        w->host = grown;
-        w->host_size = n;
-    }
-    flow_status s = b->ops->download(b, w->host, (size_t)plane->width, plane);
-    if (s != FLOW_OK) {
-        cli_error("workflow: %s: %s", name, flow_last_error());
-        w->error = cli_exit_for_status(s);
-        return;
-    }
-    write_step(w, name, w->host, plane->width, plane->height, (size_t)plane->width);
+    write_step(w, name, data, width, height, (size_t)width);
 }
 
 void workflow_image(workflow *w, const char *name, const flow_image *img)

@@ -17,7 +17,7 @@
 
 struct output_queue {
     const compute_options *o;
-    flow_backend *b;      /* the spare field is page-locked for it, as the caller's is */
+    flow_device *d;      /* the spare field is page-locked for it, as the caller's is */
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -56,7 +56,7 @@ static void *writer(void *arg)
     return NULL;
 }
 
-int output_queue_start(const compute_options *o, flow_backend *b, output_queue **out)
+int output_queue_start(const compute_options *o, flow_device *d, output_queue **out)
 {
     *out = NULL;
     output_queue *q = calloc(1, sizeof *q);
@@ -65,7 +65,7 @@ int output_queue_start(const compute_options *o, flow_backend *b, output_queue *
         return CLI_EXIT_COMPUTE;
     }
     q->o = o;
-    q->b = b;
+    q->d = d;
     pthread_mutex_init(&q->mu, NULL);
     pthread_cond_init(&q->cv, NULL);
     if (pthread_create(&q->thread, NULL, writer, q) != 0) {
@@ -79,17 +79,17 @@ int output_queue_start(const compute_options *o, flow_backend *b, output_queue *
     return CLI_EXIT_OK;
 }
 
-void field_pin(flow_backend *b, flow_field *f)
+void field_pin(flow_device *d, flow_field *f)
 {
     const size_t bytes = (size_t)f->width * f->height * sizeof(float);
-    if (flow_backend_pin(b, f->u, bytes) == FLOW_OK)
-        flow_backend_pin(b, f->v, bytes);
+    if (flow_device_pin(d, f->u, bytes) == FLOW_OK)
+        flow_device_pin(d, f->v, bytes);
 }
 
-void field_unpin(flow_backend *b, flow_field *f)
+void field_unpin(flow_device *d, flow_field *f)
 {
-    flow_backend_unpin(b, f->u);
-    flow_backend_unpin(b, f->v);
+    flow_device_unpin(d, f->u);
+    flow_device_unpin(d, f->v);
 }
 
 /* Waits (under mu) until no job is pending; counts the time waited. */
@@ -114,7 +114,7 @@ int output_queue_put(output_queue *q, const char *name, flow_field *field,
     if (!q->field.u) {
         if (flow_field_alloc(&q->field, field->width, field->height) != FLOW_OK)
             return cli_report_status(FLOW_ERR_NOMEM);
-        field_pin(q->b, &q->field);
+        field_pin(q->d, &q->field);
     }
     if (q->o->vectors) {
         if (!q->frame1.data
@@ -153,7 +153,7 @@ int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms)
         *wait_ms = q->wait_ms;
     pthread_mutex_destroy(&q->mu);
     pthread_cond_destroy(&q->cv);
-    field_unpin(q->b, &q->field);
+    field_unpin(q->d, &q->field);
     flow_field_free(&q->field);
     flow_image_free(&q->frame1);
     free(q);

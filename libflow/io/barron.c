@@ -20,7 +20,7 @@
  * is smaller than the image reads as a field of the image size with
  * unknown vectors outside the window. */
 #include "flowfile_formats.h"
-#include "src/internal.h"
+#include "base/fail.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
  * file size must be exactly 12 + 8*width*height before anything is
  * allocated. */
 #include "flowfile_formats.h"
-#include "src/internal.h"
+#include "base/fail.h"
 
 #define FLO_MAGIC "PIEH"
 #define FLO_HEADER 12

@@ -6,7 +6,8 @@
  * The formats themselves are in flo.c, barron.c and pcm.c;
  * docs/FORMATS.md documents every convention. */
 #include "flowfile_formats.h"
-#include "src/internal.h"
+#include "base/fail.h"
+#include "flow/atomic_file.h"
 
 #include <errno.h>
 #include <string.h>

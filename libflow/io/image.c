@@ -15,7 +15,8 @@
  * name and a rename (internal.h), so that a failure leaves no half file. */
 #include "io/image_formats.h"
 #include "io/opencv_shim.h"
-#include "src/internal.h"
+#include "base/fail.h"
+#include "flow/atomic_file.h"
 
 #include <errno.h>
 #include <string.h>

@@ -17,7 +17,7 @@
  *     unknown vectors (1e10 or NaN) survive a .pcm round trip.
  * The writer writes "PC\n<width> <height>\n" and the data. */
 #include "flowfile_formats.h"
-#include "src/internal.h"
+#include "base/fail.h"
 
 #include <ctype.h>
 #include <stdlib.h>

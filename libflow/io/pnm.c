@@ -9,7 +9,8 @@
  * Netpbm's own description of the format (netpbm.sourceforge.net, pgm(5),
  * ppm(5)) is the reference. */
 #include "io/image_formats.h"
-#include "src/internal.h"
+#include "base/fail.h"
+#include "flow/atomic_file.h"
 
 #include <errno.h>
 #include <limits.h>

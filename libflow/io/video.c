@@ -16,7 +16,8 @@
 #include "io/image_formats.h"
 #include "io/opencv_shim.h"
 #include "io/y4m.h"
-#include "src/internal.h"
+#include "base/fail.h"
+#include "flow/atomic_file.h"
 
 #include <errno.h>
 #include <math.h>

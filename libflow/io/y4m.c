@@ -2,7 +2,8 @@
  * the conventions).  Plain C, no codec: every build reads .y4m. */
 #include "y4m.h"
 #include "image_formats.h"
-#include "src/internal.h"
+#include "base/fail.h"
+#include "flow/atomic_file.h"
 
 #include <errno.h>
 #include <math.h>

@@ -22,7 +22,7 @@
 
 /* Eigenvalues l1 >= l2 of the symmetric [a b; b c]; l2 is computed as
  * det / l1, which keeps its relative accuracy when l2 << l1. */
-FLOW_HD void flow_eig2_px(float a, float b, float c, float *l1, float *l2)
+FLOW_HD void flow_eig2_at(float a, float b, float c, float *l1, float *l2)
 {
     const float m = 0.5f * (a + c), d = 0.5f * (a - c);
     *l1 = m + sqrtf(d * d + b * b);
@@ -31,7 +31,7 @@ FLOW_HD void flow_eig2_px(float a, float b, float c, float *l1, float *l2)
 }
 
 /* A unit eigenvector (ex, ey) of [a b; b c] for its eigenvalue l. */
-FLOW_HD void flow_eigvec2_px(float a, float b, float c, float l, float *ex, float *ey)
+FLOW_HD void flow_eigvec2_at(float a, float b, float c, float l, float *ex, float *ey)
 {
     /* (b, l - a) and (l - c, b) both solve (T - l) e = 0; take the longer. */
     float x1 = b, y1 = l - a, x2 = l - c, y2 = b;
@@ -53,11 +53,11 @@ FLOW_HD void flow_eigvec2_px(float a, float b, float c, float l, float *ex, floa
  * eigenvector (rank 1) or 0 (rank 0) when fill != 0, else `unknown` in both.
  * Rank 2 needs l2 >= tau and l2 > FLOW_LK_COND_MIN l1; rank 1 needs
  * l1 >= tau and l1 > 0. */
-FLOW_HD int flow_lk_px(float j11, float j12, float j13, float j22, float j23, float tau, int fill,
+FLOW_HD int flow_lk_at(float j11, float j12, float j13, float j22, float j23, float tau, int fill,
                        float unknown, float *u, float *v)
 {
     float l1, l2;
-    flow_eig2_px(j11, j12, j22, &l1, &l2);
+    flow_eig2_at(j11, j12, j22, &l1, &l2);
     if (l2 >= tau && l2 > FLOW_LK_COND_MIN * l1 && l1 > 0.0f) {
         const float det = j11 * j22 - j12 * j12;
         *u = (j12 * j23 - j22 * j13) / det;
@@ -70,13 +70,30 @@ FLOW_HD int flow_lk_px(float j11, float j12, float j13, float j22, float j23, fl
     } else if (rank == 1) {
         /* minimise w^T T w - 2 b.w over w = t e:  t = (b.e) / l1 */
         float ex, ey;
-        flow_eigvec2_px(j11, j12, j22, l1, &ex, &ey);
+        flow_eigvec2_at(j11, j12, j22, l1, &ex, &ey);
         const float t = -(j13 * ex + j23 * ey) / l1;
         *u = t * ex, *v = t * ey;
     } else {
         *u = 0.0f, *v = 0.0f;
     }
     return rank;
+}
+
+/* Lucas-Kanade on a windowed tensor: x = -T^-1 (J13, J23) per pixel where
+ * the system is solvable, elsewhere `unknown` (or the fill rule). */
+typedef struct flow_lk_args {
+    flow_tensor J;
+    flow_pair x;
+    float tau;
+    int fill;
+    float unknown;
+} flow_lk_args;
+
+FLOW_HD void flow_lk_px(const flow_lk_args *a, int x, int y)
+{
+    flow_lk_at(FLOW_PX(a->J.j11, x, y), FLOW_PX(a->J.j12, x, y), FLOW_PX(a->J.j13, x, y),
+               FLOW_PX(a->J.j22, x, y), FLOW_PX(a->J.j23, x, y), a->tau, a->fill, a->unknown,
+               &FLOW_PX(a->x.u, x, y), &FLOW_PX(a->x.v, x, y));
 }
 
 #endif

@@ -1,16 +1,37 @@
 /* qualifier.h -- the one macro that lets per-pixel code compile as C and CUDA.
  *
  * Every function in libflow/pixel/ is written once, marked FLOW_HD, and
- * called from the CPU backend's OpenMP loops and from the CUDA backend's
- * kernels.  CPU and GPU therefore compute the same function by construction.
- * No fast-math substitution happens here: that would be a visible build flag. */
+ * called from the CPU loops and from the CUDA kernels that
+ * libflow/kernels/list.h declares.  CPU and GPU therefore compute the same
+ * function by construction.  No fast-math substitution happens here: that
+ * would be a visible build flag.  The headers of pixel/ include only this
+ * one and libflow/base/types.h. */
 #ifndef FLOW_PIXEL_QUALIFIER_H
 #define FLOW_PIXEL_QUALIFIER_H
+
+#include "base/types.h"
 
 #ifdef __CUDACC__
 #define FLOW_HD __host__ __device__ __forceinline__
 #else
 #define FLOW_HD static inline
+#endif
+
+/* Loops over a compile-time bound (the data terms of a system) are unrolled
+ * on the GPU so that their per-term values stay in registers. */
+#ifdef __CUDA_ARCH__
+#define FLOW_UNROLL _Pragma("unroll")
+#else
+#define FLOW_UNROLL
+#endif
+
+/* A barrier among the threads of a CUDA block, for per-pixel code that one
+ * block runs in phases (the small-grid smoother); nothing on the host, where
+ * one worker runs the phases in order. */
+#ifdef __CUDA_ARCH__
+#define FLOW_BARRIER() __syncthreads()
+#else
+#define FLOW_BARRIER() ((void)0)
 #endif
 
 FLOW_HD int flow_clampi(int i, int lo, int hi)
@@ -20,9 +41,9 @@ FLOW_HD int flow_clampi(int i, int lo, int hi)
 
 /* The value at (x, y) with coordinates clamped into the plane: the border
  * row or column is repeated outside (seed 001's clamped texture fetches). */
-FLOW_HD float flow_at(const float *p, int pitch, int w, int h, int x, int y)
+FLOW_HD float flow_at(const flow_plane *p, int x, int y)
 {
-    return p[(long)flow_clampi(y, 0, h - 1) * pitch + flow_clampi(x, 0, w - 1)];
+    return FLOW_PX(*p, flow_clampi(x, 0, p->width - 1), flow_clampi(y, 0, p->height - 1));
 }
 
 #endif

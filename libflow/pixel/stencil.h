@@ -1,87 +1,122 @@
-/* stencil.h -- per-pixel stencils of the preprocessing and of multigrid:
- * separable convolution, fourth-order derivatives, restriction, prolongation.
+/* stencil.h -- per-pixel operations on planes: fill, scale, copy of a pair,
+ * separable convolution and the fourth-order derivatives.
  *
  * Reference: Moussu, "GPU based real-time optical flow computation", 2010
- * (seed 001), sections 4.2.1-4.2.6 and appendix A.4.  Borders are clamped. */
+ * (seed 001), sections 4.2.1-4.2.4 and appendix A.4.  Borders are clamped.
+ *
+ * Each operation of libflow/kernels/list.h has an argument struct
+ * flow_<op>_args and a function flow_<op>_px(args, x, y) that does all of
+ * its work at one point of its grid; the CPU loops and the CUDA kernels call
+ * that function and nothing else. */
 #ifndef FLOW_PIXEL_STENCIL_H
 #define FLOW_PIXEL_STENCIL_H
 
 #include "qualifier.h"
 
-/* (K * f)(x, y) along x for a kernel w[0 .. 2r] centred at w[r] (eq. 4.4). */
-FLOW_HD float flow_convolve_row_px(const float *f, int pitch, int w, int h, int x, int y,
-                                   const float *k, int r)
+/* ---- fill, scale, copy -------------------------------------------------- */
+
+typedef struct flow_fill_args {
+    flow_plane p;
+    float value;
+} flow_fill_args;
+
+FLOW_HD void flow_fill_px(const flow_fill_args *a, int x, int y)
+{
+    FLOW_PX(a->p, x, y) = a->value;
+}
+
+typedef struct flow_scale_args {
+    flow_plane p;
+    float factor;
+} flow_scale_args;
+
+FLOW_HD void flow_scale_px(const flow_scale_args *a, int x, int y)
+{
+    FLOW_PX(a->p, x, y) *= a->factor;
+}
+
+/* dst = src for both components (one pass for the two planes). */
+typedef struct flow_copy_pair_args {
+    flow_pair dst, src;
+} flow_copy_pair_args;
+
+FLOW_HD void flow_copy_pair_px(const flow_copy_pair_args *a, int x, int y)
+{
+    FLOW_PX(a->dst.u, x, y) = FLOW_PX(a->src.u, x, y);
+    FLOW_PX(a->dst.v, x, y) = FLOW_PX(a->src.v, x, y);
+}
+
+/* ---- separable convolution (eq. 4.4) ------------------------------------ */
+
+/* (K * f)(x, y) along x for a kernel w[0 .. 2r] centred at w[r]. */
+FLOW_HD float flow_convolve_row_at(const flow_plane *f, int x, int y, const float *k, int r)
 {
     float sum = 0.0f;
     for (int j = -r; j <= r; j++)
-        sum += k[r + j] * flow_at(f, pitch, w, h, x + j, y);
+        sum += k[r + j] * flow_at(f, x + j, y);
     return sum;
 }
 
 /* (K * f)(x, y) along y. */
-FLOW_HD float flow_convolve_col_px(const float *f, int pitch, int w, int h, int x, int y,
-                                   const float *k, int r)
+FLOW_HD float flow_convolve_col_at(const flow_plane *f, int x, int y, const float *k, int r)
 {
     float sum = 0.0f;
     for (int j = -r; j <= r; j++)
-        sum += k[r + j] * flow_at(f, pitch, w, h, x, y + j);
+        sum += k[r + j] * flow_at(f, x, y + j);
     return sum;
 }
 
+/* dst[i] = K * src[i] along x (rows) or y (cols) for n planes of one size
+ * (1 <= n <= FLOW_BATCH_MAX): one pass smooths both frames, or the six
+ * tensor components.  No dst[i] may be a src[j]. */
+typedef struct flow_convolve_args {
+    flow_plane dst[FLOW_BATCH_MAX], src[FLOW_BATCH_MAX];
+    int n;
+    flow_kernel k;
+} flow_convolve_args;
+
+FLOW_HD void flow_convolve_rows_px(const flow_convolve_args *a, int x, int y)
+{
+    for (int i = 0; i < a->n; i++)
+        FLOW_PX(a->dst[i], x, y) = flow_convolve_row_at(&a->src[i], x, y, a->k.w, a->k.radius);
+}
+
+FLOW_HD void flow_convolve_cols_px(const flow_convolve_args *a, int x, int y)
+{
+    for (int i = 0; i < a->n; i++)
+        FLOW_PX(a->dst[i], x, y) = flow_convolve_col_at(&a->src[i], x, y, a->k.w, a->k.radius);
+}
+
+/* ---- derivatives (eqs. 4.6-4.9, A.9-A.11 with h = 1) ------------------- */
+
 /* Fourth-order central difference (1, -8, 0, 8, -1) / 12 of one frame at
  * (x, y) along (dx, dy) = (1, 0) or (0, 1) (eq. 4.7). */
-FLOW_HD float flow_diff4_px(const float *f, int pitch, int w, int h, int x, int y, int dx,
-                            int dy)
+FLOW_HD float flow_diff4_at(const flow_plane *f, int x, int y, int dx, int dy)
 {
-    return (flow_at(f, pitch, w, h, x - 2 * dx, y - 2 * dy)
-            - 8.0f * flow_at(f, pitch, w, h, x - dx, y - dy)
-            + 8.0f * flow_at(f, pitch, w, h, x + dx, y + dy)
-            - flow_at(f, pitch, w, h, x + 2 * dx, y + 2 * dy))
+    return (flow_at(f, x - 2 * dx, y - 2 * dy) - 8.0f * flow_at(f, x - dx, y - dy)
+            + 8.0f * flow_at(f, x + dx, y + dy) - flow_at(f, x + 2 * dx, y + 2 * dy))
            * (1.0f / 12.0f);
 }
 
-/* f_x, f_y averaged over the frames f1, f2 and f_t = f2 - f1 (eqs. 4.6-4.9,
- * A.9-A.11 with h = 1).  Both frames share one pitch. */
-FLOW_HD void flow_derivatives_px(const float *f1, const float *f2, int pitch, int w, int h,
-                                 int x, int y, float *fx, float *fy, float *ft)
+/* f_x, f_y averaged over the frames f1, f2 and f_t = f2 - f1. */
+FLOW_HD void flow_derivatives_at(const flow_plane *f1, const flow_plane *f2, int x, int y,
+                                 float *fx, float *fy, float *ft)
 {
-    *fx = 0.5f * (flow_diff4_px(f1, pitch, w, h, x, y, 1, 0)
-                  + flow_diff4_px(f2, pitch, w, h, x, y, 1, 0));
-    *fy = 0.5f * (flow_diff4_px(f1, pitch, w, h, x, y, 0, 1)
-                  + flow_diff4_px(f2, pitch, w, h, x, y, 0, 1));
-    *ft = f2[(long)y * pitch + x] - f1[(long)y * pitch + x];
+    *fx = 0.5f * (flow_diff4_at(f1, x, y, 1, 0) + flow_diff4_at(f2, x, y, 1, 0));
+    *fy = 0.5f * (flow_diff4_at(f1, x, y, 0, 1) + flow_diff4_at(f2, x, y, 0, 1));
+    *ft = FLOW_PX(*f2, x, y) - FLOW_PX(*f1, x, y);
 }
 
-/* Coarse size of a grid: ceil(n / 2), so 79 -> 40 and 3 -> 2 (fig. 4.14). */
-FLOW_HD int flow_coarse_size(int n)
-{
-    return (n + 1) / 2;
-}
+/* The derivatives as planes (for the workflow pictures: the tensor pipeline
+ * never stores them). */
+typedef struct flow_derivatives_args {
+    flow_plane fx, fy, ft, f1, f2;
+} flow_derivatives_args;
 
-/* Full-weighting restriction at coarse (xc, yc) from the fine plane f
- * (w x h): weights (1 2 1)^T (1 2 1) / 16 around fine (2xc, 2yc), fine
- * coordinates clamped, which gives the border weights of eq. 4.13. */
-FLOW_HD float flow_restriction_px(const float *f, int pitch, int w, int h, int xc, int yc)
+FLOW_HD void flow_derivatives_px(const flow_derivatives_args *a, int x, int y)
 {
-    const int x = 2 * xc, y = 2 * yc;
-    float rows[3];
-    for (int k = -1; k <= 1; k++)
-        rows[k + 1] = flow_at(f, pitch, w, h, x - 1, y + k)
-                      + 2.0f * flow_at(f, pitch, w, h, x, y + k)
-                      + flow_at(f, pitch, w, h, x + 1, y + k);
-    return (rows[0] + 2.0f * rows[1] + rows[2]) * (1.0f / 16.0f);
-}
-
-/* Bilinear prolongation at fine (x, y) from the coarse plane c (cw x ch):
- * even fine points copy the coarse value, odd ones average their two (or
- * four) coarse neighbours, clamped at the right and bottom (eqs. 4.14-4.16). */
-FLOW_HD float flow_prolongation_px(const float *c, int pitch, int cw, int ch, int x, int y)
-{
-    const int xc = x >> 1, yc = y >> 1;
-    const int x1 = flow_clampi(xc + (x & 1), 0, cw - 1);
-    const int y1 = flow_clampi(yc + (y & 1), 0, ch - 1);
-    const float *r0 = c + (long)yc * pitch, *r1 = c + (long)y1 * pitch;
-    return 0.25f * (r0[xc] + r0[x1] + r1[xc] + r1[x1]);
+    flow_derivatives_at(&a->f1, &a->f2, x, y, &FLOW_PX(a->fx, x, y), &FLOW_PX(a->fy, x, y),
+                        &FLOW_PX(a->ft, x, y));
 }
 
 #endif

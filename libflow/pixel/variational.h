@@ -1,31 +1,74 @@
 /* variational.h -- the variational system of Horn-Schunck and CLG at one
- * pixel: the lagged diffusivities, the Jacobi and SOR updates, the residual
- * and the operator itself.  Shared by the CPU loops and the CUDA kernels.
+ * pixel: a list of data terms with their lagged robust weights, the
+ * smoothness term with its lagged diffusivity, the Jacobi and SOR updates,
+ * the residual and the operator itself, and the smoother of small grids.
+ * Shared by the CPU loops and the CUDA kernels.
  *
  * Reference: Moussu 2010 (seed 001) eqs. 2.24-2.29 (linear), 2.39-2.45
  * (nonlinear CLG with Psi(s^2) = sqrt(s^2 + eps^2)), 2.50 (Jacobi); red-black
- * SOR after seed 004.  At pixel (i, j) with x = (u, v):
+ * SOR after seed 004; several data terms each with its own penaliser as in
+ * Brox, Bruhn, Papenberg, Weickert (ECCV 2004).  At pixel (i, j) with
+ * x = (u, v) and data terms k with motion tensors J^k:
  *
- *   N_u(x) = Psi'_D (J11 u + J12 v [+ J13]) + sum_n w_n (u - u_n)
- *   N_v(x) = Psi'_D (J12 u + J22 v [+ J23]) + sum_n w_n (v - v_n)
+ *   N_u(x) = sum_k P_k (J11^k u + J12^k v [+ J13^k]) + sum_n w_n (u - u_n)
+ *   N_v(x) = sum_k P_k (J12^k u + J22^k v [+ J23^k]) + sum_n w_n (v - v_n)
+ *   P_k    = gamma_k Psi'_k((u, v, 1) J^k (u, v, 1)^T)     (gamma_k if quadratic)
  *   w_n    = alpha / h_d^2 * (Psi'_S,n + Psi'_S,ij) / 2      (1 when linear)
  *
  * over the four neighbours n inside the grid (Neumann boundaries: a
  * neighbour outside is dropped, as in the Laplacian of appendix A.5); the
- * bracketed j3 terms are present when the system is FLOW_SYS_AFFINE;
- * Psi'_D and Psi'_S are evaluated from the iterate (lagged nonlinearity:
- * from the values a sweep starts from) when FLOW_SYS_PSI_D / _PSI_S.  The
- * system solved is N(x) = f, with f = 0 when the system has no FLOW_SYS_RHS;
- * on the finest grid the affine operator with f = 0 is A x = (-J13, -J23). */
+ * bracketed j3 terms are present when the system is FLOW_SYS_AFFINE; the
+ * robust weights are evaluated from the iterate (lagged nonlinearity: from
+ * the values a sweep starts from).  The system solved is N(x) = f, with
+ * f = 0 when the system has no FLOW_SYS_RHS; on the finest grid the affine
+ * operator with f = 0 is A x = -(sum P_k J13^k, sum P_k J23^k).
+ *
+ * Sums over the terms start from the first term's value (not from 0), so a
+ * system of one term computes exactly what the one-term formulas give. */
 #ifndef FLOW_PIXEL_VARIATIONAL_H
 #define FLOW_PIXEL_VARIATIONAL_H
 
 #include "qualifier.h"
-#include "flow/backend.h"
 
 #include <math.h>
 
-#define FLOW_PX(p, x, y) ((p).data[(long)(y) * (p).pitch + (x)])
+/* The most data terms of a system (brightness and gradient constancy). */
+#define FLOW_TERMS_MAX 2
+
+/* Flags of a flow_system: which terms the operator has. */
+#define FLOW_SYS_AFFINE 1u /* data terms include J13, J23: N(x) = P (J x + j3) - ... */
+#define FLOW_SYS_RHS 2u    /* the right-hand side f is given (else f = 0, never read) */
+#define FLOW_SYS_PSI_S 4u  /* robust smoothness term: Psi'_S of eq. 2.45 (else 1) */
+
+/* One data term: the (restricted) motion tensor of a constancy assumption,
+ * its weight gamma in the energy and its penaliser. */
+typedef struct flow_data_term {
+    flow_tensor J;
+    float weight; /* gamma */
+    float eps2;   /* eps^2 of the Charbonnier penaliser Psi (robust terms) */
+    int robust;   /* Psi'(s^2) = 1 / (2 sqrt(s^2 + eps^2)), lagged; else quadratic */
+} flow_data_term;
+
+/* One grid level's system (seed 001 eqs. 2.28-2.29, 2.41-2.42) on a grid of
+ * steps hx, hy. */
+typedef struct flow_system {
+    flow_data_term term[FLOW_TERMS_MAX];
+    int nterms;      /* 1 .. FLOW_TERMS_MAX */
+    float alpha;     /* smoothness weight */
+    float hx, hy;    /* grid steps of this level */
+    float eps_s2;    /* eps_S^2 of Psi_S */
+    unsigned flags;  /* FLOW_SYS_* */
+} flow_system;
+
+/* Whether the system's weights depend on x (then SOR needs the snapshot of
+ * each sweep, and multigrid the full approximation scheme). */
+FLOW_HD int flow_system_nonlinear(const flow_system *s)
+{
+    int nl = (s->flags & FLOW_SYS_PSI_S) != 0;
+    for (int k = 0; k < s->nterms; k++)
+        nl |= s->term[k].robust;
+    return nl;
+}
 
 /* Psi'(s^2) = 1 / (2 sqrt(s^2 + eps^2)) (eq. 2.43); s2 below 0 (rounding)
  * counts as 0.  eps2 > 0 keeps it finite. */
@@ -34,18 +77,22 @@ FLOW_HD float flow_psi_prime(float s2, float eps2)
     return 0.5f / sqrtf((s2 > 0.0f ? s2 : 0.0f) + eps2);
 }
 
-/* Psi'_D at (x, y) for the flow (u, v) there (eq. 2.44):
- * s^2 = (u, v, 1) J (u, v, 1)^T; 1 for a quadratic data term. */
-FLOW_HD float flow_psi_d_px(const flow_system *s, float u, float v, int x, int y)
+/* One data term's motion tensor at a pixel (J33 is read only for a robust
+ * term, whose weight needs it). */
+typedef struct flow_tensor_at {
+    float j11, j12, j13, j22, j23, j33;
+} flow_tensor_at;
+
+/* P_k for the flow (u, v) at a pixel whose tensor values are J (eq. 2.44
+ * with the weight): s^2 = (u, v, 1) J (u, v, 1)^T. */
+FLOW_HD float flow_term_weight(const flow_data_term *t, const flow_tensor_at *J, float u,
+                               float v)
 {
-    if (!(s->flags & FLOW_SYS_PSI_D))
-        return 1.0f;
-    const float j11 = FLOW_PX(s->J.j11, x, y), j12 = FLOW_PX(s->J.j12, x, y);
-    const float j13 = FLOW_PX(s->J.j13, x, y), j22 = FLOW_PX(s->J.j22, x, y);
-    const float j23 = FLOW_PX(s->J.j23, x, y), j33 = FLOW_PX(s->J.j33, x, y);
-    const float s2 = j11 * u * u + 2.0f * j12 * u * v + j22 * v * v + 2.0f * (j13 * u + j23 * v)
-                     + j33;
-    return flow_psi_prime(s2, s->eps_d2);
+    if (!t->robust)
+        return t->weight;
+    const float s2 = J->j11 * u * u + 2.0f * J->j12 * u * v + J->j22 * v * v
+                     + 2.0f * (J->j13 * u + J->j23 * v) + J->j33;
+    return t->weight * flow_psi_prime(s2, t->eps2);
 }
 
 /* The values of one plane around (x, y) that an operator at (x, y) needs:
@@ -57,9 +104,9 @@ FLOW_HD float flow_psi_d_px(const flow_system *s, float u, float v, int x, int y
  * stencil once keeps each value in a register instead of reloading it for
  * each of the five Psi'_S evaluations. */
 typedef struct flow_stencil {
-    float c, e, w, s, n;          /* the pixel and its neighbours */
-    float ee, ww, ss, nn;         /* two steps away */
-    float ne, nw, se, sw;         /* diagonals */
+    float c, e, w, s, n;  /* the pixel and its neighbours */
+    float ee, ww, ss, nn; /* two steps away */
+    float ne, nw, se, sw; /* diagonals */
 } flow_stencil;
 
 FLOW_HD flow_stencil flow_stencil_load(const flow_plane *p, int x, int y, int full)
@@ -75,7 +122,7 @@ FLOW_HD flow_stencil flow_stencil_load(const flow_plane *p, int x, int y, int fu
         const int xmm = x > 1 ? x - 2 : 0, xpp = x < w - 2 ? x + 2 : w - 1;
         const int ymm = y > 1 ? y - 2 : 0, ypp = y < h - 2 ? y + 2 : h - 1;
         t.ee = r[xpp], t.ww = r[xmm];
-        t.ss = p->data[(long)ypp * p->pitch + x], t.nn = p->data[(long)ymm * p->pitch + x];
+        t.ss = FLOW_PX(*p, x, ypp), t.nn = FLOW_PX(*p, x, ymm);
         t.ne = rm[xp], t.nw = rm[xm], t.se = rp[xp], t.sw = rp[xm];
     } else {
         t.ee = t.ww = t.ss = t.nn = t.ne = t.nw = t.se = t.sw = 0.0f;
@@ -104,17 +151,40 @@ FLOW_HD float flow_psi_s_px(const flow_system *s, const flow_pair *f, int x, int
     return flow_psi_s_diff(s, u.e, u.w, u.s, u.n, v.e, v.w, v.s, v.n);
 }
 
-/* The operator's pieces at (x, y): the data weight pd = Psi'_D, and the
+/* The operator's pieces at (x, y): the pixel's flow (u, v) and its data
+ * terms' tensor values J[k] with their weights pd[k] = P_k (each value is
+ * read from memory once per pixel, whichever update uses it), and the
  * smoothness part wsum = sum_n w_n, (nu, nv) = sum_n w_n x_n over the
- * neighbours inside the grid, w_n = alpha / h^2 (times the mean of Psi'_S
- * at the pixel and at n).  The neighbour values come from xv, the
- * diffusivities from xd: the same field for Jacobi, the residual and the
- * operator; for in-place SOR, xd is the snapshot taken at the start of the
- * sweep (the values being updated must not feed the diffusivities of their
- * own half sweep). */
+ * neighbours inside the grid. */
 typedef struct flow_var_terms {
-    float pd, wsum, nu, nv;
+    flow_tensor_at J[FLOW_TERMS_MAX];
+    float pd[FLOW_TERMS_MAX];
+    float u, v;
+    float wsum, nu, nv;
 } flow_var_terms;
+
+/* The data terms at (x, y), weighted for the flow (u, v) there. */
+FLOW_HD void flow_data_weights(const flow_system *s, float u, float v, int x, int y,
+                               flow_var_terms *t)
+{
+    const int n = s->nterms;
+    FLOW_UNROLL
+    for (int k = 0; k < FLOW_TERMS_MAX; k++) {
+        flow_tensor_at *J = &t->J[k];
+        if (k >= n) {
+            J->j11 = J->j12 = J->j13 = J->j22 = J->j23 = J->j33 = t->pd[k] = 0.0f;
+            continue;
+        }
+        const flow_data_term *d = &s->term[k];
+        J->j11 = FLOW_PX(d->J.j11, x, y);
+        J->j12 = FLOW_PX(d->J.j12, x, y);
+        J->j13 = FLOW_PX(d->J.j13, x, y);
+        J->j22 = FLOW_PX(d->J.j22, x, y);
+        J->j23 = FLOW_PX(d->J.j23, x, y);
+        J->j33 = d->robust ? FLOW_PX(d->J.j33, x, y) : 0.0f;
+        t->pd[k] = flow_term_weight(d, J, u, v);
+    }
+}
 
 FLOW_HD void flow_var_add(float wn, float un, float vn, flow_var_terms *t)
 {
@@ -123,33 +193,34 @@ FLOW_HD void flow_var_add(float wn, float un, float vn, flow_var_terms *t)
     t->nv += wn * vn;
 }
 
-/* The terms from diffusivities already evaluated: pd = Psi'_D at the pixel,
- * pc its Psi'_S and pw, pe, pn, ps those of its neighbours (read only for
- * neighbours inside the grid and a robust smoothness term); the neighbour
- * values from the stencils vu, vv. */
-FLOW_HD flow_var_terms flow_var_terms_psi(const flow_system *s, const flow_stencil *vu,
-                                          const flow_stencil *vv, int x, int y, int w, int h,
-                                          float pd, float pc, float pw, float pe, float pn,
-                                          float ps)
+/* The smoothness part from diffusivities already evaluated: pc the pixel's
+ * Psi'_S and pw, pe, pn, ps its neighbours' (read only for neighbours inside
+ * the grid and a robust smoothness term); the neighbour values from the
+ * stencils vu, vv. */
+FLOW_HD void flow_smooth_terms(const flow_system *s, const flow_stencil *vu,
+                               const flow_stencil *vv, int x, int y, int w, int h, float pc,
+                               float pw, float pe, float pn, float ps, flow_var_terms *t)
 {
     const int psi_s = (s->flags & FLOW_SYS_PSI_S) != 0;
     const float ax = s->alpha / (s->hx * s->hx), ay = s->alpha / (s->hy * s->hy);
-    flow_var_terms t;
-    t.pd = pd;
-    t.wsum = 0.0f;
-    t.nu = 0.0f;
-    t.nv = 0.0f;
+    t->wsum = 0.0f;
+    t->nu = 0.0f;
+    t->nv = 0.0f;
     if (x > 0)
-        flow_var_add(ax * (psi_s ? 0.5f * (pw + pc) : 1.0f), vu->w, vv->w, &t);
+        flow_var_add(ax * (psi_s ? 0.5f * (pw + pc) : 1.0f), vu->w, vv->w, t);
     if (x < w - 1)
-        flow_var_add(ax * (psi_s ? 0.5f * (pe + pc) : 1.0f), vu->e, vv->e, &t);
+        flow_var_add(ax * (psi_s ? 0.5f * (pe + pc) : 1.0f), vu->e, vv->e, t);
     if (y > 0)
-        flow_var_add(ay * (psi_s ? 0.5f * (pn + pc) : 1.0f), vu->n, vv->n, &t);
+        flow_var_add(ay * (psi_s ? 0.5f * (pn + pc) : 1.0f), vu->n, vv->n, t);
     if (y < h - 1)
-        flow_var_add(ay * (psi_s ? 0.5f * (ps + pc) : 1.0f), vu->s, vv->s, &t);
-    return t;
+        flow_var_add(ay * (psi_s ? 0.5f * (ps + pc) : 1.0f), vu->s, vv->s, t);
 }
 
+/* The terms at (x, y).  The neighbour values come from xv, the weights from
+ * xd: the same field for Jacobi, the residual and the operator; for
+ * in-place SOR, xd is the snapshot taken at the start of the sweep (the
+ * values being updated must not feed the weights of their own half
+ * sweep). */
 FLOW_HD flow_var_terms flow_var_terms_px(const flow_system *s, const flow_pair *xv,
                                          const flow_pair *xd, int x, int y)
 {
@@ -174,12 +245,16 @@ FLOW_HD flow_var_terms flow_var_terms_px(const flow_system *s, const flow_pair *
         if (y < h - 1)
             ps = flow_psi_s_diff(s, du.se, du.sw, du.ss, du.c, dv.se, dv.sw, dv.ss, dv.c);
     }
-    return flow_var_terms_psi(s, &vu, &vv, x, y, w, h, flow_psi_d_px(s, du.c, dv.c, x, y), pc, pw,
-                              pe, pn, ps);
+    flow_var_terms t;
+    flow_smooth_terms(s, &vu, &vv, x, y, w, h, pc, pw, pe, pn, ps, &t);
+    flow_data_weights(s, du.c, dv.c, x, y, &t);
+    t.u = vu.c;
+    t.v = vv.c;
+    return t;
 }
 
 /* The right-hand side at (x, y) (0 without FLOW_SYS_RHS). */
-FLOW_HD void flow_rhs_px(const flow_system *s, const flow_pair *f, int x, int y, float *fu,
+FLOW_HD void flow_rhs_at(const flow_system *s, const flow_pair *f, int x, int y, float *fu,
                          float *fv)
 {
     if (s->flags & FLOW_SYS_RHS) {
@@ -192,26 +267,35 @@ FLOW_HD void flow_rhs_px(const flow_system *s, const flow_pair *f, int x, int y,
 }
 
 /* N(x) at (x, y) into (*nu, *nv). */
-FLOW_HD void flow_apply_px(const flow_system *s, const flow_pair *xf, int x, int y, float *nu,
+FLOW_HD void flow_apply_at(const flow_system *s, const flow_pair *xf, int x, int y, float *nu,
                            float *nv)
 {
     const flow_var_terms t = flow_var_terms_px(s, xf, xf, x, y);
-    const float u = FLOW_PX(xf->u, x, y), v = FLOW_PX(xf->v, x, y);
+    const float u = t.u, v = t.v;
     const float aff = (s->flags & FLOW_SYS_AFFINE) ? 1.0f : 0.0f;
-    const float j12 = FLOW_PX(s->J.j12, x, y);
-    *nu = t.pd * (FLOW_PX(s->J.j11, x, y) * u + j12 * v + aff * FLOW_PX(s->J.j13, x, y))
-          + t.wsum * u - t.nu;
-    *nv = t.pd * (j12 * u + FLOW_PX(s->J.j22, x, y) * v + aff * FLOW_PX(s->J.j23, x, y))
-          + t.wsum * v - t.nv;
+    const int n = s->nterms;
+    float du = 0.0f, dv = 0.0f;
+    FLOW_UNROLL
+    for (int k = 0; k < FLOW_TERMS_MAX; k++) {
+        if (k >= n)
+            break;
+        const flow_tensor_at *J = &t.J[k];
+        const float tu = t.pd[k] * (J->j11 * u + J->j12 * v + aff * J->j13);
+        const float tv = t.pd[k] * (J->j12 * u + J->j22 * v + aff * J->j23);
+        du = k ? du + tu : tu;
+        dv = k ? dv + tv : tv;
+    }
+    *nu = du + t.wsum * u - t.nu;
+    *nv = dv + t.wsum * v - t.nv;
 }
 
 /* r = f - N(x) at (x, y). */
-FLOW_HD void flow_residual_px(const flow_system *s, const flow_pair *xf, const flow_pair *f,
+FLOW_HD void flow_residual_at(const flow_system *s, const flow_pair *xf, const flow_pair *f,
                               int x, int y, float *ru, float *rv)
 {
     float nu, nv, fu, fv;
-    flow_apply_px(s, xf, x, y, &nu, &nv);
-    flow_rhs_px(s, f, x, y, &fu, &fv);
+    flow_apply_at(s, xf, x, y, &nu, &nv);
+    flow_rhs_at(s, f, x, y, &fu, &fv);
     *ru = fu - nu;
     *rv = fv - nv;
 }
@@ -224,76 +308,245 @@ FLOW_HD float flow_relax(float old, float num, float den, float omega)
     return den > 1e-30f ? old + omega * (num / den - old) : old;
 }
 
-/* The relaxed u of eq. 2.41 at (x, y) from the current (u, v), the
- * right-hand side fu and the terms t; and v of eq. 2.42 likewise.  Jacobi
- * gives both the old u, SOR gives v the new one. */
-FLOW_HD float flow_update_u(const flow_system *s, const flow_var_terms *t, float u, float v,
-                            float fu, int x, int y, float omega)
+/* The data part of one row of the 2x2 system at a pixel: for the u row
+ * (comp 0) off = sum_k P_k (J12^k w [+ J13^k]) and diag = sum_k P_k J11^k,
+ * w being v; for the v row (comp 1) J22^k, J23^k and w = u. */
+FLOW_HD void flow_data_row(const flow_system *s, const flow_var_terms *t, int comp, float w,
+                           float *off, float *diag)
 {
     const float aff = (s->flags & FLOW_SYS_AFFINE) ? 1.0f : 0.0f;
-    const float off = FLOW_PX(s->J.j12, x, y) * v + aff * FLOW_PX(s->J.j13, x, y);
-    return flow_relax(u, fu - t->pd * off + t->nu, t->pd * FLOW_PX(s->J.j11, x, y) + t->wsum,
-                      omega);
+    const int n = s->nterms;
+    *off = 0.0f;
+    *diag = 0.0f;
+    FLOW_UNROLL
+    for (int k = 0; k < FLOW_TERMS_MAX; k++) {
+        if (k >= n)
+            break;
+        const flow_tensor_at *J = &t->J[k];
+        const float o = t->pd[k] * (J->j12 * w + aff * (comp ? J->j23 : J->j13));
+        const float d = t->pd[k] * (comp ? J->j22 : J->j11);
+        *off = k ? *off + o : o;
+        *diag = k ? *diag + d : d;
+    }
+}
+
+/* The relaxed u of eq. 2.41 from the current (u, v), the right-hand side
+ * fu and the terms t; and v of eq. 2.42 likewise.  Jacobi gives both the
+ * old u, SOR gives v the new one. */
+FLOW_HD float flow_update_u(const flow_system *s, const flow_var_terms *t, float u, float v,
+                            float fu, float omega)
+{
+    float off, diag;
+    flow_data_row(s, t, 0, v, &off, &diag);
+    return flow_relax(u, fu - off + t->nu, diag + t->wsum, omega);
 }
 
 FLOW_HD float flow_update_v(const flow_system *s, const flow_var_terms *t, float u, float v,
-                            float fv, int x, int y, float omega)
+                            float fv, float omega)
 {
-    const float aff = (s->flags & FLOW_SYS_AFFINE) ? 1.0f : 0.0f;
-    const float off = FLOW_PX(s->J.j12, x, y) * u + aff * FLOW_PX(s->J.j23, x, y);
-    return flow_relax(v, fv - t->pd * off + t->nv, t->pd * FLOW_PX(s->J.j22, x, y) + t->wsum,
-                      omega);
+    float off, diag;
+    flow_data_row(s, t, 1, u, &off, &diag);
+    return flow_relax(v, fv - off + t->nv, diag + t->wsum, omega);
 }
 
-/* The Jacobi update at (x, y) (eq. 2.50 applied to eqs. 2.41/2.42) from
- * the old values (u, v) and the terms t of the old iterate. */
-FLOW_HD void flow_jacobi_update(const flow_system *s, const flow_var_terms *t, float u, float v,
-                                const flow_pair *f, int x, int y, float omega, float *u_new,
-                                float *v_new)
+/* The Jacobi update (eq. 2.50 applied to eqs. 2.41/2.42) from the terms t
+ * of the old iterate and the right-hand side (fu, fv). */
+FLOW_HD void flow_jacobi_update(const flow_system *s, const flow_var_terms *t, float fu,
+                                float fv, float omega, float *u_new, float *v_new)
 {
-    float fu, fv;
-    flow_rhs_px(s, f, x, y, &fu, &fv);
-    *u_new = flow_update_u(s, t, u, v, fu, x, y, omega);
-    *v_new = flow_update_v(s, t, u, v, fv, x, y, omega);
-}
-
-/* One Jacobi update at (x, y) from the old iterate xf: both components from
- * the old values. */
-FLOW_HD void flow_jacobi_px(const flow_system *s, const flow_pair *xf, const flow_pair *f, int x,
-                            int y, float omega, float *u_new, float *v_new)
-{
-    const flow_var_terms t = flow_var_terms_px(s, xf, xf, x, y);
-    flow_jacobi_update(s, &t, FLOW_PX(xf->u, x, y), FLOW_PX(xf->v, x, y), f, x, y, omega, u_new,
-                       v_new);
+    *u_new = flow_update_u(s, t, t->u, t->v, fu, omega);
+    *v_new = flow_update_v(s, t, t->u, t->v, fv, omega);
 }
 
 /* The SOR update at (x, y) in place: u first, then v with the new u
- * (pointwise Gauss-Seidel with over-relaxation omega). */
+ * (pointwise Gauss-Seidel with over-relaxation omega); t holds the
+ * pixel's current values. */
 FLOW_HD void flow_sor_update(const flow_system *s, const flow_var_terms *t, const flow_pair *xf,
-                             const flow_pair *f, int x, int y, float omega)
+                             float fu, float fv, int x, int y, float omega)
 {
-    float *pu = &FLOW_PX(xf->u, x, y), *pv = &FLOW_PX(xf->v, x, y);
+    const float u = flow_update_u(s, t, t->u, t->v, fu, omega);
+    FLOW_PX(xf->v, x, y) = flow_update_v(s, t, u, t->v, fv, omega);
+    FLOW_PX(xf->u, x, y) = u;
+}
+
+/* ---- the operations ----------------------------------------------------- */
+
+/* One damped Jacobi sweep from x into out: x <- (1 - w) x + w D^-1 (f - R x),
+ * the weights lagged (taken from x). */
+typedef struct flow_jacobi_sweep_args {
+    flow_system s;
+    flow_pair out, x, f;
+    float weight;
+} flow_jacobi_sweep_args;
+
+FLOW_HD void flow_jacobi_sweep_px(const flow_jacobi_sweep_args *a, int x, int y)
+{
+    const flow_var_terms t = flow_var_terms_px(&a->s, &a->x, &a->x, x, y);
     float fu, fv;
-    flow_rhs_px(s, f, x, y, &fu, &fv);
-    const float u = flow_update_u(s, t, *pu, *pv, fu, x, y, omega);
-    *pv = flow_update_v(s, t, u, *pv, fv, x, y, omega);
-    *pu = u;
+    flow_rhs_at(&a->s, &a->f, x, y, &fu, &fv);
+    flow_jacobi_update(&a->s, &t, fu, fv, a->weight, &FLOW_PX(a->out.u, x, y),
+                       &FLOW_PX(a->out.v, x, y));
 }
 
-/* One SOR update at (x, y) in place; diffusivities from the sweep's
- * snapshot xd (xd may be xf for a linear system, which has none). */
-FLOW_HD void flow_sor_px(const flow_system *s, const flow_pair *xf, const flow_pair *xd,
-                         const flow_pair *f, int x, int y, float omega)
+/* One colour of a red-black SOR sweep in place (seed 004), weights from
+ * the sweep's snapshot xd (xd may be x for a linear system).  Alternate
+ * indexing: point k of row y is pixel 2k + ((y + colour) & 1), so every
+ * point of the grid (half the width) works on the colour. */
+typedef struct flow_sor_half_args {
+    flow_system s;
+    flow_pair x, xd, f;
+    int colour;
+    float omega;
+} flow_sor_half_args;
+
+FLOW_HD void flow_sor_half_px(const flow_sor_half_args *a, int k, int y)
 {
-    const flow_var_terms t = flow_var_terms_px(s, xf, xd, x, y);
-    flow_sor_update(s, &t, xf, f, x, y, omega);
+    const int x = 2 * k + ((y + a->colour) & 1);
+    if (x >= a->x.u.width)
+        return;
+    const flow_var_terms t = flow_var_terms_px(&a->s, &a->x, &a->xd, x, y);
+    float fu, fv;
+    flow_rhs_at(&a->s, &a->f, x, y, &fu, &fv);
+    flow_sor_update(&a->s, &t, &a->x, fu, fv, x, y, a->omega);
 }
 
-/* Whether the system's diffusivities depend on x (then SOR needs the
- * snapshot of each sweep). */
-FLOW_HD int flow_system_nonlinear(const flow_system *s)
+/* r = f - N(x). */
+typedef struct flow_residual_args {
+    flow_system s;
+    flow_pair r, x, f;
+} flow_residual_args;
+
+FLOW_HD void flow_residual_px(const flow_residual_args *a, int x, int y)
 {
-    return (s->flags & (FLOW_SYS_PSI_D | FLOW_SYS_PSI_S)) != 0;
+    flow_residual_at(&a->s, &a->x, &a->f, x, y, &FLOW_PX(a->r.u, x, y), &FLOW_PX(a->r.v, x, y));
+}
+
+/* out = N(x), or out += N(x) when accumulate != 0 (the FAS right-hand side). */
+typedef struct flow_apply_args {
+    flow_system s;
+    flow_pair out, x;
+    int accumulate;
+} flow_apply_args;
+
+FLOW_HD void flow_apply_px(const flow_apply_args *a, int x, int y)
+{
+    float nu, nv;
+    flow_apply_at(&a->s, &a->x, x, y, &nu, &nv);
+    float *pu = &FLOW_PX(a->out.u, x, y), *pv = &FLOW_PX(a->out.v, x, y);
+    *pu = a->accumulate ? *pu + nu : nu;
+    *pv = a->accumulate ? *pv + nv : nv;
+}
+
+/* ---- small grids: every sweep of a smoother in one call ---------------- */
+
+/* A grid of at most FLOW_SMALL_GRID pixels (the coarse multigrid levels) is
+ * smoothed by one call that runs all its sweeps: one CUDA block, with a
+ * barrier between the phases, instead of a launch per sweep.  Each sweep
+ * first evaluates every pixel's Psi'_S once into ps (a buffer of
+ * FLOW_SMALL_GRID floats: shared memory on the GPU), then updates from
+ * those values; the data weights are taken at the pixel itself.  These are
+ * the values the per-pixel path computes (it evaluates Psi'_S at a pixel
+ * and its four neighbours, five times the arithmetic; on grids this small,
+ * latency is the cost), and a pixel's own (u, v) is still the sweep's
+ * starting value when SOR updates it.  flow_jacobi_small and
+ * flow_sor_small are the two smoothers (one kernel each on the GPU); the
+ * CPU runs the same functions with one worker. */
+#define FLOW_SMALL_GRID 4096
+
+typedef struct flow_smooth_small_args {
+    flow_system s;
+    flow_pair x, t, f; /* f: never read without FLOW_SYS_RHS */
+    float omega;       /* Jacobi damping weight, or SOR relaxation */
+    int sweeps;
+    int sor; /* 1: red-black SOR in place; 0: Jacobi x -> t -> x ..., the result in x */
+} flow_smooth_small_args;
+
+/* The terms at (x, y) from the values of vals and the Psi'_S in ps. */
+FLOW_HD flow_var_terms flow_small_terms(const flow_system *s, const flow_pair *vals,
+                                        const float *ps, int x, int y)
+{
+    const int w = vals->u.width, h = vals->u.height, i = y * w + x;
+    const flow_stencil vu = flow_stencil_load(&vals->u, x, y, 0);
+    const flow_stencil vv = flow_stencil_load(&vals->v, x, y, 0);
+    const int nl = (s->flags & FLOW_SYS_PSI_S) != 0;
+    const float pc = nl ? ps[i] : 1.0f;
+    const float pw = nl && x > 0 ? ps[i - 1] : 0.0f, pe = nl && x < w - 1 ? ps[i + 1] : 0.0f;
+    const float pn = nl && y > 0 ? ps[i - w] : 0.0f, pso = nl && y < h - 1 ? ps[i + w] : 0.0f;
+    flow_var_terms t;
+    flow_smooth_terms(s, &vu, &vv, x, y, w, h, pc, pw, pe, pn, pso, &t);
+    flow_data_weights(s, vu.c, vv.c, x, y, &t);
+    t.u = vu.c;
+    t.v = vv.c;
+    return t;
+}
+
+/* Psi'_S of every pixel of src into ps, then a barrier (robust smoothness
+ * only).  A worker handles pixels first, first + step, ... (a CUDA thread:
+ * threadIdx.x, blockDim.x; the CPU: 0, 1). */
+FLOW_HD void flow_small_psi(const flow_system *s, const flow_pair *src, float *ps, int first,
+                            int step)
+{
+    if (!(s->flags & FLOW_SYS_PSI_S))
+        return;
+    const int w = src->u.width, np = w * src->u.height;
+    for (int i = first; i < np; i += step)
+        ps[i] = flow_psi_s_px(s, src, i % w, i / w);
+    FLOW_BARRIER();
+}
+
+/* The Jacobi smoother: x -> t -> x ..., the result in x (the last sweep of
+ * an odd count is copied back from t). */
+FLOW_HD void flow_jacobi_small(const flow_smooth_small_args *a, float *ps, int first, int step)
+{
+    const flow_system *s = &a->s;
+    const int w = a->x.u.width, np = w * a->x.u.height;
+    for (int k = 0; k < a->sweeps; k++) {
+        /* copies, not pointers into the arguments: on the GPU those live in
+         * the parameter space, and a pointer chosen at run time would make
+         * every field a generic load */
+        const flow_pair src = (k & 1) ? a->t : a->x;
+        const flow_pair dst = (k & 1) ? a->x : a->t;
+        flow_small_psi(s, &src, ps, first, step);
+        for (int i = first; i < np; i += step) {
+            const int x = i % w, y = i / w;
+            const flow_var_terms t = flow_small_terms(s, &src, ps, x, y);
+            float fu, fv, u, v;
+            flow_rhs_at(s, &a->f, x, y, &fu, &fv);
+            flow_jacobi_update(s, &t, fu, fv, a->omega, &u, &v);
+            FLOW_PX(dst.u, x, y) = u;
+            FLOW_PX(dst.v, x, y) = v;
+        }
+        FLOW_BARRIER();
+    }
+    if (a->sweeps & 1)
+        for (int i = first; i < np; i += step) {
+            const int x = i % w, y = i / w;
+            FLOW_PX(a->x.u, x, y) = FLOW_PX(a->t.u, x, y);
+            FLOW_PX(a->x.v, x, y) = FLOW_PX(a->t.v, x, y);
+        }
+}
+
+/* Red-black SOR in place; each sweep's Psi'_S is that of x at its start
+ * (what the snapshot gives the per-pixel path). */
+FLOW_HD void flow_sor_small(const flow_smooth_small_args *a, float *ps, int first, int step)
+{
+    const flow_system *s = &a->s;
+    const int w = a->x.u.width, np = w * a->x.u.height;
+    for (int k = 0; k < a->sweeps; k++) {
+        flow_small_psi(s, &a->x, ps, first, step);
+        for (int colour = 0; colour < 2; colour++) {
+            for (int i = first; i < np; i += step) {
+                const int x = i % w, y = i / w;
+                if (((x + y) & 1) != colour)
+                    continue;
+                const flow_var_terms t = flow_small_terms(s, &a->x, ps, x, y);
+                float fu, fv;
+                flow_rhs_at(s, &a->f, x, y, &fu, &fv);
+                flow_sor_update(s, &t, &a->x, fu, fv, x, y, a->omega);
+            }
+            FLOW_BARRIER();
+        }
+    }
 }
 
 #endif

@@ -14,32 +14,44 @@
 #define FLOW_PIXEL_WARP_H
 
 #include "qualifier.h"
+#include "tensor.h"
+#include "transfer.h"
 
-/* f at (x + u, y + v) by bilinear interpolation, the point clamped into the
- * image (the border is repeated outside, as flow_at does). */
-FLOW_HD float flow_warp_px(const float *f, int pitch, int w, int h, int x, int y, float u,
-                           float v)
+/* dst(x, y) = src(x + u, y + v) by bilinear interpolation, the point clamped
+ * into the image (dst must not be src). */
+typedef struct flow_warp_args {
+    flow_plane dst, src;
+    flow_pair w;
+} flow_warp_args;
+
+FLOW_HD void flow_warp_px(const flow_warp_args *a, int x, int y)
 {
-    float px = (float)x + u, py = (float)y + v;
-    px = px > 0.0f ? (px < (float)(w - 1) ? px : (float)(w - 1)) : 0.0f; /* NaN -> 0 */
-    py = py > 0.0f ? (py < (float)(h - 1) ? py : (float)(h - 1)) : 0.0f;
-    const int x0 = (int)px, y0 = (int)py;
-    const int x1 = x0 + 1 < w ? x0 + 1 : x0, y1 = y0 + 1 < h ? y0 + 1 : y0;
-    const float ax = px - (float)x0, ay = py - (float)y0;
-    const float *r0 = f + (long)y0 * pitch, *r1 = f + (long)y1 * pitch;
-    return (1.0f - ay) * ((1.0f - ax) * r0[x0] + ax * r0[x1])
-           + ay * ((1.0f - ax) * r1[x0] + ax * r1[x1]);
+    FLOW_PX(a->dst, x, y) = flow_bilinear_at(&a->src, (float)x + FLOW_PX(a->w.u, x, y),
+                                             (float)y + FLOW_PX(a->w.v, x, y));
 }
 
-/* j[0..5] = J11, J12, J13, J22, J23, J33 of the increment, rewritten in
- * place for the total flow around (u0, v0) (the formulas above). */
-FLOW_HD void flow_tensor_shift_px(float j[6], float u0, float v0)
+/* j[0..5] of the increment, rewritten in place for the total flow around
+ * (u0, v0) (the formulas above). */
+FLOW_HD void flow_tensor_shift_at(float j[6], float u0, float v0)
 {
     const float j13 = j[2], j23 = j[4];
     j[2] = j13 - (j[0] * u0 + j[1] * v0);
     j[4] = j23 - (j[1] * u0 + j[3] * v0);
     j[5] = j[5] - 2.0f * (j13 * u0 + j23 * v0)
            + (j[0] * u0 * u0 + 2.0f * j[1] * u0 * v0 + j[3] * v0 * v0);
+}
+
+typedef struct flow_tensor_shift_args {
+    flow_tensor J;
+    flow_pair w;
+} flow_tensor_shift_args;
+
+FLOW_HD void flow_tensor_shift_px(const flow_tensor_shift_args *a, int x, int y)
+{
+    float j[6];
+    flow_tensor_load(&a->J, x, y, j);
+    flow_tensor_shift_at(j, FLOW_PX(a->w.u, x, y), FLOW_PX(a->w.v, x, y));
+    flow_tensor_store(&a->J, x, y, j);
 }
 
 #endif

@@ -1,13 +1,14 @@
 /* bench_methods.c -- the time per frame of every method (Lucas-Kanade, HS,
  * CLG and nonlinear CLG with FMG(2,2), and CLG with 200 Jacobi sweeps for
  * reference) at 316x252, 640x480, 1920x1080 and 3840x2160 gray and at
- * 316x252 colour, on the backend of FLOW_DEVICE (default: cuda when this
+ * 316x252 colour, on the device of FLOW_DEVICE (default: cuda when this
  * build has it and a GPU is present, else cpu), beside its memory-bandwidth
  * floor.  A benchmark, not a test: it prints a table and fails only when a
  * computation fails.
  *
  * Timing: warm-up runs, then at least MIN_RUNS (and about a second of)
- * timed runs; medians of backend events (CUDA events on the GPU):
+ * timed runs; medians of device events (flow_event_*: CUDA events on the
+ * GPU):
  *   device ms  from the start of the motion tensor to the start of the
  *              download (events recorded through the context's observer):
  *              everything the GPU computes for one frame;
@@ -16,10 +17,12 @@
  *   stream ms  a frame of a sequence as flow-compute runs it: the whole
  *              flow_context_compute_next (one frame uploaded, the other
  *              kept on the device) into a page-locked flow field.
- * Floor: every backend operation a frame issues is counted by a wrapper of
- * the operations table, with the bytes it must move: each plane it reads
- * once and each plane it writes once, at its level's size (the byte model
- * is printed with the table and documented in docs/BENCHMARKS.md).  The
+ * Floor: every device operation a frame issues is counted by a wrapper of
+ * the operations table (device/device.h; one launch per operation, the
+ * small-grid smoother's sweeps in one), with the bytes it must move: each
+ * plane it reads once and each plane it writes once, at its level's size
+ * (the byte model is printed with the table and documented in
+ * docs/BENCHMARKS.md).  The
  * floor is those bytes over the bandwidth FLOW_BW_GBS (GB/s), or, when that
  * is unset, over the bandwidth of a large device-to-device copy measured
  * here.  A context replays its CUDA graph (flow_context_set_graphs) unless
@@ -29,6 +32,7 @@
  * FLOW_BENCH_RUNS=n times exactly n runs
  * after the warm-up (for profilers). */
 #include "harness.h"
+#include "device/device.h"
 #include "flow/flow.h"
 
 #include <stdlib.h>
@@ -39,18 +43,22 @@
 #define MAX_RUNS 400
 
 /* ---- byte counting wrapper of the operations table ---- */
-static const flow_backend_ops *real;
-static flow_backend_ops counting;
+static const flow_device_ops *real;
+static flow_device_ops counting;
 static double dev_bytes, host_bytes, launches;
 
 #define PX(p) ((double)(p)->width * (double)(p)->height * 4.0)
+#define NPX(p) ((double)(p)->width * (double)(p)->height)
 
-/* Bytes per pixel a system's operator reads besides x and f. */
+/* Bytes per pixel a system's operator reads besides x and f: per data term
+ * all six tensor components when it is robust (its weight needs J33), else
+ * five (affine) or three. */
 static double sys_bytes_px(const flow_system *s)
 {
-    if (s->flags & FLOW_SYS_PSI_D)
-        return 24.0; /* all six tensor components */
-    return (s->flags & FLOW_SYS_AFFINE) ? 20.0 : 12.0;
+    double b = 0;
+    for (int k = 0; k < s->nterms; k++)
+        b += s->term[k].robust ? 24.0 : (s->flags & FLOW_SYS_AFFINE) ? 20.0 : 12.0;
+    return b;
 }
 
 static double rhs_px(const flow_system *s)
@@ -58,152 +66,158 @@ static double rhs_px(const flow_system *s)
     return (s->flags & FLOW_SYS_RHS) ? 8.0 : 0.0;
 }
 
-static flow_status w_upload(flow_backend *b, flow_plane *d, const float *s, size_t st)
+/* The bytes of one call of each operation of libflow/kernels/list.h. */
+static double bytes_fill(const flow_fill_args *a)
 {
-    host_bytes += PX(d);
-    return real->upload(b, d, s, st);
+    return PX(&a->p);
 }
-static flow_status w_download(flow_backend *b, float *d, size_t st, const flow_plane *s)
+static double bytes_scale(const flow_scale_args *a)
 {
-    host_bytes += PX(s);
-    return real->download(b, d, st, s);
+    return 2 * PX(&a->p);
 }
-static flow_status w_fill(flow_backend *b, flow_plane *p, float v)
+static double bytes_copy_pair(const flow_copy_pair_args *a)
 {
-    dev_bytes += PX(p), launches++;
-    return real->fill(b, p, v);
+    return 4 * PX(&a->dst.u);
 }
-static flow_status w_copy(flow_backend *b, flow_plane *d, const flow_plane *s)
+static double bytes_convolve_rows(const flow_convolve_args *a)
 {
-    dev_bytes += 2 * PX(d), launches++;
-    return real->copy(b, d, s);
+    return 2.0 * a->n * PX(&a->dst[0]);
 }
-static flow_status w_conv_rows(flow_backend *b, flow_plane *const *d, const flow_plane *const *s,
-                               int n, const flow_kernel *k)
+static double bytes_convolve_cols(const flow_convolve_args *a)
 {
-    dev_bytes += 2.0 * n * PX(d[0]), launches++;
-    return real->convolve_rows(b, d, s, n, k);
+    return 2.0 * a->n * PX(&a->dst[0]);
 }
-static flow_status w_conv_cols(flow_backend *b, flow_plane *const *d, const flow_plane *const *s,
-                               int n, const flow_kernel *k)
+static double bytes_derivatives(const flow_derivatives_args *a)
 {
-    dev_bytes += 2.0 * n * PX(d[0]), launches++;
-    return real->convolve_cols(b, d, s, n, k);
+    return 5 * PX(&a->f1);
 }
-static flow_status w_derivatives(flow_backend *b, flow_plane *fx, flow_plane *fy, flow_plane *ft,
-                                 const flow_plane *f1, const flow_plane *f2)
+static double bytes_motion_products(const flow_motion_products_args *a)
 {
-    dev_bytes += 5 * PX(f1), launches++;
-    return real->derivatives(b, fx, fy, ft, f1, f2);
+    return (a->accumulate ? 14 : 8) * PX(&a->f1);
 }
-static flow_status w_products(flow_backend *b, flow_tensor *J, const flow_plane *f1,
-                              const flow_plane *f2, int acc)
+static double bytes_warp(const flow_warp_args *a)
 {
-    dev_bytes += (acc ? 14 : 8) * PX(f1), launches++;
-    return real->motion_products(b, J, f1, f2, acc);
+    return PX(&a->src) + 3 * PX(&a->dst); /* src, w.u, w.v read; dst written */
 }
-static flow_status w_restriction(flow_backend *b, flow_plane *c, const flow_plane *f)
+static double bytes_tensor_shift(const flow_tensor_shift_args *a)
 {
-    dev_bytes += PX(c) + PX(f), launches++;
-    return real->restriction(b, c, f);
+    return 14 * PX(&a->J.j11); /* six components and w read, six written */
 }
-static flow_status w_prolongation(flow_backend *b, flow_plane *f, const flow_plane *c, int acc)
+static double bytes_resample(const flow_resample_args *a)
 {
-    dev_bytes += PX(c) + (acc ? 2 : 1) * PX(f), launches++;
-    return real->prolongation(b, f, c, acc);
+    return PX(&a->src) + PX(&a->dst);
 }
-static flow_status w_jacobi(flow_backend *b, const flow_system *s, flow_pair *x, flow_pair *t,
-                            const flow_pair *f, float w, int n)
+static double bytes_restriction(const flow_restriction_args *a)
 {
-    const double px = PX(&x->u) / 4.0;
-    dev_bytes += n * px * (sys_bytes_px(s) + rhs_px(s) + 16.0);
-    launches += (px <= 8192) ? 1 : n;
-    return real->jacobi(b, s, x, t, f, w, n);
+    return PX(&a->coarse) + PX(&a->fine);
 }
-static flow_status w_sor(flow_backend *b, const flow_system *s, flow_pair *x, flow_pair *t,
-                         const flow_pair *f, float omega, int n)
+static double bytes_prolongation(const flow_prolongation_args *a)
 {
-    const double px = PX(&x->u) / 4.0;
-    const int nl = (s->flags & (FLOW_SYS_PSI_D | FLOW_SYS_PSI_S)) != 0;
-    /* two half sweeps each read all of x and write half of it; the snapshot
-     * of a nonlinear sweep copies x */
-    dev_bytes += n * px * (sys_bytes_px(s) + rhs_px(s) + 16.0 + 8.0 + (nl ? 16.0 : 0.0));
-    launches += (px <= 8192) ? 1 : n * (nl ? 3 : 2);
-    return real->sor(b, s, x, t, f, omega, n);
+    return PX(&a->coarse) + (a->accumulate ? 2 : 1) * PX(&a->fine);
 }
-static flow_status w_residual(flow_backend *b, const flow_system *s, flow_pair *r,
-                              const flow_pair *x, const flow_pair *f)
+static double bytes_restrict_pair(const flow_restrict_pair_args *a)
 {
-    dev_bytes += PX(&x->u) / 4.0 * (sys_bytes_px(s) + rhs_px(s) + 16.0), launches++;
-    return real->residual(b, s, r, x, f);
+    return 2 * PX(&a->fine.u) + (a->with_copy ? 4 : 2) * PX(&a->coarse.u);
 }
-static flow_status w_apply(flow_backend *b, const flow_system *s, flow_pair *out,
-                           const flow_pair *x, int acc)
+static double bytes_prolong_pair(const flow_prolong_pair_args *a)
 {
-    dev_bytes += PX(&x->u) / 4.0 * (sys_bytes_px(s) + (acc ? 24.0 : 16.0)), launches++;
-    return real->apply(b, s, out, x, acc);
+    return (a->with_ref ? 4 : 2) * PX(&a->coarse.u) + (a->accumulate ? 4 : 2) * PX(&a->fine.u);
 }
-static flow_status w_restrict_pair(flow_backend *b, flow_pair *c, flow_pair *copy,
-                                   const flow_pair *f)
+static double bytes_restrict_tensor(const flow_restrict_tensor_args *a)
 {
-    dev_bytes += 2 * PX(&f->u) + (copy ? 4 : 2) * PX(&c->u), launches++;
-    return real->restrict_pair(b, c, copy, f);
+    return (a->with_j33 ? 6 : 5) * (PX(&a->coarse.j11) + PX(&a->fine.j11));
 }
-static flow_status w_prolong_pair(flow_backend *b, flow_pair *f, const flow_pair *c,
-                                  const flow_pair *ref, int acc)
+/* A Jacobi sweep: the tensor, f if given, x read and x' written. */
+static double bytes_jacobi_sweep(const flow_jacobi_sweep_args *a)
 {
-    dev_bytes += (ref ? 4 : 2) * PX(&c->u) + (acc ? 4 : 2) * PX(&f->u), launches++;
-    return real->prolong_pair(b, f, c, ref, acc);
+    return NPX(&a->x.u) * (sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0);
 }
-static flow_status w_restrict_tensor(flow_backend *b, flow_tensor *c, const flow_tensor *f,
-                                     int with_j33)
+/* A red-black SOR sweep (two halves) reads the tensor and f once, all of x
+ * twice, and writes x once: each half is one half of that.  The snapshot
+ * of a nonlinear sweep is a copy_pair of its own. */
+static double bytes_sor_half(const flow_sor_half_args *a)
 {
-    dev_bytes += (with_j33 ? 6 : 5) * (PX(&c->j11) + PX(&f->j11)), launches++;
-    return real->restrict_tensor(b, c, f, with_j33);
+    return NPX(&a->x.u) * (sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0 + 8.0) / 2.0;
 }
-static flow_status w_lk(flow_backend *b, const flow_tensor *J, flow_pair *x, float tau, int fill)
+static double bytes_residual(const flow_residual_args *a)
 {
-    dev_bytes += 7 * PX(&x->u), launches++;
-    return real->lk(b, J, x, tau, fill);
+    return NPX(&a->x.u) * (sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0);
+}
+static double bytes_apply(const flow_apply_args *a)
+{
+    return NPX(&a->x.u) * (sys_bytes_px(&a->s) + (a->accumulate ? 24.0 : 16.0));
+}
+static double bytes_lk(const flow_lk_args *a)
+{
+    return 7 * PX(&a->x.u);
 }
 
-static void install_counting(flow_backend *b)
+/* w_<stem>: counts the call (one launch) and its bytes, then runs it. */
+#define FLOW_COUNTED(stem, A, W, H, G)                                                           \
+    static flow_status w_##stem(flow_device *d, const A *a)                                      \
+    {                                                                                            \
+        dev_bytes += bytes_##stem(a), launches++;                                                \
+        return real->stem(d, a);                                                                 \
+    }
+FLOW_KERNELS(FLOW_COUNTED)
+#undef FLOW_COUNTED
+
+static flow_status w_upload(flow_device *d, flow_plane *dst, const float *s, size_t st)
 {
-    real = b->ops;
+    host_bytes += PX(dst);
+    return real->upload(d, dst, s, st);
+}
+static flow_status w_download(flow_device *d, float *dst, size_t st, const flow_plane *s)
+{
+    host_bytes += PX(s);
+    return real->download(d, dst, st, s);
+}
+static flow_status w_copy(flow_device *d, flow_plane *dst, const flow_plane *s)
+{
+    dev_bytes += 2 * PX(dst), launches++;
+    return real->copy(d, dst, s);
+}
+/* All the sweeps of a small grid in one launch, counted as the traffic of
+ * the per-pixel path's sweeps (Jacobi: and the copy back after an odd
+ * count), the same model as the floors of docs/BENCHMARKS.md. */
+static flow_status w_smooth_small(flow_device *d, const flow_smooth_small_args *a)
+{
+    const double px = NPX(&a->x.u), sys = sys_bytes_px(&a->s) + rhs_px(&a->s);
+    const int nl = flow_system_nonlinear(&a->s);
+    if (a->sweeps > 0) {
+        dev_bytes += a->sor ? a->sweeps * px * (sys + 16.0 + 8.0 + (nl ? 16.0 : 0.0))
+                            : a->sweeps * px * (sys + 16.0) + (a->sweeps % 2 ? 16.0 * px : 0.0);
+        launches++;
+    }
+    return real->smooth_small(d, a);
+}
+
+static void install_counting(flow_device *d)
+{
+    real = d->ops;
     counting = *real;
     counting.upload = w_upload;
     counting.download = w_download;
-    counting.fill = w_fill;
     counting.copy = w_copy;
-    counting.convolve_rows = w_conv_rows;
-    counting.convolve_cols = w_conv_cols;
-    counting.derivatives = w_derivatives;
-    counting.motion_products = w_products;
-    counting.restriction = w_restriction;
-    counting.prolongation = w_prolongation;
-    counting.jacobi = w_jacobi;
-    counting.sor = w_sor;
-    counting.residual = w_residual;
-    counting.apply = w_apply;
-    counting.restrict_pair = w_restrict_pair;
-    counting.prolong_pair = w_prolong_pair;
-    counting.restrict_tensor = w_restrict_tensor;
-    counting.lk = w_lk;
-    b->ops = &counting;
+    counting.smooth_small = w_smooth_small;
+#define FLOW_INSTALL(stem, A, W, H, G) counting.stem = w_##stem;
+    FLOW_KERNELS(FLOW_INSTALL)
+#undef FLOW_INSTALL
+    d->ops = &counting;
 }
 
 /* ---- timing ---- */
-static flow_backend *be;
-static void *ev_tensor, *ev_download;
+static flow_device *be;
+static flow_event *ev_tensor, *ev_download;
 
 static void on_stage(void *user, const char *name)
 {
     (void)user;
     if (strcmp(name, "motion tensor") == 0 || strcmp(name, "pyramid") == 0
         || strcmp(name, "graph") == 0) /* the first stage on the device */
-        be->ops->event_record(be, ev_tensor);
+        flow_event_record(ev_tensor);
     else if (strcmp(name, "download") == 0)
-        be->ops->event_record(be, ev_download);
+        flow_event_record(ev_download);
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -232,22 +246,25 @@ static double bandwidth_gbs(int *measured)
     const int w = 8192, h = 4096; /* 128 MiB per plane */
     if (flow_plane_alloc(be, &a, w, h) != FLOW_OK || flow_plane_alloc(be, &c, w, h) != FLOW_OK)
         return NAN;
-    void *e0, *e1;
-    be->ops->event_create(be, &e0);
-    be->ops->event_create(be, &e1);
-    be->ops->fill(be, &a, 1.0f);
+    flow_event *e0 = NULL, *e1 = NULL;
+    if (flow_event_create(be, &e0) != FLOW_OK || flow_event_create(be, &e1) != FLOW_OK) {
+        flow_event_destroy(e0);
+        return NAN;
+    }
+    const flow_fill_args one = { a, 1.0f };
+    real->fill(be, &one);
     double best = 1e30;
     for (int i = 0; i < 10; i++) {
         float ms;
-        be->ops->event_record(be, e0);
+        flow_event_record(e0);
         real->copy(be, &c, &a);
-        be->ops->event_record(be, e1);
-        be->ops->event_elapsed(be, e0, e1, &ms);
+        flow_event_record(e1);
+        flow_event_elapsed(e0, e1, &ms);
         if (i > 1 && ms < best)
             best = ms;
     }
-    be->ops->event_destroy(be, e0);
-    be->ops->event_destroy(be, e1);
+    flow_event_destroy(e0);
+    flow_event_destroy(e1);
     flow_plane_free(be, &a);
     flow_plane_free(be, &c);
     return 2.0 * w * h * 4.0 / (best * 1e-3) / 1e9;
@@ -255,35 +272,58 @@ static double bandwidth_gbs(int *measured)
 
 typedef struct method_run {
     const char *name;
-    flow_method m;
-    flow_solver solver;
+    const char *method;
+    const char *solver; /* hs, clg, clg-nl */
     int iterations;
     int warp_levels;
 } method_run;
 
 static const method_run runs[] = {
-    { "LK (gauss)", FLOW_METHOD_LK, FLOW_SOLVER_FMG, 0, 0 },
-    { "HS FMG(2,2)", FLOW_METHOD_HS, FLOW_SOLVER_FMG, 0, 0 },
-    { "CLG FMG(2,2)", FLOW_METHOD_CLG, FLOW_SOLVER_FMG, 0, 0 },
-    { "CLG-NL FMG(2,2)", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, 0, 0 },
-    { "CLG-NL warp 5", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, 0, 5 },
-    { "CLG J(200)", FLOW_METHOD_CLG, FLOW_SOLVER_JACOBI, 200, 0 },
+    { "LK (gauss)", "lk", NULL, 0, 0 },
+    { "HS FMG(2,2)", "hs", "fmg", 0, 0 },
+    { "CLG FMG(2,2)", "clg", "fmg", 0, 0 },
+    { "CLG-NL FMG(2,2)", "clg-nl", "fmg", 0, 0 },
+    { "CLG-NL warp 5", "clg-nl", "fmg", 0, 5 },
+    { "CLG J(200)", "clg", "jacobi", 200, 0 },
 };
 
 typedef struct size {
     int w, h, channels;
 } size;
 
+/* The run's parameters: the method's defaults, and for the variational
+ * methods the solver with 2 pre- and post-smoothing sweeps, one cycle, the
+ * sweeps of the Jacobi reference and the warping levels. */
+static flow_params *run_params(const method_run *r)
+{
+    flow_params *p = NULL;
+    flow_status s = flow_params_create(r->method, &p);
+    if (s == FLOW_OK && r->solver) {
+        s = flow_params_set(p, "solver", r->solver);
+        if (s == FLOW_OK)
+            s = flow_params_set_number(p, "n1", 2);
+        if (s == FLOW_OK)
+            s = flow_params_set_number(p, "n2", 2);
+        if (s == FLOW_OK)
+            s = flow_params_set_number(p, "cycles", 1);
+        if (s == FLOW_OK && r->iterations)
+            s = flow_params_set_number(p, "iterations", r->iterations);
+        if (s == FLOW_OK)
+            s = flow_params_set_number(p, "warp_levels", r->warp_levels);
+    }
+    if (s != FLOW_OK) {
+        fprintf(stderr, "bench: %s: %s\n", r->name, flow_last_error());
+        flow_params_destroy(p);
+        return NULL;
+    }
+    return p;
+}
+
 static int bench_one(const method_run *r, const size *sz, double bw, int quick)
 {
-    flow_params p;
-    flow_params_default(&p, r->m);
-    p.solver = r->solver;
-    p.n1 = p.n2 = 2;
-    p.cycles = 1;
-    if (r->iterations)
-        p.iterations = r->iterations;
-    p.warp_levels = r->warp_levels;
+    flow_params *p = run_params(r);
+    if (!p)
+        return 0;
     flow_synth s = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 1.0, .wavelength = 60, .seed = 9 };
     flow_image a, c;
     flow_field out;
@@ -291,10 +331,12 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
     if (flow_synth_frame(&s, sz->w, sz->h, sz->channels, 0, &a) != FLOW_OK
         || flow_synth_frame(&s, sz->w, sz->h, sz->channels, 1, &c) != FLOW_OK
         || flow_field_alloc(&out, sz->w, sz->h) != FLOW_OK
-        || flow_context_create(be, sz->w, sz->h, sz->channels, &p, &ctx) != FLOW_OK) {
+        || flow_context_create(be, sz->w, sz->h, sz->channels, p, &ctx) != FLOW_OK) {
         fprintf(stderr, "bench: %s\n", flow_last_error());
+        flow_params_destroy(p);
         return 0;
     }
+    flow_params_destroy(p);
     flow_observer obs;
     memset(&obs, 0, sizeof obs);
     obs.stage_begin = on_stage;
@@ -304,18 +346,17 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
     const char *fixed = getenv("FLOW_BENCH_RUNS");
     const int exact = fixed ? atoi(fixed) : 0;
     int used_graph = 0;
-    void *e0, *e1;
-    be->ops->event_create(be, &e0);
-    be->ops->event_create(be, &e1);
+    flow_event *e0 = NULL, *e1 = NULL;
+    int ok = flow_event_create(be, &e0) == FLOW_OK && flow_event_create(be, &e1) == FLOW_OK;
     double dev[MAX_RUNS], frame[MAX_RUNS], bytes = 0, hbytes = 0, nlaunch = 0;
-    int n = 0, ok = 1;
+    int n = 0;
     const int warm = quick ? 1 : 3, min_runs = quick ? 3 : MIN_RUNS;
     const double t_start = now_ms();
     for (int i = 0; ok && i < warm + MAX_RUNS; i++) {
         dev_bytes = host_bytes = launches = 0;
-        be->ops->event_record(be, e0);
+        flow_event_record(e0);
         ok = flow_context_compute(ctx, &a, &c, &out) == FLOW_OK;
-        be->ops->event_record(be, e1);
+        flow_event_record(e1);
         used_graph = flow_context_used_graph(ctx);
         /* a graph replay issues no operation from the host: the counts come
          * from the direct run or the capture (the first run) */
@@ -323,8 +364,8 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
             bytes = dev_bytes, nlaunch = launches;
         hbytes = host_bytes;
         float ms_dev = 0, ms_frame = 0;
-        ok = ok && be->ops->event_elapsed(be, ev_tensor, ev_download, &ms_dev) == FLOW_OK;
-        ok = ok && be->ops->event_elapsed(be, e0, e1, &ms_frame) == FLOW_OK;
+        ok = ok && flow_event_elapsed(ev_tensor, ev_download, &ms_dev) == FLOW_OK;
+        ok = ok && flow_event_elapsed(e0, e1, &ms_frame) == FLOW_OK;
         if (i < warm)
             continue;
         dev[n] = ms_dev;
@@ -338,23 +379,23 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
     double stream[MAX_RUNS];
     int ns = 0;
     const size_t field_bytes = (size_t)sz->w * sz->h * sizeof(float);
-    ok = ok && flow_backend_pin(be, out.u, field_bytes) == FLOW_OK
-         && flow_backend_pin(be, out.v, field_bytes) == FLOW_OK;
+    ok = ok && flow_device_pin(be, out.u, field_bytes) == FLOW_OK
+         && flow_device_pin(be, out.v, field_bytes) == FLOW_OK;
     for (int i = 0; ok && ns < n && i < warm + n; i++) {
-        be->ops->event_record(be, e0);
+        flow_event_record(e0);
         ok = flow_context_compute_next(ctx, i % 2 ? &c : &a, &out) == FLOW_OK;
-        be->ops->event_record(be, e1);
+        flow_event_record(e1);
         float ms = 0;
-        ok = ok && be->ops->event_elapsed(be, e0, e1, &ms) == FLOW_OK;
+        ok = ok && flow_event_elapsed(e0, e1, &ms) == FLOW_OK;
         if (i >= warm)
             stream[ns++] = ms;
     }
-    flow_backend_unpin(be, out.u);
-    flow_backend_unpin(be, out.v);
+    flow_device_unpin(be, out.u);
+    flow_device_unpin(be, out.v);
     if (!ok)
         fprintf(stderr, "bench: %s: %s\n", r->name, flow_last_error());
-    be->ops->event_destroy(be, e0);
-    be->ops->event_destroy(be, e1);
+    flow_event_destroy(e0);
+    flow_event_destroy(e1);
     flow_context_destroy(ctx);
     flow_image_free(&a), flow_image_free(&c);
     flow_field_free(&out);
@@ -377,20 +418,23 @@ int main(void)
 {
     const char *dev = getenv("FLOW_DEVICE");
     if (!dev)
-        dev = flow_backend_has_cuda() ? "auto" : "cpu";
-    if (flow_backend_open(dev, &be) != FLOW_OK) {
+        dev = flow_device_has_cuda() ? "auto" : "cpu";
+    if (flow_device_open(dev, &be) != FLOW_OK) {
         fprintf(stderr, "bench_methods: %s\n", flow_last_error());
         return 3;
     }
-    if (be->notice[0])
-        fprintf(stderr, "bench_methods: %s\n", be->notice);
+    if (flow_device_notice(be)[0])
+        fprintf(stderr, "bench_methods: %s\n", flow_device_notice(be));
     install_counting(be);
-    be->ops->event_create(be, &ev_tensor);
-    be->ops->event_create(be, &ev_download);
+    if (flow_event_create(be, &ev_tensor) != FLOW_OK
+        || flow_event_create(be, &ev_download) != FLOW_OK) {
+        fprintf(stderr, "bench_methods: %s\n", flow_last_error());
+        return 3;
+    }
     const int quick = getenv("FLOW_BENCH_QUICK") != NULL;
     int measured;
     const double bw = bandwidth_gbs(&measured);
-    printf("bench_methods on %s; bandwidth %.0f GB/s (%s)\n", be->device_name, bw,
+    printf("bench_methods on %s; bandwidth %.0f GB/s (%s)\n", flow_device_name(be), bw,
            measured ? "measured: device-to-device copy" : "FLOW_BW_GBS");
     printf("device ms: motion tensor + solve, median; frame ms: with upload and download;\n"
            "stream ms: a frame of a sequence (compute_next: one frame uploaded; page-locked flow field);\n"
@@ -415,9 +459,9 @@ int main(void)
         }
     printf("\nseed 001 figure 6.6 (316x252, GeForce of 2010): LK 15.4 ms, HS FMG 43.8 ms, "
            "CLG FMG 50.1 ms, CLG-NL FMG 88.6 ms, CLG J(3000) 3414 ms\n");
-    be->ops->event_destroy(be, ev_tensor);
-    be->ops->event_destroy(be, ev_download);
+    flow_event_destroy(ev_tensor);
+    flow_event_destroy(ev_download);
     be->ops = real;
-    flow_backend_close(be);
+    flow_device_close(be);
     return failed ? 3 : 0;
 }

@@ -24,7 +24,15 @@ printf 'not an image at all\n' >junk.png
 
 # ---- help, version, usage ------------------------------------------------------------------
 expect "help" 0 out "^Usage: flow-compute" $FC --help
-expect "help lists every parameter" 0 out "--max-depth N .*\[-1\]" $FC --help
+expect "help lists every parameter" 0 out "--max-depth N " $FC --help
+for key in sigma rho alpha window window_size tau fill_unknown solver smoother iterations omega \
+    jacobi_weight n0 n1 n2 cycles max_depth warp_levels warps warp_scale nonlinear_data \
+    nonlinear_smooth eps_d eps_s; do
+    opt=$(echo "$key" | tr _ -)
+    check "help lists --$opt" '$FC --help | grep -q -- "^      --$opt "'
+done
+expect "help: defaults per method" 0 out "\[10; hs 400; clg 400\] hs, clg, clg-nl" $FC --help
+expect "help: when a parameter applies" 0 out "applies with window box" $FC --help
 expect "help defaults" 0 out "--method NAME .*\[clg-nl\]" $FC --help
 expect "help examples" 0 out "^Examples:" $FC --help
 expect "help exit codes" 0 out "Exit status: 0 ok, 1 usage" $FC --help
@@ -85,9 +93,9 @@ check "gray differs from colour" '! cmp -s rgb.flo gray.flo && keys gray.flo.par
 printf '# a partial file\nmethod,clg\nsolver,v\n\ncycles,3  # three V-cycles\n' >part.params
 expect "partial file" 0 err EMPTY $FCC -p part.params f0.png f1.png -o part.flo
 check "file values used" 'keys part.flo.params | grep -qx "method,clg" && keys part.flo.params | grep -qx "cycles,3" && keys part.flo.params | grep -qx "solver,v"'
-check "defaults of the file's method" 'keys part.flo.params | grep -qx "nonlinear_data,0"'
+check "defaults of the file's method" 'keys part.flo.params | grep -qx "alpha,400" && ! keys part.flo.params | grep -q "^nonlinear_data,"'
 expect "method option over the default" 0 err EMPTY $FCC -m lk f0.png f1.png -o lk.flo
-lkrho=$($FC --help | sed -n 's/^ *lk:.* rho \([0-9.e+-]*\).*/\1/p')
+lkrho=$($FC --help | sed -n '/^      --rho /{n;s/.*; lk \([0-9.e+-]*\)\].*/\1/p;}')
 check "lk defaults (as --help lists them)" 'keys lk.flo.params | grep -qx "method,lk" && [ -n "$lkrho" ] && keys lk.flo.params | grep -qx "rho,$lkrho"'
 
 printf 'method,clg\nalpha,10\nfrobnicate,3\n' >unknown.params
@@ -109,21 +117,29 @@ check "no output after a bad file" '[ ! -e x.flo ] && [ ! -e x.flo.params ]'
 # ---- bad values and contradicting options --------------------------------------------------
 expect "out-of-range option" 1 err "--alpha: parameter alpha = -3 out of range" $FCC --alpha -3 f0.png f1.png -o x.flo
 expect "sigma too large" 1 err "--sigma: .*sigma = 100" $FCC --sigma 100 f0.png f1.png -o x.flo
-expect "not a number" 1 err "--rho: 'two' is not a finite number" $FCC --rho two f0.png f1.png -o x.flo
-expect "bool option" 1 err "--nonlinear-data: 2 is out of range" $FCC --nonlinear-data 2 f0.png f1.png -o x.flo
+expect "not a number" 1 err "--rho: rho: 'two' is not a finite number" $FCC --rho two f0.png f1.png -o x.flo
+expect "bool option" 1 err "--nonlinear-data: parameter nonlinear_data = 2 out of range \(0 or 1\)" $FCC --nonlinear-data 2 f0.png f1.png -o x.flo
+expect "odd only" 1 err "--window-size: parameter window_size = 8 out of range \(odd, 1 <= window_size <= 97\)" $FCC -m lk --window box --window-size 8 f0.png f1.png -o x.flo
 expect "unknown method" 1 err "--method: unknown method 'magic'" $FCC --method magic f0.png f1.png -o x.flo
 expect "unknown solver" 1 err "--solver: unknown solver 'gauss-seidel'" $FCC --solver gauss-seidel f0.png f1.png -o x.flo
-expect "bad smoother" 1 err "--smoother: 'fmg' cannot smooth" $FCC --smoother fmg f0.png f1.png -o x.flo
-expect "lk with a solver" 1 err "--solver contradicts method lk" $FCC -m lk --solver fmg f0.png f1.png -o x.flo
-expect "lk from a file, solver option" 1 err "--alpha contradicts method lk \(from the -p file\)" \
+expect "bad smoother" 1 err "--smoother: unknown smoother 'fmg' \(expected jacobi or rbsor\)" $FCC --smoother fmg f0.png f1.png -o x.flo
+expect "lk with a solver" 1 err "--solver does not apply to method lk \(a parameter of hs, clg, clg-nl\)" $FCC -m lk --solver fmg f0.png f1.png -o x.flo
+expect "lk from a file, solver option" 1 err "--alpha does not apply to method lk \(from the -p file\)" \
     $FCC -p lk.flo.params --alpha 3 f0.png f1.png -o x.flo
-expect "hs with rho" 1 err "rho" $FCC -m hs --rho 2 f0.png f1.png -o x.flo
-expect "tau without lk" 1 err "--tau applies to method lk only" $FCC -m clg --tau 1 f0.png f1.png -o x.flo
-expect "tau with the gauss window" 1 err "--tau applies to the box window" $FCC -m lk --tau 1 f0.png f1.png -o x.flo
-expect "nonlinear without clg-nl" 1 err "--eps-s applies to method clg-nl only" $FCC -m clg --eps-s 0.1 f0.png f1.png -o x.flo
-expect "omega without SOR" 1 err "--omega applies to red-black SOR" $FCC --solver jacobi --omega 1.5 f0.png f1.png -o x.flo
-expect "iterations with fmg" 1 err "--iterations applies to jacobi, rbsor and cascadic" $FCC --iterations 9 f0.png f1.png -o x.flo
-expect "cycles without multigrid" 1 err "--cycles applies to the cycling solvers" $FCC --solver jacobi --cycles 2 f0.png f1.png -o x.flo
+expect "hs with rho" 1 err "--rho does not apply to method hs" $FCC -m hs --rho 2 f0.png f1.png -o x.flo
+expect "tau without lk" 1 err "--tau does not apply to method clg \(a parameter of lk\)" $FCC -m clg --tau 1 f0.png f1.png -o x.flo
+expect "tau with the gauss window" 0 err EMPTY $FCC -m lk --tau 1 f0.png f1.png -o tau.flo
+expect "window size with the gauss window" 1 err "--window-size has no effect here: it applies with window box" $FCC -m lk --window-size 9 f0.png f1.png -o x.flo
+expect "rho with the box window" 1 err "--rho has no effect here: it applies with window gauss" $FCC -m lk --window box --rho 3 f0.png f1.png -o x.flo
+expect "nonlinear without clg-nl" 1 err "--eps-s does not apply to method clg \(a parameter of clg-nl\)" $FCC -m clg --eps-s 0.1 f0.png f1.png -o x.flo
+expect "eps without its robust term" 1 err "--eps-d has no effect here: it applies with nonlinear_data 1" $FCC --nonlinear-data 0 --eps-d 2 f0.png f1.png -o x.flo
+expect "omega without SOR" 1 err "--omega has no effect here: it applies with solver rbsor" $FCC --solver jacobi --omega 1.5 f0.png f1.png -o x.flo
+expect "iterations with fmg" 1 err "--iterations has no effect here: it applies with solver jacobi, rbsor or cascadic" $FCC --iterations 9 f0.png f1.png -o x.flo
+expect "cycles without multigrid" 1 err "--cycles has no effect here: it applies with solver v, w or fmg" $FCC --solver jacobi --cycles 2 f0.png f1.png -o x.flo
+expect "method against the file's" 1 err "--method clg contradicts method lk of lk.flo.params" \
+    $FCC -m clg -p lk.flo.params f0.png f1.png -o x.flo
+expect "method agreeing with the file's" 0 err EMPTY $FCC -m lk -p lk.flo.params f0.png f1.png -o lk2.flo
+check "  gives the same flow" 'cmp -s lk.flo lk2.flo'
 expect "quiet and verbose" 1 err "--quiet and --verbose contradict" $FCC -q -v f0.png f1.png -o x.flo
 expect "two inputs" 1 err "give one input" $FCC --video v.y4m f0.png f1.png -o "x%d.flo"
 expect "legend without color" 1 err "--legend applies to the colour picture" $FCC --legend f0.png f1.png -o x.flo
@@ -300,10 +316,18 @@ else
 fi
 expect "warping: same flow from its .params" 0 err EMPTY $FCC -p bigw.flo.params big0.png big1.png -o bigw2.flo
 check "warping: reproduced bit for bit" 'cmp -s bigw.flo bigw2.flo'
-expect "warping: not for lk" 1 err "warping needs a variational method \(hs, clg or clg-nl\), not lk" $FCC -m lk --warp-levels 2 f0.png f1.png -o x.flo
-expect "warping: out of range" 1 err "warp_levels = 13 out of range \(0 \(no warping\) to 12\)" \
+expect "warping: not for lk" 1 err "--warp-levels does not apply to method lk" $FCC -m lk --warp-levels 2 f0.png f1.png -o x.flo
+expect "warping: out of range" 1 err "warp_levels = 13 out of range \(0 <= warp_levels <= 12\)" \
     $FCC --warp-levels 13 f0.png f1.png -o x.flo
-expect "warps without warping" 1 err "--warps applies with warping only" $FCC --warps 2 f0.png f1.png -o x.flo
+expect "warps without warping" 1 err "--warps has no effect here: it applies with warp_levels > 0" $FCC --warps 2 f0.png f1.png -o x.flo
+expect "warping: scale out of range" 1 err "warp_scale = 1 out of range \(0.5 <= warp_scale < 1\)" \
+    $FCC --warp-levels 2 --warp-scale 1 f0.png f1.png -o x.flo
+expect "warping: a finer pyramid" 0 err EMPTY $FCC big0.png big1.png --warp-levels 6 --warp-scale 0.75 -o bigf.flo
+if [ -x "$BIN/flow-tool" ]; then
+    check "warping with scale 0.75: 4.5 px found ($(aee bigf.flo) px)" \
+        'awk -v w="$(aee bigf.flo)" "BEGIN { exit !(w < 0.2) }"'
+fi
+check "warping: the scale in the .params" 'keys bigf.flo.params | grep -qx "warp_scale,0.75"'
 expect "warping: too small an image still works" 0 err EMPTY $FCC small.png small.png --warp-levels 6 -o sw.flo
 
 harness_report

@@ -1,11 +1,23 @@
 #!/bin/sh
 # install.sh -- `make install PREFIX=DIR` from the build in $BUILD into a
-# scratch prefix: the tools, libflow.a and libflow.so, the public headers and
-# a libflow.pc through which a C program compiles, links (shared, and static
-# with `pkg-config --static`) and computes a flow.
+# scratch prefix: the tools, libflow.a, the shared library (the real file
+# libflow.so.X.Y.Z, its soname link and the libflow.so link), the public
+# headers and a libflow.pc through which a C program compiles, links (shared,
+# and static with `pkg-config --static`) and computes a flow.  The work tree
+# is left as it was found (git status, when the root is a git work tree).
 # Prints "N passed, N failed[, N skipped]".
 . "$(dirname "$0")/../common/harness.sh" # BUILD, BIN, T, expect, ok, bad, skip, check, ...
 root=$(pwd)
+# git status of the work tree, untracked files included (ignored ones, such
+# as $BUILD, are not); without optional locks, so as not to take the index's
+# lock from a git command running beside the test.
+git_status() { git -C "$root" --no-optional-locks status --porcelain --untracked-files=all; }
+if [ "$(git -C "$root" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$root" && pwd -P)" ]; then
+    git_status >"$T/status.before" 2>&1 || rm -f "$T/status.before"
+fi
+# make once split PREFIX="$T/with space" and installed into ./space/bin
+existed=""
+for d in space "with space"; do [ -e "$root/$d" ] && existed="$existed '$d'"; done
 harness_need_bins "$BIN/flow-compute"
 if [ "${SANITIZE:-0}" = 1 ] || ! command -v pkg-config >/dev/null; then
     # a sanitizer build's objects need the sanitizer runtime at every link
@@ -16,16 +28,51 @@ fi
 # (MAKEFLAGS cleared: under `make -j test` this make is not part of the jobserver)
 expect "prefix with a space refused" 2 err "PREFIX '.*with space' must be one path without spaces" \
     env MAKEFLAGS= make -s -C "$root" install BUILD="$BUILD" PREFIX="$T/with space"
-check "nothing installed there" '[ ! -e "$T/with space" ]'
+check "nothing installed there" '[ ! -e "$T/with space" ] && [ ! -e "$T/with" ]'
+if [ -n "$existed" ]; then
+    skip "nothing installed into the repository ($existed existed before the test)"
+else
+    check "nothing installed into the repository (space, with space)" \
+        '[ ! -e "$root/space" ] && [ ! -e "$root/with space" ]'
+fi
 P="$T/prefix"
 expect "make install" 0 err EMPTY env MAKEFLAGS= make -s -C "$root" install BUILD="$BUILD" PREFIX="$P"
 check "tools installed" '[ -x "$P/bin/flow-compute" ] && [ -x "$P/bin/flow-tool" ] && [ -x "$P/bin/flow-synth" ]'
-check "libraries installed" '[ -f "$P/lib/libflow.a" ] && [ -f "$P/lib/libflow.so" ]'
-check "headers installed" '[ -f "$P/include/flow/flow.h" ] && [ -f "$P/include/flow/method.h" ]'
+check "headers installed" '[ -f "$P/include/flow/flow.h" ] && [ -f "$P/include/flow/params.h" ] && [ -f "$P/include/flow/context.h" ]'
 expect "installed tool runs" 0 out "^flow-compute [0-9]" "$P/bin/flow-compute" --version
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
 expect "pkg-config finds it" 0 out "^0\.[0-9]+\.[0-9]+$" pkg-config --modversion libflow
 check "pkg-config names the prefix" '[ "$(pkg-config --variable=prefix libflow)" = "$P" ]'
+
+# The shared library: the real file libflow.so.X.Y.Z; its soname, recorded in
+# the programs linked against it, libflow.so.X (libflow.so.0.Y for a 0.x
+# version, whose every minor version may change the API), a link to it; and
+# libflow.so, the name the linker looks for, a link to the soname.  The links
+# are relative, so that the prefix can move (DESTDIR, packages).
+V=$(pkg-config --modversion libflow 2>/dev/null)
+major=${V%%.*} minor=${V#*.} minor=${minor%%.*}
+if [ "$major" = 0 ]; then soname=libflow.so.0.$minor; else soname=libflow.so.$major; fi
+check "libraries installed (libflow.a, libflow.so.$V)" \
+    '[ -f "$P/lib/libflow.a" ] && [ -f "$P/lib/libflow.so.$V" ] && [ ! -L "$P/lib/libflow.so.$V" ]'
+check "$soname -> libflow.so.$V" \
+    '[ -L "$P/lib/$soname" ] && [ "$(readlink "$P/lib/$soname")" = "libflow.so.$V" ]'
+check "libflow.so -> $soname" \
+    '[ -L "$P/lib/libflow.so" ] && [ "$(readlink "$P/lib/libflow.so")" = "$soname" ]'
+# dynamic_tag FILE TAG: the values of the tag (SONAME, NEEDED) in the dynamic section
+dyn=""
+if command -v readelf >/dev/null; then
+    dyn=readelf
+    dynamic_tag() { readelf -d "$1" 2>/dev/null | sed -n "s/.*($2) *[^[]*\[\(.*\)\]\$/\1/p"; }
+elif command -v objdump >/dev/null; then
+    dyn=objdump
+    dynamic_tag() { objdump -p "$1" 2>/dev/null | awk -v t="$2" '$1 == t { print $2 }'; }
+fi
+if [ -n "$dyn" ]; then
+    check "the installed library's SONAME is $soname" \
+        '[ "$(dynamic_tag "$P/lib/libflow.so.$V" SONAME)" = "$soname" ]'
+else
+    skip "the installed library's SONAME (neither readelf nor objdump)"
+fi
 
 cd "$T" || exit 1
 cat >prog.c <<'PROG'
@@ -36,16 +83,16 @@ cat >prog.c <<'PROG'
 int main(void)
 {
     const int w = 64, h = 48;
-    flow_backend *b;
+    flow_device *d;
+    flow_params *p;
     flow_context *ctx;
-    flow_params p;
     flow_image f1, f2;
     flow_field out;
     flow_synth s = { .motion = FLOW_SYNTH_TRANSLATE, .dx = 0.5, .dy = -0.25, .seed = 3 };
-    flow_params_default(&p, FLOW_METHOD_CLG_NL);
-    if (flow_backend_open("cpu", &b) != FLOW_OK || flow_synth_frame(&s, w, h, 1, 0, &f1) != FLOW_OK
+    if (flow_device_open("cpu", &d) != FLOW_OK || flow_params_create("clg-nl", &p) != FLOW_OK
+        || flow_synth_frame(&s, w, h, 1, 0, &f1) != FLOW_OK
         || flow_synth_frame(&s, w, h, 1, 1, &f2) != FLOW_OK || flow_field_alloc(&out, w, h) != FLOW_OK
-        || flow_context_create(b, w, h, 1, &p, &ctx) != FLOW_OK
+        || flow_context_create(d, w, h, 1, p, &ctx) != FLOW_OK
         || flow_context_compute(ctx, &f1, &f2, &out) != FLOW_OK) {
         fprintf(stderr, "prog: %s\n", flow_last_error());
         return 1;
@@ -57,9 +104,10 @@ int main(void)
             u += out.u[y * w + x], v += out.v[y * w + x];
     printf("%.4f %.4f\n", u / n, v / n);
     flow_context_destroy(ctx);
+    flow_params_destroy(p);
     flow_image_free(&f1), flow_image_free(&f2);
     flow_field_free(&out);
-    flow_backend_close(b);
+    flow_device_close(d);
     return 0;
 }
 PROG
@@ -70,10 +118,27 @@ expect "compiles and links (shared)" 0 err EMPTY \
 near_truth() { awk '{ exit !($1 > 0.47 && $1 < 0.53 && $2 > -0.28 && $2 < -0.22) }' "$1"; }
 expect "runs (shared)" 0 err EMPTY env LD_LIBRARY_PATH="$P/lib" ./prog_shared
 cp "$T/out" shared.txt
-check "flow of the shared build" 'near_truth shared.txt' 
+check "flow of the shared build" 'near_truth shared.txt'
+if [ -n "$dyn" ]; then
+    check "the program needs $soname" 'dynamic_tag prog_shared NEEDED | grep -qx "$soname"'
+else
+    skip "the program needs $soname (neither readelf nor objdump)"
+fi
 mkdir static && cp "$P/lib/libflow.a" static/
 expect "compiles and links (static)" 0 err EMPTY \
     sh -c 'cc -std=c11 -o prog_static prog.c $(pkg-config --cflags libflow) -Lstatic $(pkg-config --static --libs libflow)'
 expect "runs (static, no library path)" 0 err EMPTY ./prog_static
-check "static and shared give the same flow" 'cmp -s "$T/out" shared.txt' 
+check "static and shared give the same flow" 'cmp -s "$T/out" shared.txt'
+
+# Everything went to $T and to $BUILD (ignored): the work tree is as it was.
+if [ -f "$T/status.before" ]; then
+    if git_status >"$T/status.after" 2>&1 && cmp -s "$T/status.before" "$T/status.after"; then
+        ok
+    else
+        bad "the work tree changed (git status --porcelain --untracked-files=all, before/after):"
+        diff "$T/status.before" "$T/status.after" | sed -n 's/^[<>]/    &/p' | head -n 20
+    fi
+else
+    skip "work tree left clean: $root is not the top of a git work tree"
+fi
 harness_report

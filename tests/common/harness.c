@@ -12,7 +12,7 @@
 int harness_failed_checks;
 static int passed, failed, skipped, skip_current;
 static const char *current;
-static flow_backend *opened;
+static flow_device *opened;
 static int open_tried;
 
 void harness_check(int ok, const char *file, int line, const char *expr)
@@ -66,7 +66,7 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 int harness_report(void)
 {
-    flow_backend_close(opened);
+    flow_device_close(opened);
     /* the scratch files go with a passing run; a failing one keeps them */
     if (scratch[0] && !failed)
         nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
@@ -79,19 +79,43 @@ int harness_report(void)
     return failed ? 1 : 0;
 }
 
-flow_backend *harness_backend(void)
+flow_device *harness_device(void)
 {
     if (!open_tried) {
         open_tried = 1;
         const char *spec = getenv("FLOW_DEVICE");
-        flow_status s = flow_backend_open(spec ? spec : "cpu", &opened);
+        flow_status s = flow_device_open(spec ? spec : "cpu", &opened);
         if (s != FLOW_OK)
-            fprintf(stderr, "  cannot open backend '%s': %s\n", spec ? spec : "cpu",
+            fprintf(stderr, "  cannot open device '%s': %s\n", spec ? spec : "cpu",
                     flow_last_error());
     }
     if (!opened)
-        harness_check(0, __FILE__, __LINE__, "backend opens");
+        harness_check(0, __FILE__, __LINE__, "device opens");
     return opened;
+}
+
+flow_params *harness_params(const char *method, const char *settings)
+{
+    flow_params *p = NULL;
+    flow_status s = flow_params_create(method, &p);
+    if (s != FLOW_OK) {
+        fprintf(stderr, "    -> %s\n", flow_last_error());
+        harness_check(0, __FILE__, __LINE__, "parameters of the method");
+        return NULL;
+    }
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", settings ? settings : "");
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok;
+         tok = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(tok, '=');
+        if (eq)
+            *eq = '\0';
+        if (!eq || flow_params_set(p, tok, eq + 1) != FLOW_OK) {
+            fprintf(stderr, "    -> %s: %s\n", tok, eq ? flow_last_error() : "not key=value");
+            harness_check(0, __FILE__, __LINE__, "harness_params setting");
+        }
+    }
+    return p;
 }
 
 const char *harness_data_dir(void)

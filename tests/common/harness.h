@@ -1,12 +1,12 @@
 /* harness.h -- the unit-test harness: CHECK macros, a runner that prints
- * "N passed, N failed", the backend under test (FLOW_DEVICE=cpu|cuda),
+ * "N passed, N failed", the device under test (FLOW_DEVICE=cpu|cuda),
  * where the evaluation data lives (FLOW_DATA, default ../shared/data), and
  * the scratch-file helpers the tests share (paths, whole-file write and
  * read).  harness.sh is the same for the CLI test scripts. */
 #ifndef FLOW_TEST_HARNESS_H
 #define FLOW_TEST_HARNESS_H
 
-#include "flow/backend.h"
+#include "flow/flow.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -23,9 +23,13 @@ void harness_skip(const char *why);
 /* Prints "N passed, N failed[, N skipped]" and returns the exit status. */
 int harness_report(void);
 
-/* The backend named by FLOW_DEVICE (default cpu), opened once; NULL after a
+/* The device named by FLOW_DEVICE (default cpu), opened once; NULL after a
  * failed CHECK when it cannot be opened. */
-flow_backend *harness_backend(void);
+flow_device *harness_device(void);
+/* The parameters of `method` (NULL: the default method) with the settings
+ * "key=value key=value ..." applied; a failed CHECK names what was refused.
+ * The caller destroys the object. */
+flow_params *harness_params(const char *method, const char *settings);
 /* The evaluation data directory, or NULL when it is absent. */
 const char *harness_data_dir(void);
 /* The same for a test that needs the data: when it is absent, marks the

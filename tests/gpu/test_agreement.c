@@ -1,17 +1,20 @@
 /* test_agreement.c -- CPU/GPU agreement of the foundation operations: each
- * operation runs on both backends over the same random input and the
+ * operation runs on both devices over the same random input and the
  * results must agree to a relative error of 1e-5 (max |gpu - cpu| over
  * max |cpu|), with no NaN.  Differences come only from float rounding (nvcc
- * contracts a*b+c into FMA), since both run the same libflow/pixel code. */
+ * contracts a*b+c into FMA), since both run the same libflow/pixel code.
+ * The operations are those of the private device layer (device/device.h)
+ * and the core's tensor pipeline (core/tensor.h). */
 #include "harness.h"
-#include "flow/preprocess.h"
+#include "core/tensor.h"
+#include "device/device.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define REL_BOUND 1e-5
 
-static flow_backend *cpu, *gpu;
+static flow_device *cpu, *gpu;
 
 typedef struct pair {
     flow_plane c, g; /* the same plane on the CPU and on the GPU */
@@ -35,8 +38,8 @@ static void pair_random(pair *p, unsigned seed, float scale)
     float *a = malloc(sizeof(float) * w * h);
     for (int i = 0; i < w * h; i++)
         a[i] = scale * (float)harness_uniform(&seed);
-    CHECK_OK(cpu->ops->upload(cpu, &p->c, a, (size_t)w));
-    CHECK_OK(gpu->ops->upload(gpu, &p->g, a, (size_t)w));
+    CHECK_OK(flow_upload(cpu, &p->c, a, (size_t)w));
+    CHECK_OK(flow_upload(gpu, &p->g, a, (size_t)w));
     free(a);
 }
 
@@ -45,8 +48,8 @@ static double pair_rel_error(const pair *p, const char *what)
 {
     const int w = p->c.width, h = p->c.height;
     float *a = malloc(sizeof(float) * w * h), *b = malloc(sizeof(float) * w * h);
-    CHECK_OK(cpu->ops->download(cpu, a, (size_t)w, &p->c));
-    CHECK_OK(gpu->ops->download(gpu, b, (size_t)w, &p->g));
+    CHECK_OK(flow_download(cpu, a, (size_t)w, &p->c));
+    CHECK_OK(flow_download(gpu, b, (size_t)w, &p->g));
     double diff = 0, scale = 0;
     int nan = 0;
     for (int i = 0; i < w * h; i++) {
@@ -92,19 +95,21 @@ static void test_derivatives_and_tensor(void)
         pair_alloc(&fx, w, h), pair_alloc(&fy, w, h), pair_alloc(&ft, w, h);
         pair_random(&f1, 10 + s, 255.0f);
         pair_random(&f2, 20 + s, 255.0f);
-        CHECK_OK(cpu->ops->derivatives(cpu, &fx.c, &fy.c, &ft.c, &f1.c, &f2.c));
-        CHECK_OK(gpu->ops->derivatives(gpu, &fx.g, &fy.g, &ft.g, &f1.g, &f2.g));
+        const flow_derivatives_args dc = { fx.c, fy.c, ft.c, f1.c, f2.c };
+        const flow_derivatives_args dg = { fx.g, fy.g, ft.g, f1.g, f2.g };
+        CHECK_OK(flow_k_derivatives(cpu, &dc));
+        CHECK_OK(flow_k_derivatives(gpu, &dg));
         CHECK(pair_rel_error(&fx, "derivative f_x") < REL_BOUND);
         CHECK(pair_rel_error(&fy, "derivative f_y") < REL_BOUND);
         CHECK(pair_rel_error(&ft, "derivative f_t") < REL_BOUND);
 
         /* the whole motion tensor of a colour pair (3 channels summed) */
         pair ch1[3], ch2[3];
-        const flow_plane *c1[3], *c2[3], *g1[3], *g2[3];
+        flow_plane c1[3], c2[3], g1[3], g2[3]; /* the frames: one plane per channel */
         for (int c = 0; c < 3; c++) {
             pair_alloc(&ch1[c], w, h), pair_alloc(&ch2[c], w, h);
             pair_random(&ch1[c], 100 + c, 255.0f), pair_random(&ch2[c], 200 + c, 255.0f);
-            c1[c] = &ch1[c].c, c2[c] = &ch2[c].c, g1[c] = &ch1[c].g, g2[c] = &ch2[c].g;
+            c1[c] = ch1[c].c, c2[c] = ch2[c].c, g1[c] = ch1[c].g, g2[c] = ch2[c].g;
         }
         flow_tensor Jc, Jg;
         flow_tensor_work wc, wg;
@@ -138,27 +143,44 @@ static void test_transfer(void)
         pair_alloc(&fine, w, h);
         pair_alloc(&coarse, (w + 1) / 2, (h + 1) / 2);
         pair_random(&fine, 300 + s, 10.0f);
-        CHECK_OK(cpu->ops->restriction(cpu, &coarse.c, &fine.c));
-        CHECK_OK(gpu->ops->restriction(gpu, &coarse.g, &fine.g));
+        const flow_restriction_args rc = { coarse.c, fine.c }, rg = { coarse.g, fine.g };
+        CHECK_OK(flow_k_restriction(cpu, &rc));
+        CHECK_OK(flow_k_restriction(gpu, &rg));
         CHECK(pair_rel_error(&coarse, "restriction") < REL_BOUND);
-        CHECK_OK(cpu->ops->prolongation(cpu, &fine.c, &coarse.c, 1));
-        CHECK_OK(gpu->ops->prolongation(gpu, &fine.g, &coarse.g, 1));
+        const flow_prolongation_args pc = { fine.c, coarse.c, 1 }, pg = { fine.g, coarse.g, 1 };
+        CHECK_OK(flow_k_prolongation(cpu, &pc));
+        CHECK_OK(flow_k_prolongation(gpu, &pg));
         CHECK(pair_rel_error(&fine, "prolongation (accumulate)") < REL_BOUND);
-        pair_free(&fine), pair_free(&coarse);
+        /* the resampling of a 0.8 pyramid: a level down, and back up */
+        pair down;
+        const int dw = (int)ceil(0.8 * w), dh = (int)ceil(0.8 * h);
+        pair_alloc(&down, dw, dh);
+        const flow_resample_args sc = { down.c, fine.c, 1.25f, 1.25f, 1.0f };
+        const flow_resample_args sg = { down.g, fine.g, 1.25f, 1.25f, 1.0f };
+        CHECK_OK(flow_k_resample(cpu, &sc));
+        CHECK_OK(flow_k_resample(gpu, &sg));
+        CHECK(pair_rel_error(&down, "resample (s = 1.25)") < REL_BOUND);
+        const flow_resample_args uc = { fine.c, down.c, 0.8f, 0.8f, 1.25f };
+        const flow_resample_args ug = { fine.g, down.g, 0.8f, 0.8f, 1.25f };
+        CHECK_OK(flow_k_resample(cpu, &uc));
+        CHECK_OK(flow_k_resample(gpu, &ug));
+        CHECK(pair_rel_error(&fine, "resample (s = 0.8, gain)") < REL_BOUND);
+        pair_free(&fine), pair_free(&coarse), pair_free(&down);
     }
 }
 
 int main(void)
 {
-    if (flow_backend_open("cpu", &cpu) != FLOW_OK || flow_backend_open("cuda", &gpu) != FLOW_OK) {
+    if (flow_device_open("cpu", &cpu) != FLOW_OK || flow_device_open("cuda", &gpu) != FLOW_OK) {
         printf("no CUDA device: %s\n0 passed, 1 failed\n", flow_last_error());
+        flow_device_close(cpu);
         return 1;
     }
-    printf("  comparing %s with %s\n", cpu->device_name, gpu->device_name);
+    printf("  comparing %s with %s\n", flow_device_name(cpu), flow_device_name(gpu));
     RUN(test_convolution);
     RUN(test_derivatives_and_tensor);
     RUN(test_transfer);
-    flow_backend_close(cpu);
-    flow_backend_close(gpu);
+    flow_device_close(cpu);
+    flow_device_close(gpu);
     return harness_report();
 }

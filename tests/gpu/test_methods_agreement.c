@@ -1,10 +1,10 @@
 /* test_methods_agreement.c -- CPU/GPU agreement of every method and solver:
  * the same generated pair (127x95, odd sizes on purpose) through a flow
- * context on the CPU backend and on CUDA; the flows must agree to a relative
+ * context on the CPU device and on CUDA; the flows must agree to a relative
  * RMS error (|gpu - cpu| over |cpu|) of REL_BOUND, with no NaN and the same
  * unknown vectors (Lucas-Kanade), and the residual norms (a device
  * reduction) must agree too.  Differences come only from float rounding:
- * both backends run the same libflow/pixel code, but nvcc contracts a*b+c
+ * both devices run the same libflow/pixel code, but nvcc contracts a*b+c
  * into FMA and the solvers iterate on the rounded values.  Runs only under
  * `make test-gpu`. */
 #include "harness.h"
@@ -17,13 +17,13 @@
 #define H 95
 #define REL_BOUND 2e-4 /* flows of ~1 px: agreement to ~2e-4 px */
 
-static flow_backend *cpu, *gpu;
+static flow_device *cpu, *gpu;
 
-static int open_backends(void)
+static int open_devices(void)
 {
-    if (!cpu && flow_backend_open("cpu", &cpu) != FLOW_OK)
+    if (!cpu && flow_device_open("cpu", &cpu) != FLOW_OK)
         return 0;
-    if (!gpu && flow_backend_open("cuda", &gpu) != FLOW_OK) {
+    if (!gpu && flow_device_open("cuda", &gpu) != FLOW_OK) {
         harness_skip(flow_last_error());
         return 0;
     }
@@ -32,9 +32,9 @@ static int open_backends(void)
 
 typedef struct config {
     const char *name;
-    flow_method m;
-    flow_solver solver;
-    flow_solver smoother;
+    const char *method;
+    const char *solver;   /* the variational methods */
+    const char *smoother;
     int amount; /* iterations or cycles */
     int box;    /* LK box window with fill */
     int channels;
@@ -42,65 +42,76 @@ typedef struct config {
 } config;
 
 static const config configs[] = {
-    { "lk gauss", FLOW_METHOD_LK, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 0, 0, 1, 0, 0 },
-    { "lk box 7 fill", FLOW_METHOD_LK, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 0, 1, 1, 0, 0 },
-    { "hs jacobi 200", FLOW_METHOD_HS, FLOW_SOLVER_JACOBI, FLOW_SOLVER_JACOBI, 200, 0, 1, 0, 0 },
-    { "hs rbsor 100", FLOW_METHOD_HS, FLOW_SOLVER_RBSOR, FLOW_SOLVER_JACOBI, 100, 0, 1, 0, 0 },
-    { "hs v x3", FLOW_METHOD_HS, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_JACOBI, 3, 0, 1, 0, 0 },
-    { "hs w x2", FLOW_METHOD_HS, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_JACOBI, 2, 0, 1, 0, 0 },
-    { "hs cascadic 20", FLOW_METHOD_HS, FLOW_SOLVER_CASCADIC, FLOW_SOLVER_JACOBI, 20, 0, 1, 0, 0 },
-    { "hs fmg", FLOW_METHOD_HS, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1, 0, 0 },
-    { "clg fmg", FLOW_METHOD_CLG, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1, 0, 0 },
-    { "clg fmg rbsor", FLOW_METHOD_CLG, FLOW_SOLVER_FMG, FLOW_SOLVER_RBSOR, 1, 0, 1, 0, 0 },
-    { "clg w rbsor x2", FLOW_METHOD_CLG, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_RBSOR, 2, 0, 1, 0, 0 },
-    { "clg-nl jacobi 200", FLOW_METHOD_CLG_NL, FLOW_SOLVER_JACOBI, FLOW_SOLVER_JACOBI, 200, 0, 1, 0, 0 },
-    { "clg-nl rbsor 100", FLOW_METHOD_CLG_NL, FLOW_SOLVER_RBSOR, FLOW_SOLVER_JACOBI, 100, 0, 1, 0, 0 },
-    { "clg-nl v x3", FLOW_METHOD_CLG_NL, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_JACOBI, 3, 0, 1, 0, 0 },
-    { "clg-nl w x2", FLOW_METHOD_CLG_NL, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_JACOBI, 2, 0, 1, 0, 0 },
-    { "clg-nl cascadic 20", FLOW_METHOD_CLG_NL, FLOW_SOLVER_CASCADIC, FLOW_SOLVER_JACOBI, 20, 0,
-      1, 0, 0 },
-    { "clg-nl fmg", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1, 0, 0 },
-    { "clg-nl fmg rbsor", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_RBSOR, 1, 0, 1, 0, 0 },
-    { "clg-nl fmg colour", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 3, 0, 0 },
-    { "lk gauss colour", FLOW_METHOD_LK, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 0, 0, 3, 0, 0 },
-    { "clg-nl fmg warp 3", FLOW_METHOD_CLG_NL, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 1, 3, 1 },
-    { "hs v x2 warp 2x2", FLOW_METHOD_HS, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_JACOBI, 2, 0, 1, 2, 2 },
-    { "clg fmg warp colour", FLOW_METHOD_CLG, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 1, 0, 3, 2, 1 },
+    { "lk gauss", "lk", NULL, NULL, 0, 0, 1, 0, 0 },
+    { "lk box 7 fill", "lk", NULL, NULL, 0, 1, 1, 0, 0 },
+    { "hs jacobi 200", "hs", "jacobi", "jacobi", 200, 0, 1, 0, 0 },
+    { "hs rbsor 100", "hs", "rbsor", "jacobi", 100, 0, 1, 0, 0 },
+    { "hs v x3", "hs", "v", "jacobi", 3, 0, 1, 0, 0 },
+    { "hs w x2", "hs", "w", "jacobi", 2, 0, 1, 0, 0 },
+    { "hs cascadic 20", "hs", "cascadic", "jacobi", 20, 0, 1, 0, 0 },
+    { "hs fmg", "hs", "fmg", "jacobi", 1, 0, 1, 0, 0 },
+    { "clg fmg", "clg", "fmg", "jacobi", 1, 0, 1, 0, 0 },
+    { "clg fmg rbsor", "clg", "fmg", "rbsor", 1, 0, 1, 0, 0 },
+    { "clg w rbsor x2", "clg", "w", "rbsor", 2, 0, 1, 0, 0 },
+    { "clg-nl jacobi 200", "clg-nl", "jacobi", "jacobi", 200, 0, 1, 0, 0 },
+    { "clg-nl rbsor 100", "clg-nl", "rbsor", "jacobi", 100, 0, 1, 0, 0 },
+    { "clg-nl v x3", "clg-nl", "v", "jacobi", 3, 0, 1, 0, 0 },
+    { "clg-nl w x2", "clg-nl", "w", "jacobi", 2, 0, 1, 0, 0 },
+    { "clg-nl cascadic 20", "clg-nl", "cascadic", "jacobi", 20, 0, 1, 0, 0 },
+    { "clg-nl fmg", "clg-nl", "fmg", "jacobi", 1, 0, 1, 0, 0 },
+    { "clg-nl fmg rbsor", "clg-nl", "fmg", "rbsor", 1, 0, 1, 0, 0 },
+    { "clg-nl fmg colour", "clg-nl", "fmg", "jacobi", 1, 0, 3, 0, 0 },
+    { "lk gauss colour", "lk", NULL, NULL, 0, 0, 3, 0, 0 },
+    { "clg-nl fmg warp 3", "clg-nl", "fmg", "jacobi", 1, 0, 1, 3, 1 },
+    { "hs v x2 warp 2x2", "hs", "v", "jacobi", 2, 0, 1, 2, 2 },
+    { "clg fmg warp colour", "clg", "fmg", "jacobi", 1, 0, 3, 2, 1 },
 };
 
-static void config_params(const config *c, flow_params *p)
+static int is_lk(const config *c)
 {
-    flow_params_default(p, c->m);
-    p->solver = c->solver;
-    p->smoother = c->smoother;
-    if (c->solver == FLOW_SOLVER_VCYCLE || c->solver == FLOW_SOLVER_WCYCLE
-        || c->solver == FLOW_SOLVER_FMG)
-        p->cycles = c->amount > 0 ? c->amount : 1;
-    else if (c->amount > 0)
-        p->iterations = c->amount;
-    if (c->solver == FLOW_SOLVER_RBSOR)
-        p->omega = 1.6;
-    if (c->box) {
-        p->window = FLOW_WINDOW_BOX;
-        p->window_size = 7;
-        p->fill_unknown = 1;
-    }
-    if (c->m == FLOW_METHOD_LK && !c->box)
-        p->tau = 50.0; /* some unknown pixels, to compare where they fall */
-    p->warp_levels = c->warp_levels;
-    p->warps = c->warps > 0 ? c->warps : 1;
+    return strcmp(c->method, "lk") == 0;
 }
 
-static flow_status run(flow_backend *b, const flow_params *p, const flow_image *a,
+/* The configuration's parameters (the caller destroys them). */
+static flow_params *config_params(const config *c)
+{
+    flow_params *p = harness_params(c->method, NULL);
+    if (!p)
+        return NULL;
+    if (c->solver) { /* hs, clg, clg-nl */
+        CHECK_OK(flow_params_set(p, "solver", c->solver));
+        CHECK_OK(flow_params_set(p, "smoother", c->smoother));
+        const int cycles = strcmp(c->solver, "v") == 0 || strcmp(c->solver, "w") == 0
+                           || strcmp(c->solver, "fmg") == 0;
+        if (cycles)
+            CHECK_OK(flow_params_set_number(p, "cycles", c->amount > 0 ? c->amount : 1));
+        else if (c->amount > 0)
+            CHECK_OK(flow_params_set_number(p, "iterations", c->amount));
+        if (strcmp(c->solver, "rbsor") == 0)
+            CHECK_OK(flow_params_set(p, "omega", "1.6"));
+        CHECK_OK(flow_params_set_number(p, "warp_levels", c->warp_levels));
+        CHECK_OK(flow_params_set_number(p, "warps", c->warps > 0 ? c->warps : 1));
+    }
+    if (c->box) {
+        CHECK_OK(flow_params_set(p, "window", "box"));
+        CHECK_OK(flow_params_set(p, "window_size", "7"));
+        CHECK_OK(flow_params_set(p, "fill_unknown", "1"));
+    }
+    if (is_lk(c) && !c->box)
+        CHECK_OK(flow_params_set(p, "tau", "50")); /* some unknown pixels, to compare where they fall */
+    return p;
+}
+
+static flow_status run(flow_device *d, const flow_params *p, const flow_image *a,
                        const flow_image *c, flow_field *out, double *res)
 {
     flow_context *ctx = NULL;
     *res = -1;
-    flow_status s = flow_context_create(b, a->width, a->height, a->channels, p, &ctx);
+    flow_status s = flow_context_create(d, a->width, a->height, a->channels, p, &ctx);
     if (s != FLOW_OK)
         return s;
     s = flow_context_compute(ctx, a, c, out);
-    if (s == FLOW_OK && p->method != FLOW_METHOD_LK)
+    if (s == FLOW_OK && strcmp(flow_params_method(p), "lk") != 0)
         s = flow_context_residual(ctx, res);
     flow_context_destroy(ctx);
     return s;
@@ -108,7 +119,7 @@ static flow_status run(flow_backend *b, const flow_params *p, const flow_image *
 
 static void test_methods_agree(void)
 {
-    if (!open_backends())
+    if (!open_devices())
         return;
     flow_synth s = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 0.8, .wavelength = 40, .seed = 17 };
     for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++) {
@@ -119,11 +130,13 @@ static void test_methods_agree(void)
         CHECK_OK(flow_synth_frame(&s, W, H, c->channels, 1, &b));
         CHECK_OK(flow_field_alloc(&fc, W, H));
         CHECK_OK(flow_field_alloc(&fg, W, H));
-        flow_params p;
-        config_params(c, &p);
-        double rc, rg;
-        CHECK_OK(run(cpu, &p, &a, &b, &fc, &rc));
-        CHECK_OK(run(gpu, &p, &a, &b, &fg, &rg));
+        flow_params *p = config_params(c);
+        double rc = -1, rg = -1;
+        if (p) {
+            CHECK_OK(run(cpu, p, &a, &b, &fc, &rc));
+            CHECK_OK(run(gpu, p, &a, &b, &fg, &rg));
+        }
+        flow_params_destroy(p);
         double diff = 0, norm = 0;
         int nan = 0, unknown_mismatch = 0, unknown = 0;
         for (int i = 0; i < W * H; i++) {
@@ -170,7 +183,7 @@ static void keep_norms(void *user, const char *line)
 
 static void test_trace_agrees(void)
 {
-    if (!open_backends())
+    if (!open_devices())
         return;
     flow_synth s = { .motion = FLOW_SYNTH_TRANSLATE, .dx = 0.4, .dy = -0.3, .seed = 2 };
     flow_image a, b;
@@ -178,20 +191,18 @@ static void test_trace_agrees(void)
     CHECK_OK(flow_synth_frame(&s, 64, 48, 1, 0, &a));
     CHECK_OK(flow_synth_frame(&s, 64, 48, 1, 1, &b));
     CHECK_OK(flow_field_alloc(&out, 64, 48));
-    flow_params p;
-    flow_params_default(&p, FLOW_METHOD_CLG_NL);
-    p.max_depth = 2;
+    flow_params *p = harness_params("clg-nl", "max_depth=2");
     lines lc, lg;
     memset(&lc, 0, sizeof lc);
     memset(&lg, 0, sizeof lg);
     flow_observer obs;
     memset(&obs, 0, sizeof obs);
     obs.trace = keep_norms;
-    flow_backend *bk[2] = { cpu, gpu };
+    flow_device *dev[2] = { cpu, gpu };
     lines *ls[2] = { &lc, &lg };
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2 && p; k++) {
         flow_context *ctx = NULL;
-        CHECK_OK(flow_context_create(bk[k], 64, 48, 1, &p, &ctx));
+        CHECK_OK(flow_context_create(dev[k], 64, 48, 1, p, &ctx));
         if (!ctx)
             continue;
         obs.user = ls[k];
@@ -199,6 +210,7 @@ static void test_trace_agrees(void)
         CHECK_OK(flow_context_compute(ctx, &a, &b, &out));
         flow_context_destroy(ctx);
     }
+    flow_params_destroy(p);
     CHECK(lc.n == lg.n && lc.n > 5);
     double worst = 0;
     for (int i = 0; i < lc.n && i < lg.n; i++) {
@@ -217,7 +229,7 @@ int main(void)
 {
     RUN(test_methods_agree);
     RUN(test_trace_agrees);
-    flow_backend_close(cpu);
-    flow_backend_close(gpu);
+    flow_device_close(cpu);
+    flow_device_close(gpu);
     return harness_report();
 }

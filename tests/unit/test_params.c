@@ -1,87 +1,67 @@
-/* test_params.c -- flow_params: defaults, validation messages naming the
- * bad parameter, method/solver/window names, and .params files (exact
- * round trip, every kind of bad line reported with file:line, the .params
- * files shipped in params/ valid). */
+/* test_params.c -- the methods' parameter schemas (flow/params.h): the
+ * registry, every method's defaults against docs/PARAMETERS.md, setting and
+ * reading back by text and by number (reals exactly, through %.17g), range
+ * errors and their messages, choices, unknown keys, the conditions under
+ * which a parameter applies, and .params files (exact round trip for every
+ * method, method lines, every kind of bad line reported with file:line and
+ * nothing changed, the files shipped in params/ valid). */
 #include "harness.h"
-#include "flow/method.h"
+#include "flow/params.h"
 
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void test_defaults_valid(void)
+/* ---- helpers ---- */
+
+/* Every key of a parameter object with its value as text and as a number. */
+#define SNAP_MAX 48
+typedef struct snapshot {
+    char method[16];
+    int n;
+    char key[SNAP_MAX][32];
+    char text[SNAP_MAX][64];
+    double num[SNAP_MAX];
+} snapshot;
+
+static void take(const flow_params *p, snapshot *s)
 {
-    for (int m = FLOW_METHOD_LK; m <= FLOW_METHOD_CLG_NL; m++) {
-        flow_params p;
-        flow_params_default(&p, (flow_method)m);
-        CHECK(p.method == (flow_method)m);
-        CHECK_OK(flow_params_validate(&p));
+    memset(s, 0, sizeof *s);
+    snprintf(s->method, sizeof s->method, "%s", flow_params_method(p));
+    const flow_param_info *in;
+    for (int i = 0; (in = flow_method_param(s->method, i)) && i < SNAP_MAX; i++) {
+        snprintf(s->key[i], sizeof s->key[i], "%s", in->name);
+        CHECK_OK(flow_params_get(p, in->name, s->text[i], sizeof s->text[i]));
+        CHECK_OK(flow_params_get_number(p, in->name, &s->num[i]));
+        s->n = i + 1;
     }
-    flow_params p;
-    flow_params_default(&p, FLOW_METHOD_HS);
-    CHECK(p.rho == 0.0);
-    flow_params_default(&p, FLOW_METHOD_CLG_NL);
-    CHECK(p.nonlinear_data == 1 && p.nonlinear_smooth == 1);
 }
 
-/* Each bad value is rejected with a message naming the parameter. */
-static void test_validation_names(void)
+/* Whether two snapshots are of the same method with bit-identical values;
+ * prints the first difference. */
+static int same(const snapshot *a, const snapshot *b)
 {
-    flow_params p;
-#define EXPECT_BAD(method, stmt, name)                                                        \
-    do {                                                                                      \
-        flow_params_default(&p, method);                                                      \
-        stmt;                                                                                 \
-        CHECK(flow_params_validate(&p) == FLOW_ERR_INVALID);                                  \
-        CHECK(strstr(flow_last_error(), name) != NULL);                                       \
-    } while (0)
-    EXPECT_BAD(FLOW_METHOD_HS, p.alpha = 0, "alpha");
-    EXPECT_BAD(FLOW_METHOD_HS, p.rho = 1.5, "rho");
-    EXPECT_BAD(FLOW_METHOD_CLG, p.sigma = -1, "sigma");
-    EXPECT_BAD(FLOW_METHOD_CLG, p.sigma = NAN, "sigma");
-    EXPECT_BAD(FLOW_METHOD_CLG, p.rho = 17, "rho");
-    EXPECT_BAD(FLOW_METHOD_CLG_NL, p.eps_d = 0, "eps_d");
-    EXPECT_BAD(FLOW_METHOD_CLG_NL, p.eps_s = -0.1, "eps_s");
-    EXPECT_BAD(FLOW_METHOD_CLG_NL, p.nonlinear_data = 2, "nonlinear_data");
-    EXPECT_BAD(FLOW_METHOD_LK, p.window_size = 8, "window_size");
-    EXPECT_BAD(FLOW_METHOD_LK, p.window_size = 99, "window_size");
-    EXPECT_BAD(FLOW_METHOD_LK, p.tau = -1, "tau");
-    EXPECT_BAD(FLOW_METHOD_LK, p.window = (flow_window)7, "window");
-    EXPECT_BAD(FLOW_METHOD_CLG, p.smoother = FLOW_SOLVER_FMG, "smoother");
-    EXPECT_BAD(FLOW_METHOD_CLG, p.iterations = 0, "iterations");
-    EXPECT_BAD(FLOW_METHOD_CLG, p.omega = 2.0, "omega");
-    EXPECT_BAD(FLOW_METHOD_CLG, p.jacobi_weight = 1.5, "jacobi_weight");
-    EXPECT_BAD(FLOW_METHOD_CLG, p.n0 = 0, "n0");
-    EXPECT_BAD(FLOW_METHOD_CLG, p.n1 = -1, "n1");
-    EXPECT_BAD(FLOW_METHOD_CLG, p.cycles = 0, "cycles");
-    EXPECT_BAD(FLOW_METHOD_CLG, p.max_depth = -2, "max_depth");
-    EXPECT_BAD(FLOW_METHOD_CLG, p.method = (flow_method)9, "method");
-    /* LK ignores alpha but still wants it sane */
-    flow_params_default(&p, FLOW_METHOD_LK);
-    p.alpha = 0;
-    CHECK_OK(flow_params_validate(&p));
+    if (strcmp(a->method, b->method) != 0 || a->n != b->n) {
+        fprintf(stderr, "    method %s (%d keys) against %s (%d keys)\n", a->method, a->n,
+                b->method, b->n);
+        return 0;
+    }
+    for (int i = 0; i < a->n; i++)
+        if (strcmp(a->key[i], b->key[i]) != 0 || strcmp(a->text[i], b->text[i]) != 0
+            || memcmp(&a->num[i], &b->num[i], sizeof(double)) != 0) {
+            fprintf(stderr, "    %s: %s = %s against %s = %s\n", a->method, a->key[i],
+                    a->text[i], b->key[i], b->text[i]);
+            return 0;
+        }
+    return 1;
 }
 
-static void test_names(void)
+static int count_params(const char *method)
 {
-    for (int m = FLOW_METHOD_LK; m <= FLOW_METHOD_CLG_NL; m++) {
-        flow_method back;
-        CHECK_OK(flow_method_parse(flow_method_name((flow_method)m), &back));
-        CHECK(back == (flow_method)m);
-    }
-    for (int s = FLOW_SOLVER_JACOBI; s <= FLOW_SOLVER_FMG; s++) {
-        flow_solver back;
-        CHECK_OK(flow_solver_parse(flow_solver_name((flow_solver)s), &back));
-        CHECK(back == (flow_solver)s);
-    }
-    flow_window w;
-    CHECK_OK(flow_window_parse("box", &w));
-    CHECK(w == FLOW_WINDOW_BOX);
-    CHECK(strcmp(flow_method_name(FLOW_METHOD_CLG_NL), "clg-nl") == 0);
-    CHECK(strcmp(flow_solver_name(FLOW_SOLVER_VCYCLE), "v") == 0);
-    flow_method m;
-    CHECK(flow_method_parse("horn", &m) == FLOW_ERR_INVALID);
-    CHECK(strstr(flow_last_error(), "horn") != NULL);
+    int n = 0;
+    while (flow_method_param(method, n))
+        n++;
+    return n;
 }
 
 static void write_text(const char *path, const char *text)
@@ -89,85 +69,706 @@ static void write_text(const char *path, const char *text)
     harness_write_file(path, text, strlen(text));
 }
 
-static void test_file_round_trip(void)
+#define NMETHODS 4
+static const char *const methods[NMETHODS] = { "lk", "hs", "clg", "clg-nl" };
+
+/* ---- the registry ---- */
+
+static void test_registry(void)
 {
-    flow_params p, q;
-    flow_params_default(&p, FLOW_METHOD_CLG_NL);
-    p.sigma = 1.0 / 3.0;
-    p.alpha = 0.1 + 1e-17;
-    p.eps_s = 1e-3 * 7.0 / 3.0;
-    p.tau = 12345.678901234567;
-    p.solver = FLOW_SOLVER_WCYCLE;
-    p.smoother = FLOW_SOLVER_RBSOR;
-    p.omega = 1.2345678901234567;
-    p.window = FLOW_WINDOW_BOX;
-    p.window_size = 11;
-    p.max_depth = 3;
-    p.n0 = 17;
-    const char *path = harness_path("round.params");
-    CHECK_OK(flow_params_write(path, &p, "written by test_params\nsecond line"));
-    flow_params_default(&q, FLOW_METHOD_LK);
-    CHECK_OK(flow_params_read(path, &q));
-    CHECK(memcmp(&p, &q, sizeof p) == 0);
-    /* the comment is there, as '#' lines */
-    FILE *f = fopen(path, "r");
-    char line[256] = "";
-    CHECK(f && fgets(line, sizeof line, f));
-    CHECK(strcmp(line, "# written by test_params\n") == 0);
-    if (f)
-        fclose(f);
+    for (int i = 0; i < NMETHODS; i++) {
+        CHECK(flow_method_at(i) && strcmp(flow_method_at(i), methods[i]) == 0);
+        CHECK(flow_method_exists(methods[i]));
+        CHECK(flow_method_title(methods[i]) && flow_method_title(methods[i])[0]);
+    }
+    CHECK(flow_method_at(NMETHODS) == NULL);
+    CHECK(flow_method_at(-1) == NULL);
+    CHECK(strcmp(flow_method_default(), "clg-nl") == 0);
+    CHECK(!flow_method_exists("horn") && !flow_method_exists(NULL));
+    CHECK(flow_method_title("horn") == NULL);
+    CHECK(flow_method_param("horn", 0) == NULL);
+    CHECK(flow_method_param_find("horn", "alpha") == NULL);
+    CHECK(flow_method_param("clg", -1) == NULL);
+    /* every parameter is described */
+    for (int m = 0; m < NMETHODS; m++) {
+        const flow_param_info *in;
+        for (int i = 0; (in = flow_method_param(methods[m], i)); i++) {
+            CHECK(in->name && in->name[0] && in->help && in->help[0]);
+            CHECK(flow_method_param_find(methods[m], in->name) == in);
+            if (in->type == FLOW_PARAM_CHOICE)
+                CHECK(in->choices && in->choices[0] && in->choices[1]);
+        }
+    }
+    /* the window of lk: a choice; its box side an odd integer, applying with
+     * the box only */
+    const flow_param_info *win = flow_method_param_find("lk", "window");
+    const flow_param_info *ws = flow_method_param_find("lk", "window_size");
+    CHECK(win && win->type == FLOW_PARAM_CHOICE && strcmp(win->choices[0], "gauss") == 0
+          && strcmp(win->choices[1], "box") == 0 && win->choices[2] == NULL);
+    CHECK(ws && ws->type == FLOW_PARAM_INT && (ws->flags & FLOW_PARAM_ODD) && ws->when
+          && strcmp(ws->when, "window box") == 0);
+    /* creating: the default method without a name, an unknown one refused */
+    flow_params *p = NULL;
+    CHECK_OK(flow_params_create(NULL, &p));
+    CHECK(p && strcmp(flow_params_method(p), "clg-nl") == 0);
+    flow_params_destroy(p);
+    p = (flow_params *)&p; /* not NULL: a failure must set it */
+    CHECK(flow_params_create("horn", &p) == FLOW_ERR_INVALID && p == NULL);
+    CHECK(strstr(flow_last_error(), "horn") != NULL);
+    CHECK(strstr(flow_last_error(), "lk, hs, clg or clg-nl") != NULL);
+    flow_params_destroy(NULL); /* harmless */
 }
 
-/* A file naming its method starts from that method's defaults; comments,
- * blank lines and spaces are allowed. */
+/* ---- defaults: docs/PARAMETERS.md, "The parameters" ---- */
+
+/* One row of the table: the default per method, NULL where the method has
+ * no such parameter ("-" in the table). */
+typedef struct doc_row {
+    const char *key;
+    const char *def[NMETHODS]; /* lk, hs, clg, clg-nl */
+} doc_row;
+
+static const doc_row doc[] = {
+    { "sigma", { "1.5", "1.5", "1.5", "1.5" } },
+    { "rho", { "4", NULL, "1", "1" } },
+    { "alpha", { NULL, "400", "400", "10" } },
+    { "nonlinear_data", { NULL, NULL, NULL, "1" } },
+    { "nonlinear_smooth", { NULL, NULL, NULL, "1" } },
+    { "eps_d", { NULL, NULL, NULL, "1" } },
+    { "eps_s", { NULL, NULL, NULL, "0.01" } },
+    { "window", { "gauss", NULL, NULL, NULL } },
+    { "window_size", { "7", NULL, NULL, NULL } },
+    { "tau", { "0", NULL, NULL, NULL } },
+    { "fill_unknown", { "0", NULL, NULL, NULL } },
+    { "solver", { NULL, "fmg", "fmg", "fmg" } },
+    { "smoother", { NULL, "jacobi", "jacobi", "jacobi" } },
+    { "iterations", { NULL, "500", "500", "500" } },
+    { "omega", { NULL, "1", "1", "1" } },
+    { "jacobi_weight", { NULL, "0.8", "0.8", "0.8" } },
+    { "n0", { NULL, "10", "10", "10" } },
+    { "n1", { NULL, "2", "2", "2" } },
+    { "n2", { NULL, "2", "2", "2" } },
+    { "cycles", { NULL, "1", "1", "1" } },
+    { "max_depth", { NULL, "-1", "-1", "-1" } },
+    { "color", { "0", "0", "0", "0" } },
+    { "warp_levels", { NULL, "0", "0", "0" } },
+    { "warps", { NULL, "1", "1", "1" } },
+    { "warp_scale", { NULL, "0.5", "0.5", "0.5" } },
+};
+#define NDOC ((int)(sizeof doc / sizeof doc[0]))
+
+static void test_defaults_documented(void)
+{
+    for (int m = 0; m < NMETHODS; m++) {
+        flow_params *p = NULL;
+        CHECK_OK(flow_params_create(methods[m], &p));
+        if (!p)
+            continue;
+        CHECK(strcmp(flow_params_method(p), methods[m]) == 0);
+        CHECK_OK(flow_params_validate(p));
+        int documented = 0;
+        for (int r = 0; r < NDOC; r++) {
+            const flow_param_info *in = flow_method_param_find(methods[m], doc[r].key);
+            const char *want = doc[r].def[m];
+            if (!want) { /* "-": the method has no such parameter */
+                if (in)
+                    fprintf(stderr, "    %s has an undocumented %s\n", methods[m], doc[r].key);
+                CHECK(in == NULL);
+                continue;
+            }
+            documented++;
+            if (!in) {
+                fprintf(stderr, "    %s lacks the documented %s\n", methods[m], doc[r].key);
+                CHECK(in != NULL);
+                continue;
+            }
+            char text[64] = "";
+            double v = NAN;
+            CHECK_OK(flow_params_get(p, doc[r].key, text, sizeof text));
+            CHECK_OK(flow_params_get_number(p, doc[r].key, &v));
+            const int ok = in->type == FLOW_PARAM_CHOICE ? strcmp(text, want) == 0
+                                                         : v == strtod(want, NULL);
+            if (!ok)
+                fprintf(stderr, "    %s: %s = %s, documented %s\n", methods[m], doc[r].key,
+                        text, want);
+            CHECK(ok);
+            CHECK(in->def == v); /* the schema's default is the object's */
+        }
+        /* nothing beyond the table */
+        CHECK(count_params(methods[m]) == documented);
+        flow_params_destroy(p);
+    }
+    /* the names of the documented method differences */
+    CHECK(flow_method_param_find("hs", "rho") == NULL);   /* CLG with rho = 0 */
+    CHECK(flow_method_param_find("lk", "alpha") == NULL); /* no smoothness term */
+    CHECK(flow_method_param_find("lk", "solver") == NULL);
+    CHECK(flow_method_param_find("lk", "warp_levels") == NULL);
+}
+
+/* ---- setting and reading back ---- */
+
+static void test_set_get_round_trip(void)
+{
+    flow_params *p = harness_params("clg-nl", NULL), *q = harness_params("clg-nl", NULL);
+    if (!p || !q) {
+        flow_params_destroy(p), flow_params_destroy(q);
+        return;
+    }
+    /* reals: text with %.17g reads back bit for bit, whatever the value */
+    const double reals[] = { 1.0 / 3.0, 0.1 + 1e-17, 2.0 / 3.0 * 1e-3, 12345.678901234567,
+                             1e-320, 4.9406564584124654e-324, 999999.99999999988, 1e12 };
+    const char *const keys[] = { "alpha", "alpha", "eps_s", "alpha", "alpha", "eps_d", "eps_d",
+                                 "alpha" };
+    for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
+        CHECK_OK(flow_params_set_number(p, keys[i], reals[i]));
+        char text[64];
+        double back = -1, again = -1;
+        CHECK_OK(flow_params_get(p, keys[i], text, sizeof text));
+        CHECK_OK(flow_params_get_number(p, keys[i], &back));
+        CHECK(memcmp(&back, &reals[i], sizeof back) == 0);
+        CHECK_OK(flow_params_set(q, keys[i], text));
+        CHECK_OK(flow_params_get_number(q, keys[i], &again));
+        if (memcmp(&again, &reals[i], sizeof again) != 0)
+            fprintf(stderr, "    %s: %.17g -> '%s' -> %.17g\n", keys[i], reals[i], text, again);
+        CHECK(memcmp(&again, &reals[i], sizeof again) == 0);
+    }
+    /* an underflowing real is a value like any other (strtod's ERANGE with a
+     * subnormal result): accepted as text, and read back exactly */
+    CHECK_OK(flow_params_set(p, "alpha", "1e-320"));
+    double tiny = 0;
+    CHECK_OK(flow_params_get_number(p, "alpha", &tiny));
+    const double want_tiny = strtod("1e-320", NULL);
+    CHECK(tiny > 0 && memcmp(&tiny, &want_tiny, sizeof tiny) == 0);
+    /* one that underflows to 0 is out of alpha's range (0 < alpha) */
+    CHECK(flow_params_set(p, "alpha", "1e-400") == FLOW_ERR_INVALID);
+    CHECK_OK(flow_params_get_number(p, "alpha", &tiny));
+    CHECK(memcmp(&tiny, &want_tiny, sizeof tiny) == 0);
+    /* integers, booleans, choices: by text and by number */
+    CHECK_OK(flow_params_set(p, "n0", "17"));
+    double v = 0;
+    char text[64];
+    CHECK_OK(flow_params_get_number(p, "n0", &v));
+    CHECK(v == 17);
+    CHECK_OK(flow_params_set_number(p, "max_depth", -1));
+    CHECK_OK(flow_params_get(p, "max_depth", text, sizeof text));
+    CHECK(strcmp(text, "-1") == 0);
+    CHECK_OK(flow_params_set(p, "nonlinear_smooth", "0"));
+    CHECK_OK(flow_params_get(p, "nonlinear_smooth", text, sizeof text));
+    CHECK(strcmp(text, "0") == 0);
+    CHECK_OK(flow_params_set(p, "solver", "w"));
+    CHECK_OK(flow_params_get_number(p, "solver", &v));
+    CHECK(v == 3);
+    CHECK_OK(flow_params_set_number(p, "smoother", 1));
+    CHECK_OK(flow_params_get(p, "smoother", text, sizeof text));
+    CHECK(strcmp(text, "rbsor") == 0);
+    /* a buffer too small is an error, not a truncated value */
+    char small[4];
+    CHECK(flow_params_get(p, "eps_s", small, sizeof small) == FLOW_ERR_INVALID);
+    /* a clone is equal and independent */
+    flow_params *c = NULL;
+    CHECK_OK(flow_params_clone(p, &c));
+    if (c) {
+        snapshot a, b;
+        take(p, &a), take(c, &b);
+        CHECK(same(&a, &b));
+        CHECK_OK(flow_params_set(c, "alpha", "3"));
+        CHECK_OK(flow_params_get_number(p, "alpha", &v));
+        CHECK(memcmp(&v, &want_tiny, sizeof v) == 0);
+    }
+    flow_params_destroy(c);
+    flow_params_destroy(p);
+    flow_params_destroy(q);
+}
+
+/* Each bad value is refused with a message naming the parameter, and leaves
+ * the parameters as they were. */
+static void test_range_errors(void)
+{
+    static const struct {
+        const char *method, *key, *text; /* text NULL: set_number(number) */
+        double number;
+        const char *message; /* the whole message, or a part of it (prefix '~') */
+    } bad[] = {
+        { "clg", "alpha", "-5", 0, "parameter alpha = -5 out of range (0 < alpha <= 1e+12)" },
+        { "hs", "alpha", "0", 0, "parameter alpha = 0 out of range (0 < alpha <= 1e+12)" },
+        { "clg", "alpha", "1e13", 0, "parameter alpha = 1e+13 out of range (0 < alpha <= 1e+12)" },
+        { "clg", "sigma", "-1", 0, "parameter sigma = -1 out of range (0 <= sigma <= 16)" },
+        { "clg", "sigma", NULL, NAN, "~sigma" },
+        { "clg", "sigma", "nan", 0, "~sigma" },
+        { "clg", "rho", "17", 0, "parameter rho = 17 out of range (0 <= rho <= 16)" },
+        { "clg-nl", "eps_d", "0", 0, "parameter eps_d = 0 out of range (0 < eps_d <= 1e+06)" },
+        { "clg-nl", "eps_s", "-0.1", 0, "~eps_s" },
+        { "clg-nl", "nonlinear_data", "2", 0,
+          "parameter nonlinear_data = 2 out of range (0 or 1)" },
+        { "lk", "window_size", "8", 0,
+          "parameter window_size = 8 out of range (odd, 1 <= window_size <= 97)" },
+        { "lk", "window_size", "99", 0, "~window_size = 99" },
+        { "lk", "window_size", "-1", 0, "~window_size = -1" },
+        { "lk", "window_size", NULL, 7.5, "~window_size" },
+        { "lk", "tau", "-1", 0, "parameter tau = -1 out of range (0 <= tau <= 1e+12)" },
+        { "lk", "window", NULL, 7, "parameter window = 7 out of range (gauss or box)" },
+        { "lk", "window", "hann", 0, "unknown window 'hann' (expected gauss or box)" },
+        { "clg", "smoother", "fmg", 0, "unknown smoother 'fmg' (expected jacobi or rbsor)" },
+        { "clg", "smoother", NULL, 5, "parameter smoother = 5 out of range (jacobi or rbsor)" },
+        { "clg", "solver", "multigrid", 0,
+          "unknown solver 'multigrid' (expected jacobi, rbsor, v, w, cascadic or fmg)" },
+        { "clg", "iterations", "0", 0, "~iterations" },
+        { "clg", "iterations", "1e3", 0, "~'1e3'" },
+        { "clg", "iterations", NULL, 2.5, "~iterations = 2.5" },
+        { "clg", "omega", "2.0", 0, "parameter omega = 2 out of range (0 < omega < 2)" },
+        { "clg", "omega", "0", 0, "~omega" },
+        { "clg", "omega", "inf", 0, "~'inf'" },
+        { "clg", "jacobi_weight", "1.5", 0, "~jacobi_weight" },
+        { "clg", "n0", "0", 0, "~n0" },
+        { "clg", "n1", "-1", 0, "~n1" },
+        { "clg", "cycles", "0", 0, "~cycles" },
+        { "clg", "max_depth", "-2", 0,
+          "parameter max_depth = -2 out of range (-1 <= max_depth <= 30)" },
+        { "clg", "max_depth", "99999999999", 0, "~'99999999999'" },
+        { "clg", "warp_levels", "13", 0, "~warp_levels" },
+        { "clg", "warps", "0", 0, "~warps" },
+        { "clg", "warp_scale", "1", 0, "parameter warp_scale = 1 out of range (0.5 <= warp_scale < 1)" },
+        { "clg", "warp_scale", "0.3", 0, "~warp_scale = 0.3" },
+        { "clg", "color", "2", 0, "~color" },
+        { "clg", "alpha", "3x", 0, "~'3x'" },
+        { "clg", "alpha", "abc", 0, "~'abc'" },
+        { "clg", "alpha", "", 0, "~alpha" },
+        /* unknown keys: a parameter of another method, or of none */
+        { "clg", "tau", "1", 0, "method clg has no parameter 'tau'" },
+        { "hs", "rho", "1.5", 0, "method hs has no parameter 'rho'" },
+        { "lk", "alpha", "1", 0, "method lk has no parameter 'alpha'" },
+        { "clg", "eps_d", "1", 0, "method clg has no parameter 'eps_d'" },
+        { "lk", "solver", "v", 0, "method lk has no parameter 'solver'" },
+        { "clg-nl", "method", "hs", 0, "method clg-nl has no parameter 'method'" },
+        { "clg-nl", "alphaa", NULL, 1, "method clg-nl has no parameter 'alphaa'" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        flow_params *p = harness_params(bad[i].method, NULL);
+        if (!p)
+            continue;
+        snapshot before, after;
+        take(p, &before);
+        const flow_status s = bad[i].text ? flow_params_set(p, bad[i].key, bad[i].text)
+                                          : flow_params_set_number(p, bad[i].key, bad[i].number);
+        const char *e = flow_last_error(), *m = bad[i].message;
+        const int ok = s == FLOW_ERR_INVALID
+                       && (m[0] == '~' ? strstr(e, m + 1) != NULL : strncmp(e, m, strlen(m)) == 0)
+                       && strstr(e, bad[i].key) != NULL;
+        if (!ok)
+            fprintf(stderr, "    %s %s = %s: status %d, message '%s'\n", bad[i].method,
+                    bad[i].key, bad[i].text ? bad[i].text : "(number)", (int)s, e);
+        CHECK(ok);
+        take(p, &after);
+        CHECK(same(&before, &after));
+        CHECK_OK(flow_params_validate(p));
+        flow_params_destroy(p);
+    }
+    /* reading an unknown key fails too, and applies nowhere */
+    flow_params *p = harness_params("clg", NULL);
+    if (!p)
+        return;
+    char text[64];
+    double v;
+    CHECK(flow_params_get(p, "tau", text, sizeof text) == FLOW_ERR_INVALID);
+    CHECK(strstr(flow_last_error(), "method clg has no parameter 'tau'") != NULL);
+    CHECK(flow_params_get_number(p, "tau", &v) == FLOW_ERR_INVALID);
+    CHECK(!flow_params_applies(p, "tau"));
+    CHECK(flow_params_set(p, NULL, "1") == FLOW_ERR_INVALID);
+    CHECK(flow_params_set(p, "alpha", NULL) == FLOW_ERR_INVALID);
+    flow_params_destroy(p);
+}
+
+/* The accepted values at the edges of the ranges. */
+static void test_range_edges(void)
+{
+    flow_params *lk = harness_params("lk", NULL), *clg = harness_params("clg", NULL);
+    if (!lk || !clg) {
+        flow_params_destroy(lk), flow_params_destroy(clg);
+        return;
+    }
+    static const char *const odd[] = { "1", "3", "9", "97" };
+    for (int i = 0; i < 4; i++)
+        CHECK_OK(flow_params_set(lk, "window_size", odd[i]));
+    CHECK_OK(flow_params_set(lk, "tau", "0"));
+    CHECK_OK(flow_params_set(clg, "sigma", "0"));
+    CHECK_OK(flow_params_set(clg, "sigma", "16"));
+    CHECK_OK(flow_params_set(clg, "alpha", "1e12"));
+    CHECK_OK(flow_params_set(clg, "omega", "1.9999999"));
+    CHECK_OK(flow_params_set(clg, "jacobi_weight", "1"));
+    CHECK_OK(flow_params_set(clg, "n1", "0"));
+    CHECK_OK(flow_params_set(clg, "max_depth", "30"));
+    CHECK_OK(flow_params_set(clg, "warp_levels", "12"));
+    CHECK_OK(flow_params_set(clg, "warp_scale", "0.5"));
+    CHECK_OK(flow_params_set(clg, "warp_scale", "0.75"));
+    CHECK_OK(flow_params_set(clg, "warp_scale", "0.999"));
+    CHECK_OK(flow_params_set(clg, "iterations", "10000000"));
+    CHECK(flow_params_set(clg, "iterations", "10000001") == FLOW_ERR_INVALID);
+    CHECK_OK(flow_params_validate(lk));
+    CHECK_OK(flow_params_validate(clg));
+    flow_params_destroy(lk), flow_params_destroy(clg);
+}
+
+/* The names of the choices, in the order of their numbers. */
+static void test_choices(void)
+{
+    static const char *const solvers[] = { "jacobi", "rbsor", "v", "w", "cascadic", "fmg" };
+    flow_params *p = harness_params("hs", NULL);
+    if (!p)
+        return;
+    const flow_param_info *in = flow_method_param_find("hs", "solver");
+    for (int i = 0; i < 6; i++) {
+        CHECK(in && in->choices[i] && strcmp(in->choices[i], solvers[i]) == 0);
+        double v = -1;
+        char text[32];
+        CHECK_OK(flow_params_set(p, "solver", solvers[i]));
+        CHECK_OK(flow_params_get_number(p, "solver", &v));
+        CHECK(v == i);
+        CHECK_OK(flow_params_set_number(p, "solver", i));
+        CHECK_OK(flow_params_get(p, "solver", text, sizeof text));
+        CHECK(strcmp(text, solvers[i]) == 0);
+    }
+    CHECK(in && in->choices[6] == NULL);
+    const flow_param_info *sm = flow_method_param_find("hs", "smoother");
+    CHECK(sm && strcmp(sm->choices[0], "jacobi") == 0 && strcmp(sm->choices[1], "rbsor") == 0
+          && sm->choices[2] == NULL);
+    CHECK_OK(flow_params_set(p, "smoother", "rbsor"));
+    CHECK(flow_params_set(p, "smoother", "v") == FLOW_ERR_INVALID);
+    CHECK(flow_params_set(p, "solver", "V") == FLOW_ERR_INVALID); /* names are exact */
+    flow_params_destroy(p);
+    p = harness_params("lk", "window=box");
+    if (!p)
+        return;
+    double v = -1;
+    CHECK_OK(flow_params_get_number(p, "window", &v));
+    CHECK(v == 1);
+    flow_params_destroy(p);
+}
+
+/* Names belong to their method: two methods list different parameters. */
+static void test_method_lists(void)
+{
+    CHECK(flow_method_param_find("lk", "tau") != NULL);
+    CHECK(flow_method_param_find("clg", "tau") == NULL);
+    CHECK(flow_method_param_find("clg", "rho") != NULL && flow_method_param_find("hs", "rho") == NULL);
+    static const char *const only_nl[] = { "nonlinear_data", "nonlinear_smooth", "eps_d", "eps_s" };
+    for (int i = 0; i < 4; i++) {
+        CHECK(flow_method_param_find("clg-nl", only_nl[i]) != NULL);
+        for (int m = 0; m < 3; m++)
+            CHECK(flow_method_param_find(methods[m], only_nl[i]) == NULL);
+    }
+    /* the lists, as counted from the schemas */
+    const int n[NMETHODS] = { count_params("lk"), count_params("hs"), count_params("clg"),
+                              count_params("clg-nl") };
+    printf("    parameters: lk %d, hs %d, clg %d, clg-nl %d\n", n[0], n[1], n[2], n[3]);
+    CHECK(n[0] == 7 && n[1] == 16 && n[2] == 17 && n[3] == 21);
+    /* a .params key of another method names that method */
+    flow_params *p = harness_params("clg", NULL);
+    if (!p)
+        return;
+    const char *path = harness_path("other.params");
+    write_text(path, "tau,3\n");
+    CHECK(flow_params_read(path, &p) == FLOW_ERR_INVALID);
+    CHECK(strstr(flow_last_error(), "unknown key 'tau' for method clg") != NULL);
+    CHECK(strstr(flow_last_error(), "a parameter of method lk") != NULL);
+    flow_params_destroy(p);
+}
+
+/* flow_params_applies: whether a parameter has an effect under the others. */
+static void test_applies(void)
+{
+    flow_params *p = harness_params("lk", NULL);
+    if (p) {
+        CHECK(!flow_params_applies(p, "window_size")); /* gauss */
+        CHECK(flow_params_applies(p, "rho"));
+        CHECK(flow_params_applies(p, "tau") && flow_params_applies(p, "sigma"));
+        CHECK_OK(flow_params_set(p, "window", "box"));
+        CHECK(flow_params_applies(p, "window_size"));
+        CHECK(!flow_params_applies(p, "rho"));
+        CHECK(!flow_params_applies(p, "alpha")); /* not lk's */
+        flow_params_destroy(p);
+    }
+    p = harness_params("clg", NULL); /* fmg, smoother jacobi */
+    if (!p)
+        return;
+    CHECK(!flow_params_applies(p, "omega"));
+    CHECK(flow_params_applies(p, "jacobi_weight"));
+    CHECK(!flow_params_applies(p, "iterations"));
+    CHECK(flow_params_applies(p, "n0") && flow_params_applies(p, "cycles"));
+    CHECK(flow_params_applies(p, "smoother") && flow_params_applies(p, "max_depth"));
+    CHECK(!flow_params_applies(p, "warps") && !flow_params_applies(p, "warp_scale"));
+    CHECK(flow_params_applies(p, "warp_levels"));
+    CHECK_OK(flow_params_set(p, "smoother", "rbsor")); /* fmg with SOR as smoother */
+    CHECK(flow_params_applies(p, "omega"));
+    CHECK(!flow_params_applies(p, "jacobi_weight"));
+    CHECK_OK(flow_params_set(p, "solver", "rbsor")); /* SOR alone */
+    CHECK(flow_params_applies(p, "omega") && flow_params_applies(p, "iterations"));
+    CHECK(!flow_params_applies(p, "smoother") && !flow_params_applies(p, "n0"));
+    CHECK(!flow_params_applies(p, "cycles") && !flow_params_applies(p, "max_depth"));
+    CHECK_OK(flow_params_set(p, "solver", "jacobi")); /* the smoother is no matter */
+    CHECK(!flow_params_applies(p, "omega"));
+    CHECK(flow_params_applies(p, "jacobi_weight") && flow_params_applies(p, "iterations"));
+    CHECK_OK(flow_params_set(p, "solver", "cascadic"));
+    CHECK(flow_params_applies(p, "iterations") && flow_params_applies(p, "omega"));
+    CHECK(!flow_params_applies(p, "n0") && !flow_params_applies(p, "cycles"));
+    CHECK(flow_params_applies(p, "max_depth"));
+    CHECK_OK(flow_params_set(p, "solver", "v"));
+    CHECK(flow_params_applies(p, "cycles") && !flow_params_applies(p, "iterations"));
+    CHECK_OK(flow_params_set(p, "warp_levels", "2"));
+    CHECK(flow_params_applies(p, "warps") && flow_params_applies(p, "warp_scale"));
+    CHECK(!flow_params_applies(p, "eps_d")); /* clg-nl's */
+    flow_params_destroy(p);
+    p = harness_params("clg-nl", NULL);
+    if (!p)
+        return;
+    CHECK(flow_params_applies(p, "eps_d") && flow_params_applies(p, "eps_s"));
+    CHECK_OK(flow_params_set(p, "nonlinear_data", "0"));
+    CHECK(!flow_params_applies(p, "eps_d") && flow_params_applies(p, "eps_s"));
+    CHECK_OK(flow_params_set(p, "nonlinear_smooth", "0"));
+    CHECK(!flow_params_applies(p, "eps_s"));
+    CHECK(flow_params_applies(p, "alpha"));
+    flow_params_destroy(p);
+}
+
+/* ---- .params files ---- */
+
+/* A value of parameter `in` other than its default, and in range: for
+ * reals one whose decimal form needs all 17 digits where the range allows
+ * (1/3, 1e-320, ...). */
+static void odd_value(flow_params *p, const flow_param_info *in, int salt)
+{
+    const double reals[] = { 1.0 / 3.0, 1e-320, 0.1 + 1e-17, 12345.678901234567,
+                             1.2345678901234567, 7.0 / 3.0 * 1e-3 };
+    const int nreals = (int)(sizeof reals / sizeof reals[0]);
+    switch (in->type) {
+    case FLOW_PARAM_REAL:
+        for (int k = 0; k < nreals; k++)
+            if (reals[(k + salt) % nreals] != in->def
+                && flow_params_set_number(p, in->name, reals[(k + salt) % nreals]) == FLOW_OK)
+                return;
+        /* a narrow range (warp_scale): the golden section of it */
+        CHECK_OK(flow_params_set_number(p, in->name,
+                                        in->min + (in->max - in->min) * 0.6180339887498949));
+        return;
+    case FLOW_PARAM_INT: {
+        int v = (int)in->min + 2 + salt % 5;
+        if ((in->flags & FLOW_PARAM_ODD) && v % 2 == 0)
+            v++;
+        if (v == (int)in->def)
+            v += 2;
+        CHECK_OK(flow_params_set_number(p, in->name, v));
+        return;
+    }
+    case FLOW_PARAM_BOOL:
+        CHECK_OK(flow_params_set_number(p, in->name, 1 - in->def));
+        return;
+    case FLOW_PARAM_CHOICE: {
+        int n = 0;
+        while (in->choices[n])
+            n++;
+        CHECK_OK(flow_params_set_number(p, in->name, in->def == n - 1 ? 0 : n - 1));
+        return;
+    }
+    }
+}
+
+/* For every method: every parameter set off its default, written, read back
+ * into parameters of another method: the same method and values, bit for
+ * bit; the comment is there as '#' lines, then method and one line per
+ * parameter. */
+static void test_file_round_trip(void)
+{
+    for (int m = 0; m < NMETHODS; m++) {
+        flow_params *p = harness_params(methods[m], NULL);
+        flow_params *q = harness_params(m ? "lk" : "hs", "sigma=5");
+        if (!p || !q) {
+            flow_params_destroy(p), flow_params_destroy(q);
+            continue;
+        }
+        const flow_param_info *in;
+        for (int i = 0; (in = flow_method_param(methods[m], i)); i++)
+            odd_value(p, in, i);
+        snapshot want, got, defaults;
+        take(p, &want);
+        flow_params *d = harness_params(methods[m], NULL);
+        if (d)
+            take(d, &defaults);
+        flow_params_destroy(d);
+        int changed = 0;
+        for (int i = 0; i < want.n; i++)
+            changed += strcmp(want.text[i], defaults.text[i]) != 0;
+        CHECK(changed == want.n); /* every value off its default */
+        const char *path = harness_path("round.params");
+        CHECK_OK(flow_params_write(path, p, "written by test_params\nsecond line"));
+        CHECK_OK(flow_params_read(path, &q));
+        take(q, &got);
+        CHECK(same(&want, &got));
+        printf("    %-6s %2d parameters written and read back%s\n", methods[m], want.n,
+               same(&want, &got) ? " bit for bit" : ": DIFFERENT");
+        /* the file: the comment, the method, one line per parameter */
+        size_t n = 0;
+        char *text = (char *)harness_read_file(path, &n);
+        CHECK(text != NULL);
+        if (text) {
+            char first[64];
+            snprintf(first, sizeof first, "# written by test_params\n# second line\nmethod,%s\n",
+                     methods[m]);
+            CHECK(strncmp(text, first, strlen(first)) == 0);
+            int lines = 0;
+            for (size_t i = 0; i < n; i++)
+                lines += text[i] == '\n';
+            CHECK(lines == 3 + want.n);
+            /* sigma = 1/3 (the first value tried), in all 17 digits */
+            CHECK(strstr(text, "\nsigma,0.33333333333333331\n") != NULL);
+        }
+        free(text);
+        /* writing from the read object gives the same file */
+        const char *path2 = harness_path("round2.params");
+        CHECK_OK(flow_params_write(path2, q, "written by test_params\nsecond line"));
+        size_t n2 = 0;
+        char *text2 = (char *)harness_read_file(path2, &n2);
+        text = (char *)harness_read_file(path, &n);
+        CHECK(text && text2 && n == n2 && memcmp(text, text2, n) == 0);
+        free(text), free(text2);
+        flow_params_destroy(p);
+        flow_params_destroy(q);
+    }
+}
+
+/* Underflowing reals (subnormal doubles) go through a file unchanged. */
+static void test_file_subnormal(void)
+{
+    flow_params *p = harness_params("clg-nl", "alpha=1e-320 eps_d=4.9406564584124654e-324");
+    flow_params *q = NULL;
+    if (!p)
+        return;
+    const char *path = harness_path("tiny.params");
+    CHECK_OK(flow_params_write(path, p, NULL));
+    CHECK_OK(flow_params_read(path, &q));
+    double a = 0, e = 0;
+    const double want_a = strtod("1e-320", NULL), want_e = strtod("4.9406564584124654e-324", NULL);
+    if (q) {
+        CHECK_OK(flow_params_get_number(q, "alpha", &a));
+        CHECK_OK(flow_params_get_number(q, "eps_d", &e));
+    }
+    CHECK(a > 0 && memcmp(&a, &want_a, sizeof a) == 0);
+    CHECK(e > 0 && memcmp(&e, &want_e, sizeof e) == 0);
+    /* no comment given: the file starts with the method */
+    size_t n = 0;
+    char *text = (char *)harness_read_file(path, &n);
+    CHECK(text && strncmp(text, "method,clg-nl\n", 14) == 0);
+    free(text);
+    flow_params_destroy(p);
+    flow_params_destroy(q);
+}
+
+/* A file naming its method starts from that method's defaults; one without
+ * a method line applies on top of the given parameters (of the default
+ * method when none are given); comments, blank lines, spaces and CRLF are
+ * allowed. */
 static void test_file_defaults_and_syntax(void)
 {
     const char *path = harness_path("short.params");
     write_text(path, "# nonlinear CLG, a different alpha\n\n  method , clg-nl  # the method\n"
                      "alpha,7\r\nsolver,v\n");
-    flow_params p, want;
-    flow_params_default(&p, FLOW_METHOD_LK);
-    p.sigma = 5; /* overridden by the method's defaults */
+    flow_params *p = harness_params("lk", "sigma=5"); /* replaced by clg-nl's defaults */
+    flow_params *want = harness_params("clg-nl", "alpha=7 solver=v");
+    if (!p || !want) {
+        flow_params_destroy(p), flow_params_destroy(want);
+        return;
+    }
     CHECK_OK(flow_params_read(path, &p));
-    flow_params_default(&want, FLOW_METHOD_CLG_NL);
-    want.alpha = 7;
-    want.solver = FLOW_SOLVER_VCYCLE;
-    CHECK(memcmp(&p, &want, sizeof p) == 0);
+    snapshot a, b;
+    take(p, &a), take(want, &b);
+    CHECK(same(&a, &b));
     /* without a method line, keys apply on top of p */
     write_text(path, "sigma,2.5\n");
     CHECK_OK(flow_params_read(path, &p));
-    CHECK(p.sigma == 2.5 && p.alpha == 7);
+    CHECK_OK(flow_params_set(want, "sigma", "2.5"));
+    take(p, &a), take(want, &b);
+    CHECK(same(&a, &b));
+    /* ... of any method */
+    flow_params *lk = harness_params("lk", "window=box");
+    write_text(path, "window_size,11\ntau,0.5\n");
+    if (lk) {
+        CHECK_OK(flow_params_read(path, &lk));
+        CHECK(strcmp(flow_params_method(lk), "lk") == 0);
+        char text[32] = "";
+        double ws = 0;
+        CHECK_OK(flow_params_get(lk, "window", text, sizeof text));
+        CHECK_OK(flow_params_get_number(lk, "window_size", &ws));
+        CHECK(strcmp(text, "box") == 0 && ws == 11);
+    }
+    flow_params_destroy(lk);
+    /* no parameters given: the default method's defaults */
+    flow_params *none = NULL;
+    write_text(path, "sigma,2.5\n");
+    CHECK_OK(flow_params_read(path, &none));
+    flow_params *def = harness_params(NULL, "sigma=2.5");
+    if (none && def) {
+        CHECK(strcmp(flow_params_method(none), flow_method_default()) == 0);
+        take(none, &a), take(def, &b);
+        CHECK(same(&a, &b));
+    }
+    flow_params_destroy(none), flow_params_destroy(def);
+    /* an empty file (comments only) changes nothing */
+    write_text(path, "# nothing\n\n   \n");
+    take(p, &a);
+    CHECK_OK(flow_params_read(path, &p));
+    take(p, &b);
+    CHECK(same(&a, &b));
+    /* a method line resets even the method's own values */
+    write_text(path, "method,clg-nl\n");
+    CHECK_OK(flow_params_read(path, &p));
+    flow_params *fresh = harness_params("clg-nl", NULL);
+    if (fresh) {
+        take(p, &a), take(fresh, &b);
+        CHECK(same(&a, &b));
+    }
+    flow_params_destroy(fresh);
+    flow_params_destroy(p);
+    flow_params_destroy(want);
 }
 
-/* Every bad file fails with file:line and the offending text, and leaves p
- * as it was. */
+/* Every bad file fails with file:line and the offending text, and leaves *p
+ * as it was (the same object, the same values). */
 static void test_file_errors(void)
 {
-    struct {
+    static const struct {
         const char *text, *expect1, *expect2;
     } cases[] = {
         { "method,hs\nalphaa,3\n", ":2:", "alphaa" },
         { "method,hs\nalpha 3\n", ":2:", "alpha 3" },
         { "alpha,abc\n", ":1:", "abc" },
         { "alpha,3x\n", ":1:", "3x" },
-        { "alpha,-4\n", ":1:", "alpha" },
-        { "# ok\nmethod,hs\nrho,2\n", ":3:", "rho" },
+        { "alpha,-4\n", ":1:", "parameter alpha = -4 out of range (0 < alpha <= 1e+12)" },
+        { "# ok\nmethod,hs\nrho,2\n", ":3:", "unknown key 'rho' for method hs" },
         { "sigma,1\nsigma,2\n", ":2:", "repeated" },
+        { "method,clg\nsigma,1\nmethod,hs\n", ":3:", "repeated" },
         { "method,foo\n", ":1:", "foo" },
+        { "method,hs\nmethod_,hs\n", ":2:", "method_" },
         { "solver,fmg,v\n", ":1:", "fmg,v" },
-        { "window_size,4\n", ":1:", "window_size" },
+        { "window_size,5\n", ":1:", "unknown key 'window_size' for method clg" },
+        { "method,lk\n\nwindow_size,4\n", ":3:", "window_size = 4" },
         { "smoother,fmg\n", ":1:", "smoother" },
         { "iterations,1e3\n", ":1:", "1e3" },
         { "alpha,\n", ":1:", "alpha" },
+        { ",3\n", ":1:", "''" },
         { "max_depth,99999999999\n", ":1:", "99999999999" },
         { "omega,inf\n", ":1:", "inf" },
+        { "warp_scale,1\n", ":1:", "warp_scale" },
+        { "tau,1\n", ":1:", "tau" },
+        { "sigma,1\nsigma\n", ":2:", "sigma" },
+        { "alpha,1e-400\n", ":1:", "alpha" },
     };
     const char *path = harness_path("bad.params");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         write_text(path, cases[i].text);
-        flow_params p, before;
-        flow_params_default(&p, FLOW_METHOD_CLG);
-        before = p;
+        flow_params *p = harness_params("clg", "alpha=123 solver=w");
+        if (!p)
+            continue;
+        flow_params *const before_ptr = p;
+        snapshot before, after;
+        take(p, &before);
         CHECK(flow_params_read(path, &p) == FLOW_ERR_INVALID);
         const char *e = flow_last_error();
         const int ok = strstr(e, "bad.params") && strstr(e, cases[i].expect1)
@@ -175,12 +776,19 @@ static void test_file_errors(void)
         if (!ok)
             fprintf(stderr, "    case %zu: message '%s'\n", i, e);
         CHECK(ok);
-        CHECK(memcmp(&p, &before, sizeof p) == 0);
+        CHECK(p == before_ptr);
+        take(p, &after);
+        CHECK(same(&before, &after));
+        flow_params_destroy(p);
     }
-    flow_params p;
-    flow_params_default(&p, FLOW_METHOD_CLG);
+    flow_params *p = harness_params("clg", NULL), *none = NULL;
+    if (!p)
+        return;
     CHECK(flow_params_read(harness_path("missing.params"), &p) == FLOW_ERR_IO);
     CHECK(strstr(flow_last_error(), "missing.params") != NULL);
+    CHECK(flow_params_read(harness_path("missing.params"), &none) == FLOW_ERR_IO && !none);
+    write_text(path, "alpha,-4\n");
+    CHECK(flow_params_read(path, &none) == FLOW_ERR_INVALID && !none);
     /* a line too long to be a parameter */
     char *big = malloc(5000);
     memset(big, 'a', 4999);
@@ -189,43 +797,72 @@ static void test_file_errors(void)
     CHECK(flow_params_read(path, &p) == FLOW_ERR_INVALID);
     CHECK(strstr(flow_last_error(), ":1:") != NULL);
     free(big);
+    /* a file that cannot be written: an error naming it, nothing left */
+    CHECK(flow_params_write(harness_path("no/such/dir/x.params"), p, NULL) != FLOW_OK);
+    CHECK(strstr(flow_last_error(), "x.params") != NULL);
+    flow_params_destroy(p);
 }
 
-/* The shipped parameter files (run from the repository root) are valid. */
+/* The shipped parameter files (run from the repository root) are valid, and
+ * params/<method>.params hold the method's defaults (docs/PARAMETERS.md). */
 static void test_shipped_params(void)
 {
-    DIR *d = opendir("params");
-    if (!d) {
+    DIR *dir = opendir("params");
+    if (!dir) {
         harness_skip("no params/ directory here");
         return;
     }
     int n = 0;
     struct dirent *e;
-    while ((e = readdir(d))) {
+    while ((e = readdir(dir))) {
         const size_t len = strlen(e->d_name);
         if (len < 8 || strcmp(e->d_name + len - 7, ".params") != 0)
             continue;
         char path[1024];
         snprintf(path, sizeof path, "params/%s", e->d_name);
-        flow_params p;
-        flow_params_default(&p, FLOW_METHOD_CLG);
+        flow_params *p = harness_params("clg", NULL);
+        if (!p)
+            continue;
         const flow_status s = flow_params_read(path, &p);
         if (s != FLOW_OK)
             fprintf(stderr, "    %s: %s\n", path, flow_last_error());
         CHECK(s == FLOW_OK);
+        CHECK_OK(flow_params_validate(p));
+        /* <method>.params: the defaults, written out */
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(len - 7), e->d_name);
+        if (s == FLOW_OK && flow_method_exists(name)) {
+            flow_params *def = harness_params(name, NULL);
+            snapshot a, b;
+            take(p, &a);
+            if (def) {
+                take(def, &b);
+                if (!same(&a, &b))
+                    fprintf(stderr, "    %s is not the defaults of %s\n", path, name);
+                CHECK(same(&a, &b));
+            }
+            flow_params_destroy(def);
+        }
+        flow_params_destroy(p);
         n++;
     }
-    closedir(d);
+    closedir(dir);
     printf("    %d files in params/\n", n);
     CHECK(n >= 4);
 }
 
 int main(void)
 {
-    RUN(test_defaults_valid);
-    RUN(test_validation_names);
-    RUN(test_names);
+    RUN(test_registry);
+    RUN(test_defaults_documented);
+    RUN(test_set_get_round_trip);
+    RUN(test_range_errors);
+    RUN(test_range_edges);
+    RUN(test_choices);
+    RUN(test_method_lists);
+    RUN(test_applies);
     RUN(test_file_round_trip);
+    RUN(test_file_subnormal);
     RUN(test_file_defaults_and_syntax);
     RUN(test_file_errors);
     RUN(test_shipped_params);

@@ -1,9 +1,13 @@
-/* test_preprocess.c -- the foundation operations on the backend under test
+/* test_preprocess.c -- the foundation operations on the device under test
  * (FLOW_DEVICE): memory, Gaussian convolution, derivatives, motion tensor,
- * restriction and prolongation, each against a direct double-precision
- * evaluation of its definition in seed 001. */
+ * restriction and prolongation, warping and the resampling of pyramids of
+ * any scale, each against a direct double-precision evaluation of its
+ * definition in seed 001.  The operations are reached through the private
+ * device layer (device/device.h: flow_k_<op>(device, &args)) and the core's
+ * tensor pipeline (core/tensor.h). */
 #include "harness.h"
-#include "flow/preprocess.h"
+#include "core/tensor.h"
+#include "device/device.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,16 +18,23 @@ static float *host_alloc(int w, int h)
     return calloc((size_t)w * h, sizeof(float));
 }
 
-static void put(flow_backend *b, flow_plane *p, const float *host)
+static void put(flow_device *d, flow_plane *p, const float *host)
 {
-    CHECK_OK(b->ops->upload(b, p, host, (size_t)p->width));
+    CHECK_OK(flow_upload(d, p, host, (size_t)p->width));
 }
 
-static float *get(flow_backend *b, const flow_plane *p)
+static float *get(flow_device *d, const flow_plane *p)
 {
     float *host = host_alloc(p->width, p->height);
-    CHECK_OK(b->ops->download(b, host, (size_t)p->width, p));
+    CHECK_OK(flow_download(d, host, (size_t)p->width, p));
     return host;
+}
+
+/* p = value everywhere (the device operation fill). */
+static void fill(flow_device *d, const flow_plane *p, float value)
+{
+    const flow_fill_args a = { *p, value };
+    CHECK_OK(flow_k_fill(d, &a));
 }
 
 static void random_fill(float *a, int n, unsigned seed)
@@ -70,30 +81,30 @@ static void test_gauss_kernel(void)
 
 static void test_upload_download_fill(void)
 {
-    flow_backend *b = harness_backend();
-    if (!b)
+    flow_device *d = harness_device();
+    if (!d)
         return;
     const int w = 37, h = 23;
     flow_plane p, q;
-    CHECK_OK(flow_plane_alloc(b, &p, w, h));
-    CHECK_OK(flow_plane_alloc(b, &q, w, h));
+    CHECK_OK(flow_plane_alloc(d, &p, w, h));
+    CHECK_OK(flow_plane_alloc(d, &q, w, h));
     CHECK(p.pitch >= w);
     float *a = host_alloc(w, h);
     random_fill(a, w * h, 7);
-    put(b, &p, a);
-    CHECK_OK(b->ops->copy(b, &q, &p));
-    float *back = get(b, &q);
+    put(d, &p, a);
+    CHECK_OK(flow_copy(d, &q, &p));
+    float *back = get(d, &q);
     CHECK(memcmp(a, back, sizeof(float) * w * h) == 0);
-    CHECK_OK(b->ops->fill(b, &p, -2.5f));
+    fill(d, &p, -2.5f);
     free(back);
-    back = get(b, &p);
+    back = get(d, &p);
     int all = 1;
     for (int i = 0; i < w * h; i++)
         all &= back[i] == -2.5f;
     CHECK(all);
-    flow_plane_free(b, &p);
-    flow_plane_free(b, &q);
-    CHECK(b->ops->plane_alloc(b, &q, 0, 5) == FLOW_ERR_INVALID);
+    flow_plane_free(d, &p);
+    flow_plane_free(d, &q);
+    CHECK(flow_plane_alloc(d, &q, 0, 5) == FLOW_ERR_INVALID);
     CHECK(q.data == NULL);
     free(a);
     free(back);
@@ -102,21 +113,21 @@ static void test_upload_download_fill(void)
 /* Gaussian smoothing of random data against the 2-D sum with clamping. */
 static void test_smooth(void)
 {
-    flow_backend *b = harness_backend();
-    if (!b)
+    flow_device *d = harness_device();
+    if (!d)
         return;
     const int w = 41, h = 29;
     flow_kernel k;
     CHECK_OK(flow_gauss_kernel(1.2, &k));
     flow_plane src, dst, tmp;
-    CHECK_OK(flow_plane_alloc(b, &src, w, h));
-    CHECK_OK(flow_plane_alloc(b, &dst, w, h));
-    CHECK_OK(flow_plane_alloc(b, &tmp, w, h));
+    CHECK_OK(flow_plane_alloc(d, &src, w, h));
+    CHECK_OK(flow_plane_alloc(d, &dst, w, h));
+    CHECK_OK(flow_plane_alloc(d, &tmp, w, h));
     float *a = host_alloc(w, h);
     random_fill(a, w * h, 11);
-    put(b, &src, a);
-    CHECK_OK(flow_smooth(b, &dst, &src, &tmp, &k));
-    float *got = get(b, &dst);
+    put(d, &src, a);
+    CHECK_OK(flow_smooth(d, &dst, &src, &tmp, &k));
+    float *got = get(d, &dst);
     double *ref = calloc((size_t)w * h, sizeof(double));
     const int r = k.radius;
     for (int y = 0; y < h; y++)
@@ -129,45 +140,60 @@ static void test_smooth(void)
         }
     CHECK(max_abs_diff(got, ref, w * h) < 1e-3); /* values up to 255 */
     /* In place: dst == src. */
-    CHECK_OK(flow_smooth(b, &src, &src, &tmp, &k));
+    CHECK_OK(flow_smooth(d, &src, &src, &tmp, &k));
     free(got);
-    got = get(b, &src);
+    got = get(d, &src);
     CHECK(max_abs_diff(got, ref, w * h) < 1e-3);
-    /* A batch of three planes in one call: each as smoothed alone, bit for
-     * bit; batches of 0 or more than FLOW_BATCH_MAX planes are refused. */
-    flow_plane in[3], mid[3], out[3];
-    flow_plane *pin[3], *pmid[3], *pout[3];
+    /* A batch of three planes in one call (the device operations, and the
+     * core's flow_smooth_planes): each as smoothed alone, bit for bit;
+     * batches of 0 or more than FLOW_BATCH_MAX planes are refused (by
+     * flow_smooth_planes: the device operations trust their arguments). */
+    flow_plane in[3], mid[3], out[3], out2[3];
+    flow_plane *pin[3], *pmid[3], *pout2[3];
     for (int i = 0; i < 3; i++) {
-        CHECK_OK(flow_plane_alloc(b, &in[i], w, h));
-        CHECK_OK(flow_plane_alloc(b, &mid[i], w, h));
-        CHECK_OK(flow_plane_alloc(b, &out[i], w, h));
+        CHECK_OK(flow_plane_alloc(d, &in[i], w, h));
+        CHECK_OK(flow_plane_alloc(d, &mid[i], w, h));
+        CHECK_OK(flow_plane_alloc(d, &out[i], w, h));
+        CHECK_OK(flow_plane_alloc(d, &out2[i], w, h));
         random_fill(a, w * h, 20 + i);
-        put(b, &in[i], a);
-        pin[i] = &in[i], pmid[i] = &mid[i], pout[i] = &out[i];
+        put(d, &in[i], a);
+        pin[i] = &in[i], pmid[i] = &mid[i], pout2[i] = &out2[i];
     }
-    CHECK_OK(b->ops->convolve_rows(b, pmid, (const flow_plane *const *)pin, 3, &k));
-    CHECK_OK(b->ops->convolve_cols(b, pout, (const flow_plane *const *)pmid, 3, &k));
+    flow_convolve_args ca;
+    memset(&ca, 0, sizeof ca);
+    ca.n = 3;
+    ca.k = k;
+    for (int i = 0; i < 3; i++)
+        ca.dst[i] = mid[i], ca.src[i] = in[i];
+    CHECK_OK(flow_k_convolve_rows(d, &ca));
+    for (int i = 0; i < 3; i++)
+        ca.dst[i] = out[i], ca.src[i] = mid[i];
+    CHECK_OK(flow_k_convolve_cols(d, &ca));
+    CHECK_OK(flow_smooth_planes(d, pout2, (const flow_plane *const *)pin, pmid, 3, &k));
     for (int i = 0; i < 3; i++) {
-        CHECK_OK(flow_smooth(b, &dst, &in[i], &tmp, &k));
-        float *one = get(b, &dst), *batch = get(b, &out[i]);
+        CHECK_OK(flow_smooth(d, &dst, &in[i], &tmp, &k));
+        float *one = get(d, &dst), *batch = get(d, &out[i]), *core = get(d, &out2[i]);
         CHECK(memcmp(one, batch, sizeof(float) * w * h) == 0);
-        free(one), free(batch);
+        CHECK(memcmp(one, core, sizeof(float) * w * h) == 0);
+        free(one), free(batch), free(core);
     }
-    CHECK(b->ops->convolve_rows(b, pmid, (const flow_plane *const *)pin, 0, &k)
+    CHECK(flow_smooth_planes(d, pout2, (const flow_plane *const *)pin, pmid, 0, &k)
           == FLOW_ERR_INVALID);
-    flow_plane *many[FLOW_BATCH_MAX + 1];
+    flow_plane *many[FLOW_BATCH_MAX + 1], *many_tmp[FLOW_BATCH_MAX + 1];
     for (int i = 0; i <= FLOW_BATCH_MAX; i++)
-        many[i] = &mid[i % 3];
-    CHECK(b->ops->convolve_cols(b, many, (const flow_plane *const *)many, FLOW_BATCH_MAX + 1, &k)
+        many[i] = &out2[i % 3], many_tmp[i] = &mid[i % 3];
+    CHECK(flow_smooth_planes(d, many, (const flow_plane *const *)many, many_tmp,
+                             FLOW_BATCH_MAX + 1, &k)
           == FLOW_ERR_INVALID);
     for (int i = 0; i < 3; i++) {
-        flow_plane_free(b, &in[i]);
-        flow_plane_free(b, &mid[i]);
-        flow_plane_free(b, &out[i]);
+        flow_plane_free(d, &in[i]);
+        flow_plane_free(d, &mid[i]);
+        flow_plane_free(d, &out[i]);
+        flow_plane_free(d, &out2[i]);
     }
-    flow_plane_free(b, &src);
-    flow_plane_free(b, &dst);
-    flow_plane_free(b, &tmp);
+    flow_plane_free(d, &src);
+    flow_plane_free(d, &dst);
+    flow_plane_free(d, &tmp);
     free(a);
     free(got);
     free(ref);
@@ -177,14 +203,14 @@ static void test_smooth(void)
  * at borders it matches the clamped definition. */
 static void test_derivatives(void)
 {
-    flow_backend *b = harness_backend();
-    if (!b)
+    flow_device *d = harness_device();
+    if (!d)
         return;
     const int w = 19, h = 14;
     flow_plane f1, f2, fx, fy, ft;
     flow_plane *all[] = { &f1, &f2, &fx, &fy, &ft };
     for (int i = 0; i < 5; i++)
-        CHECK_OK(flow_plane_alloc(b, all[i], w, h));
+        CHECK_OK(flow_plane_alloc(d, all[i], w, h));
     float *a = host_alloc(w, h), *c = host_alloc(w, h);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
@@ -192,10 +218,11 @@ static void test_derivatives(void)
             a[y * w + x] = (float)(X * X * X + 2 * X * Y - Y * Y);
             c[y * w + x] = (float)(X * X * X + 2 * X * Y - Y * Y + 0.5 * X + 1);
         }
-    put(b, &f1, a);
-    put(b, &f2, c);
-    CHECK_OK(b->ops->derivatives(b, &fx, &fy, &ft, &f1, &f2));
-    float *gx = get(b, &fx), *gy = get(b, &fy), *gt = get(b, &ft);
+    put(d, &f1, a);
+    put(d, &f2, c);
+    const flow_derivatives_args da = { fx, fy, ft, f1, f2 };
+    CHECK_OK(flow_k_derivatives(d, &da));
+    float *gx = get(d, &fx), *gy = get(d, &fy), *gt = get(d, &ft);
     double ex = 0, ey = 0, et = 0, eb = 0;
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
@@ -219,7 +246,7 @@ static void test_derivatives(void)
     CHECK(et < 1e-6);
     CHECK(eb < 1e-5);
     for (int i = 0; i < 5; i++)
-        flow_plane_free(b, all[i]);
+        flow_plane_free(d, all[i]);
     free(a), free(c), free(gx), free(gy), free(gt);
 }
 
@@ -228,8 +255,8 @@ static void test_derivatives(void)
  * Colour: the tensor of three channels is the sum of their tensors. */
 static void test_motion_tensor(void)
 {
-    flow_backend *b = harness_backend();
-    if (!b)
+    flow_device *d = harness_device();
+    if (!d)
         return;
     const int w = 33, h = 21;
     flow_kernel ks, kr;
@@ -238,23 +265,22 @@ static void test_motion_tensor(void)
     flow_plane ch1[3], ch2[3];
     float *a = host_alloc(w, h);
     for (int c = 0; c < 3; c++) {
-        CHECK_OK(flow_plane_alloc(b, &ch1[c], w, h));
-        CHECK_OK(flow_plane_alloc(b, &ch2[c], w, h));
+        CHECK_OK(flow_plane_alloc(d, &ch1[c], w, h));
+        CHECK_OK(flow_plane_alloc(d, &ch2[c], w, h));
         random_fill(a, w * h, 100 + c);
-        put(b, &ch1[c], a);
+        put(d, &ch1[c], a);
         random_fill(a, w * h, 200 + c);
-        put(b, &ch2[c], a);
+        put(d, &ch2[c], a);
     }
     flow_tensor J, Jc;
     flow_tensor_work work;
-    CHECK_OK(flow_tensor_alloc(b, &J, w, h));
-    CHECK_OK(flow_tensor_alloc(b, &Jc, w, h));
-    CHECK_OK(flow_tensor_work_alloc(b, &work, w, h));
-    const flow_plane *p1[3] = { &ch1[0], &ch1[1], &ch1[2] };
-    const flow_plane *p2[3] = { &ch2[0], &ch2[1], &ch2[2] };
+    CHECK_OK(flow_tensor_alloc(d, &J, w, h));
+    CHECK_OK(flow_tensor_alloc(d, &Jc, w, h));
+    CHECK_OK(flow_tensor_work_alloc(d, &work, w, h));
+    const flow_plane *p1 = ch1, *p2 = ch2; /* the frames: one plane per channel */
 
     /* colour */
-    CHECK_OK(flow_motion_tensor(b, &Jc, p1, p2, 3, &ks, &kr, &work));
+    CHECK_OK(flow_motion_tensor(d, &Jc, p1, p2, 3, &ks, &kr, &work));
     flow_plane *jc[6] = { &Jc.j11, &Jc.j12, &Jc.j13, &Jc.j22, &Jc.j23, &Jc.j33 };
     flow_plane *jg[6] = { &J.j11, &J.j12, &J.j13, &J.j22, &J.j23, &J.j33 };
     double *sum[6];
@@ -262,16 +288,17 @@ static void test_motion_tensor(void)
         sum[k] = calloc((size_t)w * h, sizeof(double));
     double worst_gray = 0;
     for (int c = 0; c < 3; c++) {
-        CHECK_OK(flow_motion_tensor(b, &J, &p1[c], &p2[c], 1, &ks, &kr, &work));
+        CHECK_OK(flow_motion_tensor(d, &J, &p1[c], &p2[c], 1, &ks, &kr, &work));
         /* reference for this channel from the separately tested pieces */
         flow_plane s1, s2, fx, fy, ft, tmp;
         flow_plane *all[] = { &s1, &s2, &fx, &fy, &ft, &tmp };
         for (int i = 0; i < 6; i++)
-            CHECK_OK(flow_plane_alloc(b, all[i], w, h));
-        CHECK_OK(flow_smooth(b, &s1, p1[c], &tmp, &ks));
-        CHECK_OK(flow_smooth(b, &s2, p2[c], &tmp, &ks));
-        CHECK_OK(b->ops->derivatives(b, &fx, &fy, &ft, &s1, &s2));
-        float *gx = get(b, &fx), *gy = get(b, &fy), *gt = get(b, &ft);
+            CHECK_OK(flow_plane_alloc(d, all[i], w, h));
+        CHECK_OK(flow_smooth(d, &s1, &p1[c], &tmp, &ks));
+        CHECK_OK(flow_smooth(d, &s2, &p2[c], &tmp, &ks));
+        const flow_derivatives_args da = { fx, fy, ft, s1, s2 };
+        CHECK_OK(flow_k_derivatives(d, &da));
+        float *gx = get(d, &fx), *gy = get(d, &fy), *gt = get(d, &ft);
         for (int k = 0; k < 6; k++) {
             float *prod = host_alloc(w, h);
             for (int i = 0; i < w * h; i++) {
@@ -290,7 +317,7 @@ static void test_motion_tensor(void)
                     ref[y * w + x] = s;
                     sum[k][y * w + x] += s;
                 }
-            float *got = get(b, jg[k]);
+            float *got = get(d, jg[k]);
             double scale = 0;
             for (int i = 0; i < w * h; i++)
                 scale = fmax(scale, fabs(ref[i]));
@@ -299,12 +326,12 @@ static void test_motion_tensor(void)
         }
         free(gx), free(gy), free(gt);
         for (int i = 0; i < 6; i++)
-            flow_plane_free(b, all[i]);
+            flow_plane_free(d, all[i]);
     }
     CHECK(worst_gray < 1e-5);
     double worst_colour = 0;
     for (int k = 0; k < 6; k++) {
-        float *got = get(b, jc[k]);
+        float *got = get(d, jc[k]);
         double scale = 0;
         for (int i = 0; i < w * h; i++)
             scale = fmax(scale, fabs(sum[k][i]));
@@ -313,11 +340,11 @@ static void test_motion_tensor(void)
         free(sum[k]);
     }
     CHECK(worst_colour < 1e-5);
-    flow_tensor_free(b, &J);
-    flow_tensor_free(b, &Jc);
-    flow_tensor_work_free(b, &work);
+    flow_tensor_free(d, &J);
+    flow_tensor_free(d, &Jc);
+    flow_tensor_work_free(d, &work);
     for (int c = 0; c < 3; c++)
-        flow_plane_free(b, &ch1[c]), flow_plane_free(b, &ch2[c]);
+        flow_plane_free(d, &ch1[c]), flow_plane_free(d, &ch2[c]);
     free(a);
 }
 
@@ -326,18 +353,19 @@ static void test_motion_tensor(void)
  * functions are preserved.  Odd and even sizes, down to 1x1. */
 static void check_restriction(int w, int h)
 {
-    flow_backend *b = harness_backend();
-    if (!b)
+    flow_device *d = harness_device();
+    if (!d)
         return;
     const int cw = (w + 1) / 2, ch = (h + 1) / 2;
     flow_plane f, c;
-    CHECK_OK(flow_plane_alloc(b, &f, w, h));
-    CHECK_OK(flow_plane_alloc(b, &c, cw, ch));
+    CHECK_OK(flow_plane_alloc(d, &f, w, h));
+    CHECK_OK(flow_plane_alloc(d, &c, cw, ch));
     float *a = host_alloc(w, h);
     random_fill(a, w * h, (unsigned)(w * 31 + h));
-    put(b, &f, a);
-    CHECK_OK(b->ops->restriction(b, &c, &f));
-    float *got = get(b, &c);
+    put(d, &f, a);
+    const flow_restriction_args ra = { c, f };
+    CHECK_OK(flow_k_restriction(d, &ra));
+    float *got = get(d, &c);
     double *ref = calloc((size_t)cw * ch, sizeof(double));
     static const double wt[3] = { 0.25, 0.5, 0.25 };
     for (int y = 0; y < ch; y++)
@@ -347,15 +375,15 @@ static void check_restriction(int w, int h)
                     ref[y * cw + x] += wt[i + 1] * wt[j + 1] * clamped(a, w, h, 2 * x + i, 2 * y + j);
     CHECK(max_abs_diff(got, ref, cw * ch) < 1e-4);
     /* a constant stays constant */
-    CHECK_OK(b->ops->fill(b, &f, 3.0f));
-    CHECK_OK(b->ops->restriction(b, &c, &f));
+    fill(d, &f, 3.0f);
+    CHECK_OK(flow_k_restriction(d, &ra));
     free(got);
-    got = get(b, &c);
+    got = get(d, &c);
     double e = 0;
     for (int i = 0; i < cw * ch; i++)
         e = fmax(e, fabs(got[i] - 3.0));
     CHECK(e < 1e-6);
-    flow_plane_free(b, &f), flow_plane_free(b, &c);
+    flow_plane_free(d, &f), flow_plane_free(d, &c);
     free(a), free(got), free(ref);
 }
 
@@ -374,20 +402,21 @@ static void test_restriction(void)
  * exactly where no clamping happens; accumulate adds. */
 static void check_prolongation(int w, int h)
 {
-    flow_backend *b = harness_backend();
-    if (!b)
+    flow_device *d = harness_device();
+    if (!d)
         return;
     const int cw = (w + 1) / 2, ch = (h + 1) / 2;
     flow_plane f, c;
-    CHECK_OK(flow_plane_alloc(b, &f, w, h));
-    CHECK_OK(flow_plane_alloc(b, &c, cw, ch));
+    CHECK_OK(flow_plane_alloc(d, &f, w, h));
+    CHECK_OK(flow_plane_alloc(d, &c, cw, ch));
     float *a = host_alloc(cw, ch);
     for (int y = 0; y < ch; y++)
         for (int x = 0; x < cw; x++)
             a[y * cw + x] = (float)(2.0 * x - 3.0 * y + 0.5 * x * y + 1.0);
-    put(b, &c, a);
-    CHECK_OK(b->ops->prolongation(b, &f, &c, 0));
-    float *got = get(b, &f);
+    put(d, &c, a);
+    flow_prolongation_args pa = { f, c, 0 };
+    CHECK_OK(flow_k_prolongation(d, &pa));
+    float *got = get(d, &f);
     double e_interior = 0, e_def = 0;
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
@@ -403,13 +432,14 @@ static void check_prolongation(int w, int h)
     CHECK(e_def < 1e-5);
     CHECK(e_interior < 1e-4);
     /* accumulate: fine += P coarse, so twice the value */
-    CHECK_OK(b->ops->prolongation(b, &f, &c, 1));
-    float *twice = get(b, &f);
+    pa.accumulate = 1;
+    CHECK_OK(flow_k_prolongation(d, &pa));
+    float *twice = get(d, &f);
     double e2 = 0;
     for (int i = 0; i < w * h; i++)
         e2 = fmax(e2, fabs(twice[i] - 2.0 * got[i]));
     CHECK(e2 < 1e-4);
-    flow_plane_free(b, &f), flow_plane_free(b, &c);
+    flow_plane_free(d, &f), flow_plane_free(d, &c);
     free(a), free(got), free(twice);
 }
 
@@ -426,28 +456,30 @@ static void test_prolongation(void)
  * outside), a half-pixel one averages two neighbours; scale multiplies. */
 static void test_warp(void)
 {
-    flow_backend *b = harness_backend();
-    if (!b)
+    flow_device *d = harness_device();
+    if (!d)
         return;
     const int w = 23, h = 17;
     flow_plane src, dst;
     flow_pair fl;
-    CHECK_OK(flow_plane_alloc(b, &src, w, h));
-    CHECK_OK(flow_plane_alloc(b, &dst, w, h));
-    CHECK_OK(flow_plane_alloc(b, &fl.u, w, h));
-    CHECK_OK(flow_plane_alloc(b, &fl.v, w, h));
+    CHECK_OK(flow_plane_alloc(d, &src, w, h));
+    CHECK_OK(flow_plane_alloc(d, &dst, w, h));
+    CHECK_OK(flow_plane_alloc(d, &fl.u, w, h));
+    CHECK_OK(flow_plane_alloc(d, &fl.v, w, h));
     float *a = host_alloc(w, h);
     random_fill(a, w * h, 31);
-    put(b, &src, a);
+    put(d, &src, a);
     const float shifts[3][2] = { { 2.0f, -1.0f }, { 0.5f, 0.0f }, { -30.0f, 40.0f } };
     for (int k = 0; k < 3; k++) {
         const float du = shifts[k][0], dv = shifts[k][1];
-        CHECK_OK(b->ops->fill(b, &fl.u, 1.0f));
-        CHECK_OK(b->ops->fill(b, &fl.v, 1.0f));
-        CHECK_OK(b->ops->scale(b, &fl.u, du));
-        CHECK_OK(b->ops->scale(b, &fl.v, dv));
-        CHECK_OK(b->ops->warp(b, &dst, &src, &fl));
-        float *got = get(b, &dst);
+        fill(d, &fl.u, 1.0f);
+        fill(d, &fl.v, 1.0f);
+        const flow_scale_args su = { fl.u, du }, sv = { fl.v, dv };
+        CHECK_OK(flow_k_scale(d, &su));
+        CHECK_OK(flow_k_scale(d, &sv));
+        const flow_warp_args wa = { dst, src, fl };
+        CHECK_OK(flow_k_warp(d, &wa));
+        float *got = get(d, &dst);
         double worst = 0;
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
@@ -461,8 +493,8 @@ static void test_warp(void)
         CHECK(worst < 1e-4);
         free(got);
     }
-    flow_plane_free(b, &src), flow_plane_free(b, &dst);
-    flow_plane_free(b, &fl.u), flow_plane_free(b, &fl.v);
+    flow_plane_free(d, &src), flow_plane_free(d, &dst);
+    flow_plane_free(d, &fl.u), flow_plane_free(d, &fl.v);
     free(a);
 }
 
@@ -470,15 +502,15 @@ static void test_warp(void)
  * (x, 1)^T J' (x, 1) = (x - w, 1)^T J (x - w, 1) at any x. */
 static void test_tensor_shift(void)
 {
-    flow_backend *b = harness_backend();
-    if (!b)
+    flow_device *d = harness_device();
+    if (!d)
         return;
     const int w = 9, h = 7, n = w * h;
     flow_tensor J;
     flow_pair fl;
-    CHECK_OK(flow_tensor_alloc(b, &J, w, h));
-    CHECK_OK(flow_plane_alloc(b, &fl.u, w, h));
-    CHECK_OK(flow_plane_alloc(b, &fl.v, w, h));
+    CHECK_OK(flow_tensor_alloc(d, &J, w, h));
+    CHECK_OK(flow_plane_alloc(d, &fl.u, w, h));
+    CHECK_OK(flow_plane_alloc(d, &fl.v, w, h));
     flow_plane *jp[6] = { &J.j11, &J.j12, &J.j13, &J.j22, &J.j23, &J.j33 };
     float *j0[6], *u0 = host_alloc(w, h), *v0 = host_alloc(w, h);
     unsigned seed = 5;
@@ -489,13 +521,14 @@ static void test_tensor_shift(void)
     for (int k = 0; k < 6; k++) {
         j0[k] = host_alloc(w, h);
         random_fill(j0[k], n, 40 + k);
-        put(b, jp[k], j0[k]);
+        put(d, jp[k], j0[k]);
     }
-    put(b, &fl.u, u0), put(b, &fl.v, v0);
-    CHECK_OK(b->ops->tensor_shift(b, &J, &fl));
+    put(d, &fl.u, u0), put(d, &fl.v, v0);
+    const flow_tensor_shift_args ta = { J, fl };
+    CHECK_OK(flow_k_tensor_shift(d, &ta));
     float *j1[6];
     for (int k = 0; k < 6; k++)
-        j1[k] = get(b, jp[k]);
+        j1[k] = get(d, jp[k]);
     double worst = 0;
     for (int i = 0; i < n; i++) {
         const double x = 1.7 - 0.01 * i, y = -0.6 + 0.02 * i, dx = x - u0[i], dy = y - v0[i];
@@ -509,8 +542,63 @@ static void test_tensor_shift(void)
     for (int k = 0; k < 6; k++)
         free(j0[k]), free(j1[k]);
     free(u0), free(v0);
-    flow_tensor_free(b, &J);
-    flow_plane_free(b, &fl.u), flow_plane_free(b, &fl.v);
+    flow_tensor_free(d, &J);
+    flow_plane_free(d, &fl.u), flow_plane_free(d, &fl.v);
+}
+
+/* Resampling (the pyramids of a scale other than 0.5): dst(x, y) = gain *
+ * src(sx x, sy y), bilinear, the sample point clamped into src.  A linear
+ * ramp f = a x + b y + c is reproduced: gain (a sx x + b sy y + c) where
+ * the sample point is inside, the ramp at the clamped point outside.  With
+ * dyadic scales, gain and ramp every step is exact in float, so the check
+ * is equality; with the scale of a 0.8 pyramid it is to float rounding. */
+static void check_resample(int sw, int sh, int dw, int dh, float sx, float sy, float gain,
+                           double a, double b, double c, double tol, int clamps)
+{
+    flow_device *d = harness_device();
+    if (!d)
+        return;
+    flow_plane src, dst;
+    CHECK_OK(flow_plane_alloc(d, &src, sw, sh));
+    CHECK_OK(flow_plane_alloc(d, &dst, dw, dh));
+    float *ramp = host_alloc(sw, sh);
+    for (int y = 0; y < sh; y++)
+        for (int x = 0; x < sw; x++)
+            ramp[y * sw + x] = (float)(a * x + b * y + c);
+    put(d, &src, ramp);
+    const flow_resample_args ra = { dst, src, sx, sy, gain };
+    CHECK_OK(flow_k_resample(d, &ra));
+    float *got = get(d, &dst);
+    double worst = 0;
+    int inside = 0, outside = 0;
+    for (int y = 0; y < dh; y++)
+        for (int x = 0; x < dw; x++) {
+            /* the sample point in float, as the operation forms it */
+            const double px = (float)(sx * (float)x), py = (float)(sy * (float)y);
+            const int in = px <= sw - 1 && py <= sh - 1;
+            inside += in, outside += !in;
+            const double want = gain * (a * fmin(px, sw - 1) + b * fmin(py, sh - 1) + c);
+            const double e = fabs(got[y * dw + x] - want);
+            worst = isnan(e) ? INFINITY : fmax(worst, e);
+        }
+    printf("    %dx%d -> %dx%d, s = (%g, %g), gain %g: %d points inside, %d clamped, "
+           "max error %.3g\n", sw, sh, dw, dh, sx, sy, gain, inside, outside, worst);
+    CHECK(inside > 0 && (outside > 0) == clamps);
+    CHECK(worst <= tol);
+    flow_plane_free(d, &src), flow_plane_free(d, &dst);
+    free(ramp), free(got);
+}
+
+static void test_resample(void)
+{
+    /* exact: scales, gain and ramp dyadic */
+    check_resample(23, 17, 35, 15, 0.75f, 1.25f, 1.5f, 3.0, -2.0, 5.0, 0.0, 1);
+    check_resample(23, 17, 14, 36, 2.0f, 0.5f, 0.5f, -1.5, 0.25, 100.0, 0.0, 1);
+    /* a 0.8 pyramid: frames down (s = 1 / 0.8, gain 1: every point inside)
+     * and a flow up (s = 0.8, gain 1 / 0.8: the last fine rows and columns
+     * clamped), to the float rounding of values up to ~100 */
+    check_resample(40, 30, 32, 24, 1.25f, 1.25f, 1.0f, 0.37, -1.3, 60.0, 1e-4, 0);
+    check_resample(32, 24, 40, 30, 0.8f, 0.8f, 1.25f, 0.37, -1.3, 60.0, 1e-4, 1);
 }
 
 int main(void)
@@ -524,5 +612,6 @@ int main(void)
     RUN(test_prolongation);
     RUN(test_warp);
     RUN(test_tensor_shift);
+    RUN(test_resample);
     return harness_report();
 }

@@ -59,8 +59,7 @@ static const pair pairs[] = {
 
 #define WARP_LEVELS 5
 #define NRUNS 5 /* LK, HS, CLG, CLG-NL, CLG-NL with warping */
-static const flow_method methods[NRUNS] = { FLOW_METHOD_LK, FLOW_METHOD_HS, FLOW_METHOD_CLG,
-                                            FLOW_METHOD_CLG_NL, FLOW_METHOD_CLG_NL };
+static const char *const methods[NRUNS] = { "lk", "hs", "clg", "clg-nl", "clg-nl" };
 
 typedef struct score {
     double aae, aee, density;
@@ -102,29 +101,34 @@ static score evaluate(const flow_field *est, const flow_field *gt, const flow_im
 }
 
 /* params/<seq>-<method>.params when present, else params/<method>.params,
- * else the built-in defaults; *from names the source. */
-static void load_params(const char *seq, flow_method m, flow_params *p, const char **from)
+ * else the built-in defaults of the method; *from names the source.  The
+ * caller destroys the parameters (NULL when even the defaults failed). */
+static flow_params *load_params(const char *seq, const char *method, const char **from)
 {
     static char path[512];
-    flow_params_default(p, m);
+    flow_params *p = harness_params(method, NULL);
     *from = "defaults";
+    if (!p)
+        return NULL;
     if (seq[0]) {
-        snprintf(path, sizeof path, "params/%s-%s.params", seq, flow_method_name(m));
+        snprintf(path, sizeof path, "params/%s-%s.params", seq, method);
         FILE *f = fopen(path, "r");
         if (f) {
             fclose(f);
-            CHECK_OK(flow_params_read(path, p));
+            CHECK_OK(flow_params_read(path, &p));
             *from = path;
-            return;
+            return p;
         }
     }
-    snprintf(path, sizeof path, "params/%s.params", flow_method_name(m));
+    snprintf(path, sizeof path, "params/%s.params", method);
     FILE *f = fopen(path, "r");
     if (f) {
         fclose(f);
-        CHECK_OK(flow_params_read(path, p));
+        CHECK_OK(flow_params_read(path, &p));
         *from = path;
     }
+    CHECK(strcmp(flow_params_method(p), method) == 0);
+    return p;
 }
 
 static int read_pair(const char *dir, const pair *pr, flow_image *a, flow_image *b,
@@ -166,8 +170,8 @@ static void test_all_pairs(void)
     const char *dir = harness_need_data();
     if (!dir)
         return;
-    flow_backend *b = harness_backend();
-    if (!b)
+    flow_device *d = harness_device();
+    if (!d)
         return;
     for (int k = 0; k < NPAIRS; k++) {
         flow_image a, c, mask;
@@ -178,20 +182,22 @@ static void test_all_pairs(void)
         present[k] = 1;
         CHECK_OK(flow_field_alloc(&out, a.width, a.height));
         for (int m = 0; m < NRUNS; m++) {
-            flow_params p;
             const char *from;
-            load_params(pairs[k].seq, methods[m], &p, &from);
+            flow_params *p = load_params(pairs[k].seq, methods[m], &from);
+            if (!p)
+                continue;
             if (m == 4)
-                p.warp_levels = WARP_LEVELS;
+                CHECK_OK(flow_params_set_number(p, "warp_levels", WARP_LEVELS));
             flow_context *ctx = NULL;
-            CHECK_OK(flow_context_create(b, a.width, a.height, a.channels, &p, &ctx));
+            CHECK_OK(flow_context_create(d, a.width, a.height, a.channels, p, &ctx));
+            flow_params_destroy(p);
             if (!ctx)
                 continue;
             CHECK_OK(flow_context_compute(ctx, &a, &c, &out));
             flow_context_destroy(ctx);
             results[k][m] = evaluate(&out, &gt, has_mask ? &mask : NULL);
             printf("    %-38s %-6s%s AAE %7.3f  AEE %7.4f  density %5.1f%%  (%s)\n",
-                   pairs[k].name, flow_method_name(methods[m]), m == 4 ? " warped" : "",
+                   pairs[k].name, methods[m], m == 4 ? " warped" : "",
                    results[k][m].aae, results[k][m].aee, 100 * results[k][m].density, from);
         }
         flow_image_free(&a), flow_image_free(&c);
@@ -225,10 +231,13 @@ static void test_yosemite_thresholds(void)
     CHECK(s[1].ok && s[1].aae <= 9.0);                        /* HS */
     CHECK(s[2].ok && s[2].aae <= 9.0);                        /* CLG */
     CHECK(s[3].ok && s[3].aae <= 6.0);                        /* CLG-NL */
-    flow_params p;
     const char *from;
-    load_params("yosemite", FLOW_METHOD_CLG_NL, &p, &from);
-    CHECK(p.solver == FLOW_SOLVER_FMG); /* the threshold is for FMG */
+    flow_params *p = load_params("yosemite", "clg-nl", &from);
+    char solver[32] = "";
+    if (p)
+        CHECK_OK(flow_params_get(p, "solver", solver, sizeof solver));
+    CHECK(strcmp(solver, "fmg") == 0); /* the threshold is for FMG */
+    flow_params_destroy(p);
 }
 
 /* Warping on the pairs whose motion the linearised model cannot follow. */

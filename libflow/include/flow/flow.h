@@ -3,24 +3,25 @@
  *   #include <flow/flow.h>      cc prog.c $(pkg-config --cflags --libs libflow)
  *
  * status.h   status codes and error details
- * backend.h  the CPU and CUDA backends and their operations on 2-D planes
- * preprocess.h  Gaussian smoothing and the motion tensor
- * method.h   Lucas-Kanade, Horn-Schunck, CLG; Jacobi, SOR, multigrid
+ * device.h   the CPU and CUDA devices: opening one, names, pinned memory, timing
+ * params.h   the methods, their parameter schemas, parameter values, .params files
+ * context.h  computing flow fields: contexts, observers
  * image.h    images and video (OpenCV when built with it)
  * field.h    flow fields and .flo/.F/.pcm files
  * synth.h    generated sequences with exact ground truth
  * error.h    angular and endpoint errors against ground truth
- * render.h   colour coding, legend, blends and vector arrows */
+ * render.h   colour coding, legend, blends and vector arrows
+ * atomic_file.h  whole-or-nothing file output */
 #ifndef FLOW_FLOW_H
 #define FLOW_FLOW_H
 
 #include "flow/atomic_file.h"
-#include "flow/backend.h"
+#include "flow/context.h"
+#include "flow/device.h"
 #include "flow/error.h"
 #include "flow/field.h"
 #include "flow/image.h"
-#include "flow/method.h"
-#include "flow/preprocess.h"
+#include "flow/params.h"
 #include "flow/render.h"
 #include "flow/status.h"
 #include "flow/synth.h"

@@ -5,7 +5,7 @@
  * saying how to get OpenCV.  The Makefile links this file in place of
  * opencv/opencv_shim.cpp when pkg-config finds no opencv4. */
 #include "io/opencv_shim.h"
-#include "src/internal.h"
+#include "base/fail.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * Makefile links this file in place of png/png_libpng.c when pkg-config
  * does not find libpng. */
 #include "io/image_formats.h"
-#include "src/internal.h"
+#include "base/fail.h"
 
 #include <string.h>
 

@@ -11,7 +11,8 @@
  * set). */
 #include "io/image_formats.h"
 #include "io/opencv_shim.h"
-#include "src/internal.h"
+#include "base/fail.h"
+#include "flow/atomic_file.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/core/utils/logger.hpp>

@@ -7,7 +7,8 @@
  * called libpng, which frees what it allocated and fails with the message.
  * Warnings are dropped (the library never prints). */
 #include "io/image_formats.h"
-#include "src/internal.h"
+#include "base/fail.h"
+#include "flow/atomic_file.h"
 
 #include <errno.h>
 #include <png.h>

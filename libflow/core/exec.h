@@ -1,0 +1,43 @@
+/* exec.h -- what a computation runs with: its device, the observer the
+ * caller set, and the reports to it (stages for the timer, the multigrid
+ * trace of seed 001 appendix B, workflow pictures), written once here for
+ * every driver and method.  Not installed. */
+#ifndef FLOW_CORE_EXEC_H
+#define FLOW_CORE_EXEC_H
+
+#include "device/device.h"
+#include "flow/context.h"
+
+typedef struct flow_exec {
+    flow_device *dev;
+    flow_observer obs;
+    int capturing; /* a graph is being recorded: stages are not reported */
+    float *host;   /* workflow pictures are downloaded here (host_size floats) */
+    size_t host_size;
+} flow_exec;
+
+/* The frames of a pair on the device, `channels` planes each. */
+typedef struct flow_frames {
+    flow_plane f1[3], f2[3];
+    int channels;
+} flow_frames;
+
+void flow_stage_begin(const flow_exec *ex, const char *name);
+void flow_stage_end(const flow_exec *ex, const char *name);
+
+/* Whether a trace observer is set (residual norms read the device back, so
+ * the drivers compute them only then). */
+int flow_tracing(const flow_exec *ex);
+/* One trace line, indented by depth. */
+void flow_tracef(const flow_exec *ex, int depth, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Whether a workflow observer is set, and one picture for it: the plane
+ * downloaded to the host (this waits for the device). */
+int flow_watching(const flow_exec *ex);
+flow_status flow_workflow(flow_exec *ex, const char *name, const flow_plane *p);
+
+#endif

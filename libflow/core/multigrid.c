@@ -1,0 +1,353 @@
+/* multigrid.c -- the solvers of a finest-grid system, written once in host
+ * C over the device operations: Jacobi and red-black SOR alone, V- and
+ * W-cycles, the cascadic scheme and full multigrid (seed 001 section 2.8.3,
+ * algorithms 2.8.4-2.8.7), and for nonlinear systems the full
+ * approximation scheme (section 2.8.4, algorithms 2.8.8 and 2.8.9).
+ * Restriction is full weighting, prolongation bilinear (sections 4.2.5,
+ * 4.2.6).
+ *
+ * Level d of the hierarchy has size ceil(W / 2^d) x ceil(H / 2^d) and grid
+ * steps W / W_d, H / H_d; its tensors are the restrictions of the finer
+ * ones.  A cycle from level d solves that level's system as given by
+ * `flags`:
+ *   linear:    coarse grids solve A e = R r for a correction, started at 0;
+ *   nonlinear: coarse grids solve N(x) = R r + N(R x) for the full
+ *              approximation, started at R x, and return e = x - R x.
+ * The trace of appendix B (level, operation, residual norms, indented by
+ * depth) is emitted through the observer when one is set; nothing here
+ * reads device data otherwise, so a solve is a fixed sequence of launches. */
+#include "core/multigrid.h"
+#include "core/pair.h"
+#include "core/tensor.h"
+#include "base/fail.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+const char *const flow_solver_names[] = { "jacobi", "rbsor", "v", "w", "cascadic", "fmg", NULL };
+const char *const flow_smoother_names[] = { "jacobi", "rbsor", NULL };
+
+static int is_multigrid(int solver)
+{
+    return solver == FLOW_SOLVER_VCYCLE || solver == FLOW_SOLVER_WCYCLE
+           || solver == FLOW_SOLVER_CASCADIC || solver == FLOW_SOLVER_FMG;
+}
+
+int flow_mg_levels_for(const flow_solver_params *p, int w, int h)
+{
+    if (!is_multigrid(p->solver))
+        return 1;
+    int n = 1;
+    while (w >= 2 && h >= 2 && (p->max_depth < 0 || n - 1 < p->max_depth)) {
+        w = flow_mg_coarse_size(w);
+        h = flow_mg_coarse_size(h);
+        n++;
+    }
+    return n;
+}
+
+void flow_mg_destroy(flow_mg *mg)
+{
+    if (!mg)
+        return;
+    for (int d = 0; mg->lev && d < mg->nlevels; d++) {
+        flow_mg_level *L = &mg->lev[d];
+        for (int k = 0; k < L->sys.nterms; k++)
+            flow_tensor_free(mg->dev, &L->sys.term[k].J);
+        flow_pair_free(mg->dev, &L->x);
+        flow_pair_free(mg->dev, &L->f);
+        flow_pair_free(mg->dev, &L->t);
+        flow_pair_free(mg->dev, &L->xr);
+    }
+    free(mg->lev);
+    free(mg);
+}
+
+static flow_status level_alloc(flow_mg *mg, int d, const flow_mg_model *m, int w, int h)
+{
+    flow_mg_level *L = &mg->lev[d];
+    L->width = w;
+    L->height = h;
+    L->sys.nterms = m->nterms;
+    for (int k = 0; k < m->nterms; k++) {
+        flow_data_term *t = &L->sys.term[k];
+        FLOW_TRY(flow_tensor_alloc(mg->dev, &t->J, w, h));
+        t->weight = m->term[k].weight;
+        t->eps2 = m->term[k].eps2;
+        t->robust = m->term[k].robust;
+    }
+    L->sys.alpha = m->alpha;
+    L->sys.hx = (float)((double)mg->lev[0].width / w);
+    L->sys.hy = (float)((double)mg->lev[0].height / h);
+    L->sys.eps_s2 = m->eps_s2;
+    L->sys.flags = m->robust_smooth ? FLOW_SYS_PSI_S : 0u;
+    FLOW_TRY(flow_pair_alloc(mg->dev, &L->x, w, h));
+    FLOW_TRY(flow_pair_alloc(mg->dev, &L->t, w, h));
+    if (d > 0) {
+        FLOW_TRY(flow_pair_alloc(mg->dev, &L->f, w, h));
+        if (mg->nonlinear)
+            FLOW_TRY(flow_pair_alloc(mg->dev, &L->xr, w, h));
+    }
+    return FLOW_OK;
+}
+
+flow_status flow_mg_create(flow_device *d, int width, int height, const flow_solver_params *p,
+                           const flow_mg_model *m, flow_mg **out)
+{
+    *out = NULL;
+    if (m->nterms < 1 || m->nterms > FLOW_TERMS_MAX)
+        return flow_fail(FLOW_ERR_INVALID, "a system of %d data terms (1 to %d)", m->nterms,
+                         FLOW_TERMS_MAX);
+    flow_mg *mg = calloc(1, sizeof *mg);
+    if (!mg)
+        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a multigrid solver");
+    mg->dev = d;
+    mg->p = *p;
+    mg->nonlinear = m->robust_smooth;
+    for (int k = 0; k < m->nterms; k++)
+        mg->nonlinear |= m->term[k].robust;
+    mg->use_sor = p->solver == FLOW_SOLVER_RBSOR
+                  || (p->solver != FLOW_SOLVER_JACOBI && p->smoother == FLOW_SOLVER_RBSOR);
+    const int n = flow_mg_levels_for(p, width, height);
+    mg->lev = calloc((size_t)n, sizeof *mg->lev);
+    flow_status s = mg->lev ? FLOW_OK
+                            : flow_fail(FLOW_ERR_NOMEM, "cannot allocate %d grid levels", n);
+    if (s == FLOW_OK)
+        mg->nlevels = n;
+    for (int lv = 0, w = width, h = height; s == FLOW_OK && lv < n; lv++) {
+        s = level_alloc(mg, lv, m, w, h);
+        w = flow_mg_coarse_size(w);
+        h = flow_mg_coarse_size(h);
+    }
+    if (s != FLOW_OK) {
+        flow_mg_destroy(mg);
+        return s;
+    }
+    *out = mg;
+    return FLOW_OK;
+}
+
+/* Restricts the finest tensors down the hierarchy (eq. 2.58); J33 only
+ * enters the weight of a robust term. */
+static flow_status restrict_tensors(flow_mg *mg)
+{
+    for (int d = 1; d < mg->nlevels; d++)
+        for (int k = 0; k < mg->lev[d].sys.nterms; k++) {
+            const flow_restrict_tensor_args a = { mg->lev[d].sys.term[k].J,
+                                                  mg->lev[d - 1].sys.term[k].J,
+                                                  mg->lev[d].sys.term[k].robust };
+            FLOW_TRY(flow_k_restrict_tensor(mg->dev, &a));
+        }
+    return FLOW_OK;
+}
+
+static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int gamma,
+                         const char *kind);
+
+/* RMS of the FAS correction x2 - R x of level L, for the trace only: read
+ * back to the host (a trace waits for the device anyway). */
+static flow_status trace_diff_rms(flow_mg *mg, const flow_mg_level *L, double *rms)
+{
+    const size_t n = (size_t)L->width * L->height;
+    float *buf = malloc(4 * n * sizeof *buf);
+    if (!buf)
+        return flow_fail(FLOW_ERR_NOMEM, "trace: cannot allocate %zu floats", 4 * n);
+    const size_t w = (size_t)L->width;
+    flow_status s = flow_download(mg->dev, buf, w, &L->x.u);
+    if (s == FLOW_OK)
+        s = flow_download(mg->dev, buf + n, w, &L->x.v);
+    if (s == FLOW_OK)
+        s = flow_download(mg->dev, buf + 2 * n, w, &L->xr.u);
+    if (s == FLOW_OK)
+        s = flow_download(mg->dev, buf + 3 * n, w, &L->xr.v);
+    double sum = 0;
+    for (size_t i = 0; s == FLOW_OK && i < n; i++) {
+        const double du = (double)buf[i] - buf[2 * n + i], dv = (double)buf[n + i] - buf[3 * n + i];
+        sum += du * du + dv * dv;
+    }
+    free(buf);
+    *rms = sqrt(sum / (double)n);
+    return s;
+}
+
+/* The coarse-grid correction of level d from level d + 1 (the middle of
+ * algorithms 2.8.4, 2.8.5 and 2.8.8). */
+static flow_status coarse_correction(flow_mg *mg, flow_exec *ex, int d, unsigned flags,
+                                     int gamma, const char *kind)
+{
+    flow_device *dev = mg->dev;
+    flow_mg_level *L = &mg->lev[d], *C = &mg->lev[d + 1];
+    const unsigned cflags = flow_mg_flags_coarse(mg);
+    const int c = d + 1;
+    flow_pair none = {{0}, {0}};
+
+    /* f2 = R (f - N(x)) */
+    flow_system s = L->sys;
+    s.flags = flags;
+    const flow_residual_args r = { s, L->t, L->x, (flags & FLOW_SYS_RHS) ? L->f : none };
+    FLOW_TRY(flow_k_residual(dev, &r));
+    const flow_restrict_pair_args rf = { C->f, none, L->t, 0 };
+    FLOW_TRY(flow_k_restrict_pair(dev, &rf));
+    flow_tracef(ex, d, " \\ r%d = f%d - A%d x%d", d, d, d, d);
+    if (mg->nonlinear) {
+        /* f2 += N2(R x), started from x2 = R x (kept in xr for e = x2 - R x) */
+        const flow_restrict_pair_args rx = { C->x, C->xr, L->x, 1 };
+        FLOW_TRY(flow_k_restrict_pair(dev, &rx));
+        flow_system sc = C->sys;
+        sc.flags = cflags;
+        const flow_apply_args ap = { sc, C->f, C->x, 1 };
+        FLOW_TRY(flow_k_apply(dev, &ap));
+        flow_tracef(ex, d, "  \\ f%d = R[%d->%d] r%d + A%d( R[%d->%d] x%d )", c, d, c, d, c, d, c,
+                    d);
+    } else {
+        /* A2 e2 = R r, started from e2 = 0 */
+        FLOW_TRY(flow_pair_fill(dev, &C->x, 0.0f));
+        flow_tracef(ex, d, "  \\ f%d = R[%d->%d] r%d", c, d, c, d);
+    }
+    FLOW_TRY(cycle(mg, ex, c, cflags, gamma, kind));
+    if (flow_tracing(ex)) {
+        double rms;
+        FLOW_TRY(mg->nonlinear ? trace_diff_rms(mg, C, &rms) : flow_pair_rms(dev, &C->x, &rms));
+        if (mg->nonlinear)
+            flow_tracef(ex, d, " / e%d = P[%d->%d] ( x%d - R[%d->%d] x%d ), |e%d| = %.6e", d, c,
+                        d, c, d, c, d, c, rms);
+        else
+            flow_tracef(ex, d, " / x%d = x%d + P[%d->%d] e%d, |e%d| = %.6e", d, d, c, d, c, c,
+                        rms);
+    }
+    /* x += P (x2 - R x) (FAS) or x += P e2 */
+    const flow_prolong_pair_args pp = { L->x, C->x, mg->nonlinear ? C->xr : none,
+                                        mg->nonlinear, 1 };
+    return flow_k_prolong_pair(dev, &pp);
+}
+
+/* VCYCLE / WCYCLE (gamma 1 / 2) from level d, in place on lev[d].x; the
+ * deepest level is smoothed n0 times ("bottom"). */
+static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int gamma,
+                         const char *kind)
+{
+    const flow_solver_params *p = &mg->p;
+    if (d == mg->nlevels - 1)
+        return flow_mg_smooth(mg, ex, d, flags, p->n0, "S", NULL);
+    FLOW_TRY(flow_mg_smooth(mg, ex, d, flags, p->n1, kind, "presmooth"));
+    for (int g = 0; g < gamma; g++)
+        FLOW_TRY(coarse_correction(mg, ex, d, flags, gamma, kind));
+    return flow_mg_smooth(mg, ex, d, flags, p->n2, kind, "postsmooth");
+}
+
+/* FMG and cascadic: the solution of level d prolongated as the initial
+ * guess of level d - 1. */
+static flow_status to_finer(flow_mg *mg, flow_exec *ex, int d)
+{
+    flow_tracef(ex, d - 1, "[depth: %d] -> [depth: %d] | x%d = P[%d->%d] x%d", d, d - 1, d - 1,
+                d, d - 1, d);
+    const flow_pair none = {{0}, {0}};
+    const flow_prolong_pair_args a = { mg->lev[d - 1].x, mg->lev[d].x, none, 0, 0 };
+    return flow_k_prolong_pair(mg->dev, &a);
+}
+
+/* FMG (algorithms 2.8.7, 2.8.9): from the coarsest level up, `cycles`
+ * V-cycles on each level's full problem, the result prolongated as the next
+ * finer level's initial guess. */
+static flow_status fmg(flow_mg *mg, flow_exec *ex)
+{
+    const int D = mg->nlevels - 1;
+    const unsigned full = flow_mg_flags_full(mg);
+    FLOW_TRY(flow_pair_fill(mg->dev, &mg->lev[D].x, 0.0f));
+    for (int d = D; d >= 0; d--) {
+        for (int c = 1; c <= mg->p.cycles; c++) {
+            flow_tracef(ex, d, "{depth: %d, cycle: %d/%d}", d, c, mg->p.cycles);
+            FLOW_TRY(cycle(mg, ex, d, full, 1, "V"));
+        }
+        if (d > 0)
+            FLOW_TRY(to_finer(mg, ex, d));
+    }
+    return FLOW_OK;
+}
+
+/* CASCADIC (algorithm 2.8.6): `iterations` smoothing sweeps per level from
+ * the coarsest up, each result prolongated as the next initial guess. */
+static flow_status cascadic(flow_mg *mg, flow_exec *ex)
+{
+    const int D = mg->nlevels - 1;
+    const unsigned full = flow_mg_flags_full(mg);
+    FLOW_TRY(flow_pair_fill(mg->dev, &mg->lev[D].x, 0.0f));
+    for (int d = D; d >= 0; d--) {
+        FLOW_TRY(flow_mg_smooth(mg, ex, d, full, mg->p.iterations, "C", "cascadic"));
+        if (d > 0)
+            FLOW_TRY(to_finer(mg, ex, d));
+    }
+    return FLOW_OK;
+}
+
+static flow_status solve(flow_mg *mg, flow_exec *ex)
+{
+    const flow_solver_params *p = &mg->p;
+    const unsigned full = flow_mg_flags_full(mg);
+    flow_status s = FLOW_OK;
+    switch (p->solver) {
+    case FLOW_SOLVER_JACOBI:
+    case FLOW_SOLVER_RBSOR:
+        s = flow_pair_fill(mg->dev, &mg->lev[0].x, 0.0f);
+        if (s == FLOW_OK)
+            s = flow_mg_smooth(mg, ex, 0, full, p->iterations,
+                               p->solver == FLOW_SOLVER_RBSOR ? "SOR" : "J", "solve");
+        break;
+    case FLOW_SOLVER_VCYCLE:
+    case FLOW_SOLVER_WCYCLE:
+        s = flow_pair_fill(mg->dev, &mg->lev[0].x, 0.0f);
+        for (int c = 1; s == FLOW_OK && c <= p->cycles; c++) {
+            flow_tracef(ex, 0, "{depth: 0, cycle: %d/%d}", c, p->cycles);
+            s = cycle(mg, ex, 0, full, p->solver == FLOW_SOLVER_VCYCLE ? 1 : 2,
+                      p->solver == FLOW_SOLVER_VCYCLE ? "V" : "W");
+        }
+        break;
+    case FLOW_SOLVER_CASCADIC:
+        s = cascadic(mg, ex);
+        break;
+    case FLOW_SOLVER_FMG:
+        s = fmg(mg, ex);
+        break;
+    default:
+        s = flow_fail(FLOW_ERR_INVALID, "unknown solver %d", p->solver);
+    }
+    return s;
+}
+
+flow_status flow_mg_solve(flow_mg *mg, flow_exec *ex)
+{
+    flow_status s = FLOW_OK;
+    flow_stage_begin(ex, "solve");
+    if (mg->nlevels > 1) {
+        flow_stage_begin(ex, "coarse tensors");
+        s = restrict_tensors(mg);
+        flow_stage_end(ex, "coarse tensors");
+    }
+    if (s == FLOW_OK) {
+        const char *name = flow_solver_names[mg->p.solver];
+        flow_stage_begin(ex, name);
+        s = solve(mg, ex);
+        flow_stage_end(ex, name);
+    }
+    flow_stage_end(ex, "solve");
+    for (int d = 1; s == FLOW_OK && d < mg->nlevels && flow_watching(ex); d++) {
+        /* each coarse grid: its restricted J11 (seed 001 fig. 4.15) and the
+         * flow it holds after the solve */
+        char name[48];
+        snprintf(name, sizeof name, "level %d J11", d);
+        s = flow_workflow(ex, name, &mg->lev[d].sys.term[0].J.j11);
+        snprintf(name, sizeof name, "level %d iterate u", d);
+        if (s == FLOW_OK)
+            s = flow_workflow(ex, name, &mg->lev[d].x.u);
+        snprintf(name, sizeof name, "level %d iterate v", d);
+        if (s == FLOW_OK)
+            s = flow_workflow(ex, name, &mg->lev[d].x.v);
+    }
+    return s;
+}
+
+flow_status flow_mg_residual_rms(flow_mg *mg, double *rms)
+{
+    return flow_mg_level_residual_rms(mg, 0, flow_mg_flags_full(mg), rms);
+}

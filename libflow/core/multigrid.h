@@ -1,0 +1,121 @@
+/* multigrid.h -- the solvers of a variational system on one grid: Jacobi
+ * and red-black SOR alone, V- and W-cycles, the cascadic scheme and full
+ * multigrid, with the full approximation scheme for nonlinear systems
+ * (seed 001 section 2.8, appendix B).  A flow_mg owns the hierarchy of
+ * grid levels of one w x h grid (sizes of fig. 4.14) and every buffer its
+ * solver needs; its finest level's data terms are filled by the caller
+ * before each solve.  Not installed. */
+#ifndef FLOW_CORE_MULTIGRID_H
+#define FLOW_CORE_MULTIGRID_H
+
+#include "core/exec.h"
+
+/* The solvers (the choice indices of the `solver` parameter; `smoother`
+ * takes the first two). */
+typedef enum flow_solver {
+    FLOW_SOLVER_JACOBI,
+    FLOW_SOLVER_RBSOR,
+    FLOW_SOLVER_VCYCLE,
+    FLOW_SOLVER_WCYCLE,
+    FLOW_SOLVER_CASCADIC,
+    FLOW_SOLVER_FMG,
+} flow_solver;
+
+/* Their names, NULL-terminated: "jacobi", "rbsor", "v", "w", "cascadic",
+ * "fmg"; the smoothers: "jacobi", "rbsor". */
+extern const char *const flow_solver_names[];
+extern const char *const flow_smoother_names[];
+
+/* The solver's parameters (a method's schema includes them as a group). */
+typedef struct flow_solver_params {
+    int solver;           /* flow_solver */
+    int smoother;         /* FLOW_SOLVER_JACOBI or FLOW_SOLVER_RBSOR inside cycles */
+    int iterations;       /* Jacobi/SOR sweeps; cascadic sweeps per level */
+    double omega;         /* SOR relaxation factor */
+    double jacobi_weight; /* Jacobi damping w: x <- (1 - w) x + w x_Jacobi */
+    int n0, n1, n2;       /* coarsest-grid, pre- and post-smoothing sweeps */
+    int cycles;           /* cycles per level (FMG) or in total (V/W) */
+    int max_depth;        /* deepest multigrid level; -1: as deep as the grid allows */
+} flow_solver_params;
+
+/* The penalisers and weights of a system, the same on every level. */
+typedef struct flow_mg_model {
+    int nterms;
+    struct {
+        float weight, eps2;
+        int robust;
+    } term[FLOW_TERMS_MAX];
+    float alpha;
+    float eps_s2;
+    int robust_smooth;
+} flow_mg_model;
+
+/* One grid level (level 0 is the finest grid). */
+typedef struct flow_mg_level {
+    int width, height;
+    flow_system sys; /* its data terms (restricted), alpha, h, penalisers */
+    flow_pair x;     /* the iterate: a solution, or a correction on coarse grids */
+    flow_pair f;     /* right-hand side (coarse grids) */
+    flow_pair t;     /* scratch: the Jacobi partner of x, SOR snapshot, residuals */
+    flow_pair xr;    /* FAS: R x of the finer grid, kept for e = x - R x */
+} flow_mg_level;
+
+typedef struct flow_mg {
+    flow_device *dev;
+    flow_solver_params p;
+    int nlevels;
+    flow_mg_level *lev;
+    int nonlinear; /* a robust term: lagged weights, and FAS on coarse grids */
+    int use_sor;   /* the smoother is red-black SOR */
+} flow_mg;
+
+/* The size of the grid one level coarser than n: ceil(n / 2), so 79 -> 40
+ * and 3 -> 2 (fig. 4.14). */
+static inline int flow_mg_coarse_size(int n)
+{
+    return (n + 1) / 2;
+}
+
+/* The levels the solver of p uses on a w x h grid: while both sides are at
+ * least 2 (a side of 1 cannot be halved), so 316x252 goes down to 2x1 in 9
+ * levels; max_depth >= 0 stops earlier; 1 for the single-grid solvers. */
+int flow_mg_levels_for(const flow_solver_params *p, int w, int h);
+
+flow_status flow_mg_create(flow_device *d, int width, int height, const flow_solver_params *p,
+                           const flow_mg_model *m, flow_mg **out);
+void flow_mg_destroy(flow_mg *mg);
+
+/* Data term k of the finest level: its tensor is the caller's to fill. */
+static inline flow_tensor *flow_mg_tensor(flow_mg *mg, int k)
+{
+    return &mg->lev[0].sys.term[k].J;
+}
+/* The solution of the last solve (always this pair). */
+static inline flow_pair *flow_mg_result(flow_mg *mg)
+{
+    return &mg->lev[0].x;
+}
+
+/* Restricts the finest tensors down the hierarchy (eq. 2.58) and solves the
+ * finest system into flow_mg_result() (stage "solve" > "coarse tensors",
+ * the solver; trace and workflow pictures when the observer asks). */
+flow_status flow_mg_solve(flow_mg *mg, flow_exec *ex);
+/* RMS of f - N(x) on the finest grid at the current x (waits). */
+flow_status flow_mg_residual_rms(flow_mg *mg, double *rms);
+
+/* ---- smoother.c: the smoothing of one level --------------------------- */
+
+/* The flags of level d's system when it is solved as the full problem
+ * (affine, no right-hand side) or as a coarse-grid problem. */
+unsigned flow_mg_flags_full(const flow_mg *mg);
+unsigned flow_mg_flags_coarse(const flow_mg *mg);
+/* n sweeps of the solver's smoother (Jacobi, or red-black SOR) on level d's
+ * system with the given flags, the result in the level's x, lagging the
+ * nonlinearities.  `kind` and `label` name the step in the trace ("V",
+ * "presmooth"; label NULL: the bottom solve). */
+flow_status flow_mg_smooth(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int n,
+                           const char *kind, const char *label);
+/* RMS of r = f - N(x) on level d (into the level's scratch pair t). */
+flow_status flow_mg_level_residual_rms(flow_mg *mg, int d, unsigned flags, double *rms);
+
+#endif

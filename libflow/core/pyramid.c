@@ -1,0 +1,239 @@
+/* pyramid.c -- coarse-to-fine warping for large displacements (Brox et al.
+ * 2004; libflow/pixel/warp.h has the mathematics of a warp).
+ *
+ * Level l + 1 is `scale` times the size of level l.  At scale 0.5 its frames
+ * are the full-weighting restriction of seed 001 section 4.2.5 and a flow
+ * goes up by bilinear prolongation (section 4.2.6), a coarse point sitting
+ * on fine point 2x; at any other scale the finer frames are smoothed with a
+ * Gaussian of sigma 0.6 sqrt(1 / scale^2 - 1) (the zoom of Sanchez, Meinhardt
+ * and Facciolo, IPOL 2013) and resampled bilinearly, coarse point x sitting
+ * on fine point x / scale; a flow is resampled at scale x and divided by
+ * scale.  The method's hooks do the rest (pyramid.h). */
+#include "core/pyramid.h"
+#include "core/pair.h"
+#include "core/tensor.h"
+#include "base/fail.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int half_scale(const flow_pyramid *py)
+{
+    return py->p.scale == 0.5;
+}
+
+static int coarse_size(int n, double scale)
+{
+    return (int)ceil(n * scale);
+}
+
+void flow_pyramid_destroy(flow_pyramid *py)
+{
+    if (!py)
+        return;
+    flow_device *d = py->dev;
+    for (int l = 0; py->lev && l < py->nlevels; l++) {
+        flow_pyr_level *L = &py->lev[l];
+        if (py->hooks.level_destroy)
+            py->hooks.level_destroy(py->user, d, L);
+        for (int c = 0; c < 3; c++) {
+            if (l > 0) {
+                flow_plane_free(d, &L->frame[0][c]);
+                flow_plane_free(d, &L->frame[1][c]);
+            }
+            flow_plane_free(d, &L->warped[c]);
+        }
+        flow_pair_free(d, &L->w);
+    }
+    for (int i = 0; i < FLOW_BATCH_MAX; i++) {
+        flow_plane_free(d, &py->tmp[i]);
+        flow_plane_free(d, &py->smooth[i]);
+    }
+    free(py->lev);
+    free(py);
+}
+
+static flow_status level_alloc(flow_pyramid *py, int l, int w, int h)
+{
+    flow_device *d = py->dev;
+    flow_pyr_level *L = &py->lev[l];
+    L->width = w;
+    L->height = h;
+    for (int c = 0; c < py->channels; c++) {
+        if (l > 0) {
+            FLOW_TRY(flow_plane_alloc(d, &L->frame[0][c], w, h));
+            FLOW_TRY(flow_plane_alloc(d, &L->frame[1][c], w, h));
+        }
+        if (py->p.levels > 0)
+            FLOW_TRY(flow_plane_alloc(d, &L->warped[c], w, h));
+    }
+    if (py->p.levels > 0)
+        FLOW_TRY(flow_pair_alloc(d, &L->w, w, h));
+    return py->hooks.level_create(py->user, d, L);
+}
+
+flow_status flow_pyramid_create(flow_device *d, int width, int height, int channels,
+                                const flow_warp_params *p, const flow_pyramid_hooks *hooks,
+                                void *user, flow_pyramid **out)
+{
+    *out = NULL;
+    if (p->levels < 0 || p->warps < 1 || !(p->scale >= 0.5 && p->scale < 1.0))
+        return flow_fail(FLOW_ERR_INVALID, "pyramid of %d levels, %d warps, scale %g", p->levels,
+                         p->warps, p->scale);
+    flow_pyramid *py = calloc(1, sizeof *py);
+    if (!py)
+        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a pyramid");
+    py->dev = d;
+    py->channels = channels;
+    py->p = *p;
+    py->hooks = *hooks;
+    py->user = user;
+    int n = 1;
+    for (int w = width, h = height; n <= p->levels; n++) {
+        w = coarse_size(w, p->scale), h = coarse_size(h, p->scale);
+        if (w < FLOW_PYRAMID_MIN_SIDE || h < FLOW_PYRAMID_MIN_SIDE)
+            break;
+    }
+    flow_status s = FLOW_OK;
+    py->lev = calloc((size_t)n, sizeof *py->lev);
+    if (!py->lev)
+        s = flow_fail(FLOW_ERR_NOMEM, "cannot allocate a pyramid of %d levels", n);
+    else
+        py->nlevels = n;
+    for (int l = 0, w = width, h = height; s == FLOW_OK && l < n; l++) {
+        s = level_alloc(py, l, w, h);
+        w = coarse_size(w, p->scale), h = coarse_size(h, p->scale);
+    }
+    if (s == FLOW_OK && n > 1 && !half_scale(py)) {
+        s = flow_gauss_kernel(0.6 * sqrt(1.0 / (p->scale * p->scale) - 1.0), &py->k_down);
+        for (int i = 0; s == FLOW_OK && i < 2 * channels; i++) {
+            s = flow_plane_alloc(d, &py->tmp[i], width, height);
+            if (s == FLOW_OK)
+                s = flow_plane_alloc(d, &py->smooth[i], width, height);
+        }
+    }
+    if (s != FLOW_OK) {
+        flow_pyramid_destroy(py);
+        return s;
+    }
+    *out = py;
+    return FLOW_OK;
+}
+
+/* A view of the top-left w x h corner of a plane. */
+static flow_plane view(flow_plane p, int w, int h)
+{
+    p.width = w;
+    p.height = h;
+    return p;
+}
+
+/* The frames of level l from those of level l - 1. */
+static flow_status frames_down(flow_pyramid *py, int l)
+{
+    flow_device *d = py->dev;
+    const flow_pyr_level *F = &py->lev[l - 1];
+    flow_pyr_level *C = &py->lev[l];
+    if (half_scale(py)) {
+        for (int k = 0; k < 2; k++)
+            for (int c = 0; c < py->channels; c++) {
+                const flow_restriction_args a = { C->frame[k][c], F->frame[k][c] };
+                FLOW_TRY(flow_k_restriction(d, &a));
+            }
+        return FLOW_OK;
+    }
+    const int n = 2 * py->channels;
+    flow_plane src[FLOW_BATCH_MAX], tmp[FLOW_BATCH_MAX], smooth[FLOW_BATCH_MAX];
+    const flow_plane *srcp[FLOW_BATCH_MAX] = {NULL};
+    flow_plane *tmpp[FLOW_BATCH_MAX] = {NULL}, *smoothp[FLOW_BATCH_MAX] = {NULL};
+    for (int i = 0; i < n; i++) {
+        src[i] = F->frame[i / py->channels][i % py->channels];
+        tmp[i] = view(py->tmp[i], F->width, F->height);
+        smooth[i] = view(py->smooth[i], F->width, F->height);
+        srcp[i] = &src[i], tmpp[i] = &tmp[i], smoothp[i] = &smooth[i];
+    }
+    FLOW_TRY(flow_smooth_planes(d, smoothp, srcp, tmpp, n, &py->k_down));
+    const float up = (float)(1.0 / py->p.scale);
+    for (int i = 0; i < n; i++) {
+        const flow_resample_args a = { C->frame[i / py->channels][i % py->channels], smooth[i],
+                                       up, up, 1.0f };
+        FLOW_TRY(flow_k_resample(d, &a));
+    }
+    return FLOW_OK;
+}
+
+/* w of level l = the flow of level l + 1 in level l's pixels. */
+static flow_status flow_up(flow_pyramid *py, int l)
+{
+    flow_device *d = py->dev;
+    flow_pyr_level *L = &py->lev[l];
+    const flow_pair *x = py->lev[l + 1].x;
+    if (half_scale(py)) {
+        const flow_pair none = {{0}, {0}};
+        const flow_prolong_pair_args a = { L->w, *x, none, 0, 0 };
+        FLOW_TRY(flow_k_prolong_pair(d, &a));
+        return flow_pair_scale(d, &L->w, 2.0f);
+    }
+    const float s = (float)py->p.scale, gain = (float)(1.0 / py->p.scale);
+    const flow_resample_args au = { L->w.u, x->u, s, s, gain };
+    FLOW_TRY(flow_k_resample(d, &au));
+    const flow_resample_args av = { L->w.v, x->v, s, s, gain };
+    return flow_k_resample(d, &av);
+}
+
+static flow_status solve_and_filter(flow_pyramid *py, flow_exec *ex, flow_pyr_level *L)
+{
+    FLOW_TRY(py->hooks.solve(py->user, ex, L));
+    return py->hooks.filter ? py->hooks.filter(py->user, ex, L) : FLOW_OK;
+}
+
+/* One level: `warps` passes of warp, data terms, solve and filter, starting
+ * from the w already in L->w; the total flow ends in *L->x. */
+static flow_status warp_level(flow_pyramid *py, flow_exec *ex, flow_pyr_level *L)
+{
+    flow_device *d = py->dev;
+    for (int k = 0; k < py->p.warps; k++) {
+        if (k > 0)
+            FLOW_TRY(flow_pair_copy(d, &L->w, L->x));
+        for (int c = 0; c < py->channels; c++) {
+            const flow_warp_args a = { L->warped[c], L->frame[1][c], L->w };
+            FLOW_TRY(flow_k_warp(d, &a));
+        }
+        FLOW_TRY(py->hooks.terms(py->user, ex, L, L->frame[0], L->warped, &L->w));
+        FLOW_TRY(solve_and_filter(py, ex, L));
+    }
+    return FLOW_OK;
+}
+
+flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *f1,
+                             const flow_plane *f2)
+{
+    flow_pyr_level *L0 = &py->lev[0];
+    for (int c = 0; c < py->channels; c++) {
+        L0->frame[0][c] = f1[c];
+        L0->frame[1][c] = f2[c];
+    }
+    if (py->p.levels == 0) {
+        flow_stage_begin(ex, "motion tensor");
+        const flow_status s = py->hooks.terms(py->user, ex, L0, f1, f2, NULL);
+        flow_stage_end(ex, "motion tensor");
+        FLOW_TRY(s);
+        return solve_and_filter(py, ex, L0);
+    }
+    flow_status s = FLOW_OK;
+    flow_stage_begin(ex, "pyramid");
+    for (int l = 1; s == FLOW_OK && l < py->nlevels; l++)
+        s = frames_down(py, l);
+    flow_stage_end(ex, "pyramid");
+    FLOW_TRY(s);
+    flow_stage_begin(ex, "warping");
+    for (int l = py->nlevels - 1; l >= 0 && s == FLOW_OK; l--) {
+        flow_pyr_level *L = &py->lev[l];
+        s = l == py->nlevels - 1 ? flow_pair_fill(py->dev, &L->w, 0.0f) : flow_up(py, l);
+        if (s == FLOW_OK)
+            s = warp_level(py, ex, L);
+    }
+    flow_stage_end(ex, "warping");
+    return s;
+}

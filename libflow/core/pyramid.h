@@ -1,0 +1,77 @@
+/* pyramid.h -- the one coarse-to-fine driver: a pyramid of levels, each
+ * with its frames, the second frame warped along the flow of the level
+ * below, and a method's own buffers; per-level hooks build the data terms,
+ * solve and filter.  Without warping the pyramid is its finest level alone,
+ * so every variational method runs through here.  Not installed. */
+#ifndef FLOW_CORE_PYRAMID_H
+#define FLOW_CORE_PYRAMID_H
+
+#include "core/exec.h"
+
+/* The warping parameters (a method's schema includes them as a group). */
+typedef struct flow_warp_params {
+    int levels;   /* coarser pyramid levels (0: no warping) */
+    int warps;    /* passes of warp, data terms, solve and filter per level */
+    double scale; /* size of a level over the next finer one, 0.5 <= scale < 1 */
+} flow_warp_params;
+
+/* Coarser levels stop at a side of 8 pixels: below, a level has too little
+ * texture to say anything about the motion. */
+#define FLOW_PYRAMID_MIN_SIDE 8
+
+typedef struct flow_pyr_level {
+    int width, height;
+    flow_plane frame[2][3]; /* the frames at this size (level 0: the caller's) */
+    flow_plane warped[3];   /* the second frame warped along w (warping only) */
+    flow_pair w;            /* the flow it was warped with (warping only) */
+    flow_pair *x;           /* the level's flow after a solve (set by level_create) */
+    void *state;            /* the method's buffers for this level */
+} flow_pyr_level;
+
+/* The method's side.  terms builds the data terms of the pair (f1, f2) at
+ * level L, f2 being the second frame warped along w (w NULL: not warped;
+ * the terms then describe the flow itself, else the increment, rewritten for
+ * the total flow); solve leaves the total flow in *L->x; filter (may be NULL)
+ * cleans it up after each solve. */
+typedef struct flow_pyramid_hooks {
+    flow_status (*level_create)(void *user, flow_device *d, flow_pyr_level *L);
+    void (*level_destroy)(void *user, flow_device *d, flow_pyr_level *L);
+    flow_status (*terms)(void *user, flow_exec *ex, flow_pyr_level *L, const flow_plane *f1,
+                         const flow_plane *f2, const flow_pair *w);
+    flow_status (*solve)(void *user, flow_exec *ex, flow_pyr_level *L);
+    flow_status (*filter)(void *user, flow_exec *ex, flow_pyr_level *L);
+} flow_pyramid_hooks;
+
+typedef struct flow_pyramid {
+    flow_device *dev;
+    int channels;
+    flow_warp_params p;
+    int nlevels; /* 1 + the coarser levels that fit */
+    flow_pyr_level *lev;
+    flow_pyramid_hooks hooks;
+    void *user;
+    /* scale != 0.5: the frames of a level are smoothed (k_down) before
+     * they are resampled; views of these planes of the finest size */
+    flow_kernel k_down;
+    flow_plane tmp[FLOW_BATCH_MAX], smooth[FLOW_BATCH_MAX];
+} flow_pyramid;
+
+/* The pyramid of w x h frames of `channels` planes: p->levels coarser
+ * levels at most (0: the finest level alone, no warping), each made by
+ * hooks->level_create. */
+flow_status flow_pyramid_create(flow_device *d, int width, int height, int channels,
+                                const flow_warp_params *p, const flow_pyramid_hooks *hooks,
+                                void *user, flow_pyramid **out);
+void flow_pyramid_destroy(flow_pyramid *py);
+
+/* The flow from f1 to f2 (the finest frames, `channels` planes each) into
+ * *lev[0].x.  With warping: the frames go down the pyramid ("pyramid"), then
+ * from the coarsest level up ("warping"): w = the coarser flow in this
+ * level's pixels (0 on the coarsest), and `warps` times: the second frame
+ * warped along w, the data terms, the solve, the filter, w = x.  Without:
+ * the data terms ("motion tensor"), the solve, the filter.  Everything stays
+ * on the device: on CUDA the whole of it is one graph. */
+flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *f1,
+                             const flow_plane *f2);
+
+#endif

@@ -1,0 +1,131 @@
+/* smoother.c -- the iterative solvers over the device operations: Jacobi
+ * (seed 001 algorithm 2.8.1), Jacobi with lagged nonlinearities (algorithm
+ * 2.8.2: the weights are taken from the iterate each sweep starts from)
+ * and red-black SOR (seed 004: a red half sweep, then a black one, in place
+ * on the checkerboard of the ordinary layout, with the alternate indexing
+ * of its section 4.3; the colour-split layout of its section 4.2.1 is not
+ * used).  The same loops run alone (solver jacobi / rbsor) and as the
+ * smoothers of every multigrid cycle.  A grid of at most FLOW_SMALL_GRID
+ * pixels runs all its sweeps in one device call.
+ *
+ * Results stay in place: after n sweeps the iterate is in the level's x
+ * whatever n is (Jacobi copies it back from its partner t after an odd
+ * count), so a recorded graph replays onto the very planes it names.
+ *
+ * Trace: residual norms need a read-back from the device, so they are
+ * computed only while a trace observer is set. */
+#include "core/multigrid.h"
+#include "core/pair.h"
+#include "base/fail.h"
+
+#include <string.h>
+
+unsigned flow_mg_flags_full(const flow_mg *mg)
+{
+    const flow_system *s = &mg->lev[0].sys;
+    return FLOW_SYS_AFFINE | (s->flags & FLOW_SYS_PSI_S);
+}
+
+/* Coarse grids solve for a correction e with A e = R r (linear: the
+ * correction scheme of algorithm 2.8.4) or for the full approximation with
+ * N(x) = R r + N(R x) (nonlinear: algorithm 2.8.8). */
+unsigned flow_mg_flags_coarse(const flow_mg *mg)
+{
+    return mg->nonlinear ? (flow_mg_flags_full(mg) | FLOW_SYS_RHS) : FLOW_SYS_RHS;
+}
+
+static flow_system level_system(const flow_mg *mg, int d, unsigned flags)
+{
+    flow_system s = mg->lev[d].sys;
+    s.flags = flags;
+    return s;
+}
+
+/* The right-hand side of a level's system, or zero planes (never read)
+ * when the system has none. */
+static flow_pair rhs(const flow_mg_level *L, unsigned flags)
+{
+    flow_pair none;
+    memset(&none, 0, sizeof none);
+    return (flags & FLOW_SYS_RHS) ? L->f : none;
+}
+
+flow_status flow_mg_level_residual_rms(flow_mg *mg, int d, unsigned flags, double *rms)
+{
+    flow_mg_level *L = &mg->lev[d];
+    const flow_residual_args a = { level_system(mg, d, flags), L->t, L->x, rhs(L, flags) };
+    FLOW_TRY(flow_k_residual(mg->dev, &a));
+    return flow_pair_rms(mg->dev, &L->t, rms);
+}
+
+static flow_status sor_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n)
+{
+    const int nonlinear = flow_system_nonlinear(s);
+    flow_sor_half_args a = { *s, L->x, nonlinear ? L->t : L->x, rhs(L, s->flags), 0,
+                             (float)mg->p.omega };
+    const flow_copy_pair_args snapshot = { L->t, L->x };
+    for (int k = 0; k < n; k++) {
+        if (nonlinear)
+            FLOW_TRY(flow_k_copy_pair(mg->dev, &snapshot));
+        for (a.colour = 0; a.colour < 2; a.colour++)
+            FLOW_TRY(flow_k_sor_half(mg->dev, &a));
+    }
+    return FLOW_OK;
+}
+
+static flow_status jacobi_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n)
+{
+    flow_jacobi_sweep_args a = { *s, L->t, L->x, rhs(L, s->flags), (float)mg->p.jacobi_weight };
+    for (int k = 0; k < n; k++) {
+        a.out = k % 2 ? L->x : L->t;
+        a.x = k % 2 ? L->t : L->x;
+        FLOW_TRY(flow_k_jacobi_sweep(mg->dev, &a));
+    }
+    if (n % 2) {
+        const flow_copy_pair_args back = { L->x, L->t };
+        FLOW_TRY(flow_k_copy_pair(mg->dev, &back));
+    }
+    return FLOW_OK;
+}
+
+/* n sweeps of the smoother on level d, the result in x. */
+static flow_status sweeps(flow_mg *mg, int d, const flow_system *s, int n)
+{
+    flow_mg_level *L = &mg->lev[d];
+    if (n <= 0)
+        return FLOW_OK;
+    if ((long)L->width * L->height <= FLOW_SMALL_GRID) {
+        const flow_smooth_small_args a = {
+            *s, L->x, L->t, rhs(L, s->flags),
+            (float)(mg->use_sor ? mg->p.omega : mg->p.jacobi_weight), n, mg->use_sor
+        };
+        return flow_smooth_small_run(mg->dev, &a);
+    }
+    return mg->use_sor ? sor_sweeps(mg, L, s, n) : jacobi_sweeps(mg, L, s, n);
+}
+
+flow_status flow_mg_smooth(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int n,
+                           const char *kind, const char *label)
+{
+    const flow_system s = level_system(mg, d, flags);
+    if (!flow_tracing(ex))
+        return sweeps(mg, d, &s, n);
+    const char *nl = mg->nonlinear ? "_NL" : "";
+    if (label)
+        flow_tracef(ex, d, "%s%s[%s, depth: %d, n: %d] | A%d x%d = f%d", kind, nl, label, d, n, d,
+                    d, d);
+    else
+        flow_tracef(ex, d, "%s%s[depth: %d, n: %d] | A%d x%d = f%d --- bottom", kind, nl, d, n,
+                    d, d, d);
+    /* one sweep at a time, with the residual norm after the first and the
+     * last (as in appendix B) */
+    for (int it = 0; it < n; it++) {
+        FLOW_TRY(sweeps(mg, d, &s, 1));
+        if (it == 0 || it == n - 1) {
+            double rms;
+            FLOW_TRY(flow_mg_level_residual_rms(mg, d, flags, &rms));
+            flow_tracef(ex, d, "-> [%d] %.6e", it, rms);
+        }
+    }
+    return FLOW_OK;
+}

@@ -1,0 +1,20 @@
+/* cpu.h -- the CPU device's operations (kernels_cpu.c), which device_cpu.c
+ * puts in its table. */
+#ifndef FLOW_DEVICE_CPU_H
+#define FLOW_DEVICE_CPU_H
+
+#include "device/device.h"
+
+/* Grids smaller than this run on one thread, in every loop of the device:
+ * the coarse multigrid levels are too small to pay for waking the team
+ * (and a busy machine makes the team's barriers expensive). */
+#define FLOW_CPU_PAR_MIN 16384
+
+#define FLOW_CPU_DECLARE(stem, A, W, H, G) flow_status cpu_##stem(flow_device *d, const A *a);
+FLOW_KERNELS(FLOW_CPU_DECLARE)
+#undef FLOW_CPU_DECLARE
+
+flow_status cpu_smooth_small(flow_device *d, const flow_smooth_small_args *a);
+flow_status cpu_sum_squares(flow_device *d, const flow_plane *p, double *sum);
+
+#endif

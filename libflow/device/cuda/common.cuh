@@ -1,0 +1,78 @@
+/* common.cuh -- what every file of the CUDA device shares: its state, the
+ * guard that makes its GPU current, the launch geometry, the error checks
+ * and the declarations of its operations. */
+#ifndef FLOW_CUDA_COMMON_CUH
+#define FLOW_CUDA_COMMON_CUH
+
+#include "device/device.h"
+#include "base/fail.h"
+
+#include <cuda_runtime.h>
+
+struct flow_cuda {
+    cudaStream_t stream;
+    cudaDeviceProp prop;
+    double *scratch; /* one device double for reductions (sum_squares) */
+};
+
+static inline flow_cuda *cuda_of(flow_device *d)
+{
+    return (flow_cuda *)d->impl;
+}
+
+static inline cudaStream_t cuda_stream(flow_device *d)
+{
+    return cuda_of(d)->stream;
+}
+
+/* Turns a CUDA error into a status with the call site in the detail. */
+static inline flow_status flow_cuda_check(cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess)
+        return FLOW_OK;
+    if (e == cudaErrorMemoryAllocation)
+        return flow_fail(FLOW_ERR_NOMEM, "%s: %s", what, cudaGetErrorString(e));
+    return flow_fail(FLOW_ERR_DEVICE, "%s: %s", what, cudaGetErrorString(e));
+}
+
+/* The device guard: every operation of the CUDA device starts here, so that
+ * the allocations, transfers and launches of a device on cuda:1 go to that
+ * GPU even from a thread that last worked on cuda:0.  Reading the current
+ * device is a thread-local lookup; it is switched only when it differs. */
+static inline flow_status cuda_enter(flow_device *d)
+{
+    int current = -1;
+    if (cudaGetDevice(&current) == cudaSuccess && current == d->index)
+        return FLOW_OK;
+    return flow_cuda_check(cudaSetDevice(d->index), "cudaSetDevice");
+}
+
+/* 32x8 threads per block (a warp along x for coalesced rows), a grid that
+ * covers width x height by round-up division. */
+static const dim3 flow_block(32, 8);
+static inline dim3 flow_grid(int width, int height)
+{
+    return dim3((unsigned)(width + 31) / 32, (unsigned)(height + 7) / 8);
+}
+
+/* Checks the launch just made (configuration errors surface here; faults in
+ * the kernel surface at the next synchronising call). */
+#define FLOW_CUDA_LAUNCHED(name) flow_cuda_check(cudaGetLastError(), name)
+
+/* ---- the operations, by file -------------------------------------------- */
+
+/* kernels.cu: the list of libflow/kernels/list.h, the small-grid smoother
+ * and the sum of squares. */
+#define FLOW_CUDA_DECLARE(stem, A, W, H, G) flow_status cuda_##stem(flow_device *d, const A *a);
+FLOW_KERNELS(FLOW_CUDA_DECLARE)
+#undef FLOW_CUDA_DECLARE
+flow_status cuda_smooth_small(flow_device *d, const flow_smooth_small_args *a);
+flow_status cuda_sum_squares(flow_device *d, const flow_plane *p, double *sum);
+
+/* graph.cu */
+flow_status cuda_capture_begin(flow_device *d);
+flow_status cuda_capture_end(flow_device *d, void **graph);
+flow_status cuda_graph_launch(flow_device *d, void *graph);
+void cuda_graph_destroy(flow_device *d, void *graph);
+
+#endif

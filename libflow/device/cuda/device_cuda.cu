@@ -1,0 +1,211 @@
+/* device_cuda.cu -- the CUDA device: GPU selection, pitched memory,
+ * transfers, timing events, page-locked host memory, and its operations
+ * table.  The operations are in kernels.cu and tiles.cu, the graphs in
+ * graph.cu; everything runs in order on one stream of the device's GPU. */
+#include "common.cuh"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" const int flow_cuda_built = 1;
+
+static flow_status cuda_open(flow_device *d, int index)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0)
+        return flow_fail(FLOW_ERR_NO_DEVICE, "no usable CUDA device (%s)",
+                         e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+    if (index >= count)
+        return flow_fail(FLOW_ERR_NO_DEVICE, "CUDA device %d requested, %d present", index,
+                         count);
+    flow_cuda *c = (flow_cuda *)calloc(1, sizeof *c);
+    if (!c)
+        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate the CUDA device state");
+    flow_status s = flow_cuda_check(cudaSetDevice(index), "cudaSetDevice");
+    if (s == FLOW_OK)
+        s = flow_cuda_check(cudaGetDeviceProperties(&c->prop, index), "cudaGetDeviceProperties");
+    if (s == FLOW_OK)
+        s = flow_cuda_check(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
+                            "cudaStreamCreate");
+    if (s == FLOW_OK)
+        s = flow_cuda_check(cudaMalloc((void **)&c->scratch, sizeof(double)), "cudaMalloc");
+    if (s != FLOW_OK) {
+        if (c->stream)
+            cudaStreamDestroy(c->stream);
+        free(c);
+        return s;
+    }
+    d->impl = c;
+    snprintf(d->name, sizeof d->name, "%s (cuda:%d, sm_%d%d)", c->prop.name, index,
+             c->prop.major, c->prop.minor);
+    return FLOW_OK;
+}
+
+static void cuda_close(flow_device *d)
+{
+    flow_cuda *c = cuda_of(d);
+    if (!c || cuda_enter(d) != FLOW_OK)
+        return;
+    cudaStreamSynchronize(c->stream);
+    cudaStreamDestroy(c->stream);
+    cudaFree(c->scratch);
+    free(c);
+    d->impl = NULL;
+}
+
+static flow_status cuda_plane_alloc(flow_device *d, flow_plane *p, int width, int height)
+{
+    memset(p, 0, sizeof *p);
+    if (width <= 0 || height <= 0)
+        return flow_fail(FLOW_ERR_INVALID, "plane size %dx%d is not positive", width, height);
+    FLOW_TRY(cuda_enter(d));
+    size_t pitch_bytes = 0;
+    void *ptr = NULL;
+    FLOW_TRY(flow_cuda_check(cudaMallocPitch(&ptr, &pitch_bytes, (size_t)width * sizeof(float),
+                                             (size_t)height),
+                             "cudaMallocPitch"));
+    p->data = (float *)ptr;
+    p->width = width;
+    p->height = height;
+    p->pitch = (int)(pitch_bytes / sizeof(float));
+    return FLOW_OK;
+}
+
+static void cuda_plane_free(flow_device *d, flow_plane *p)
+{
+    if (p->data && cuda_enter(d) == FLOW_OK)
+        cudaFree(p->data);
+    memset(p, 0, sizeof *p);
+}
+
+static flow_status cuda_upload(flow_device *d, flow_plane *dst, const float *src,
+                               size_t src_stride)
+{
+    FLOW_TRY(cuda_enter(d));
+    return flow_cuda_check(cudaMemcpy2DAsync(dst->data, (size_t)dst->pitch * sizeof(float), src,
+                                             src_stride * sizeof(float),
+                                             (size_t)dst->width * sizeof(float),
+                                             (size_t)dst->height, cudaMemcpyHostToDevice,
+                                             cuda_stream(d)),
+                           "upload");
+}
+
+static flow_status cuda_download(flow_device *d, float *dst, size_t dst_stride,
+                                 const flow_plane *src)
+{
+    FLOW_TRY(cuda_enter(d));
+    cudaStream_t s = cuda_stream(d);
+    FLOW_TRY(flow_cuda_check(cudaMemcpy2DAsync(dst, dst_stride * sizeof(float), src->data,
+                                               (size_t)src->pitch * sizeof(float),
+                                               (size_t)src->width * sizeof(float),
+                                               (size_t)src->height, cudaMemcpyDeviceToHost, s),
+                             "download"));
+    return flow_cuda_check(cudaStreamSynchronize(s), "download");
+}
+
+/* Copies 4 consecutive floats per thread (rows are 512-byte aligned by
+ * cudaMallocPitch, so the vector loads are aligned); the row tail goes
+ * element by element. */
+__global__ void copy_kernel(flow_plane dst, flow_plane src)
+{
+    const int x = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= dst.width || y >= dst.height)
+        return;
+    const float *s = &FLOW_PX(src, x, y);
+    float *t = &FLOW_PX(dst, x, y);
+    if (x + 3 < dst.width)
+        *(float4 *)t = *(const float4 *)s;
+    else
+        for (int i = 0; x + i < dst.width; i++)
+            t[i] = s[i];
+}
+
+static flow_status cuda_copy(flow_device *d, flow_plane *dst, const flow_plane *src)
+{
+    FLOW_TRY(cuda_enter(d));
+    copy_kernel<<<flow_grid((dst->width + 3) / 4, dst->height), flow_block, 0,
+                  cuda_stream(d)>>>(*dst, *src);
+    return FLOW_CUDA_LAUNCHED("copy");
+}
+
+static flow_status cuda_host_register(flow_device *d, void *p, size_t bytes)
+{
+    FLOW_TRY(cuda_enter(d));
+    return flow_cuda_check(cudaHostRegister(p, bytes, cudaHostRegisterDefault),
+                           "cudaHostRegister");
+}
+
+static void cuda_host_unregister(flow_device *d, void *p)
+{
+    /* only what is registered: unregistering other memory is an API error
+     * (harmless, but it would be reported by compute-sanitizer) */
+    cudaPointerAttributes a;
+    if (cuda_enter(d) == FLOW_OK && cudaPointerGetAttributes(&a, p) == cudaSuccess
+        && a.type == cudaMemoryTypeHost)
+        cudaHostUnregister(p);
+}
+
+static flow_status cuda_synchronize(flow_device *d)
+{
+    FLOW_TRY(cuda_enter(d));
+    return flow_cuda_check(cudaStreamSynchronize(cuda_stream(d)), "synchronize");
+}
+
+static flow_status cuda_event_create(flow_device *d, void **event)
+{
+    FLOW_TRY(cuda_enter(d));
+    cudaEvent_t e;
+    FLOW_TRY(flow_cuda_check(cudaEventCreate(&e), "cudaEventCreate"));
+    *event = (void *)e;
+    return FLOW_OK;
+}
+
+static void cuda_event_destroy(flow_device *d, void *event)
+{
+    if (event && cuda_enter(d) == FLOW_OK)
+        cudaEventDestroy((cudaEvent_t)event);
+}
+
+static flow_status cuda_event_record(flow_device *d, void *event)
+{
+    FLOW_TRY(cuda_enter(d));
+    return flow_cuda_check(cudaEventRecord((cudaEvent_t)event, cuda_stream(d)),
+                           "cudaEventRecord");
+}
+
+static flow_status cuda_event_elapsed(flow_device *d, void *start, void *end, float *ms)
+{
+    FLOW_TRY(cuda_enter(d));
+    FLOW_TRY(flow_cuda_check(cudaEventSynchronize((cudaEvent_t)end), "cudaEventSynchronize"));
+    return flow_cuda_check(cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)end),
+                           "cudaEventElapsedTime");
+}
+
+#define FLOW_CUDA_ENTRY(stem, A, W, H, G) .stem = cuda_##stem,
+extern "C" const flow_device_ops flow_cuda_ops = {
+    .kind = "cuda",
+    .open = cuda_open,
+    .close = cuda_close,
+    .plane_alloc = cuda_plane_alloc,
+    .plane_free = cuda_plane_free,
+    .upload = cuda_upload,
+    .download = cuda_download,
+    .copy = cuda_copy,
+    .synchronize = cuda_synchronize,
+    .event_create = cuda_event_create,
+    .event_destroy = cuda_event_destroy,
+    .event_record = cuda_event_record,
+    .event_elapsed = cuda_event_elapsed,
+    .capture_begin = cuda_capture_begin,
+    .capture_end = cuda_capture_end,
+    .graph_launch = cuda_graph_launch,
+    .graph_destroy = cuda_graph_destroy,
+    .host_register = cuda_host_register,
+    .host_unregister = cuda_host_unregister,
+    .smooth_small = cuda_smooth_small,
+    .sum_squares = cuda_sum_squares,
+    FLOW_KERNELS(FLOW_CUDA_ENTRY)
+};

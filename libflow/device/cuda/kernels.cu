@@ -1,0 +1,105 @@
+/* kernels.cu -- the CUDA device's operations: the list of
+ * libflow/kernels/list.h expanded into kernels and launchers, the
+ * small-grid smoother in one block, and the sum of squares.  Every kernel
+ * calls a per-pixel function of libflow/pixel/ and nothing else, so the CPU
+ * device (device/cpu/kernels_cpu.c) computes the same function.  Each
+ * launcher makes the device's GPU current, queues on its stream and checks
+ * the launch; nothing here waits for the GPU but sum_squares, which serves
+ * traces and tests. */
+#include "common.cuh"
+
+/* flow_<stem>_kernel and cuda_<stem>.  The arguments live in the launch's
+ * parameter space (__grid_constant__: their address is taken, and without
+ * the qualifier every thread would copy them to local memory). */
+#define FLOW_CUDA_GRID(stem, A, W, H)                                                            \
+    __global__ void flow_##stem##_kernel(const __grid_constant__ A args)                         \
+    {                                                                                            \
+        const A *a = &args;                                                                      \
+        const int x = blockIdx.x * blockDim.x + threadIdx.x;                                     \
+        const int y = blockIdx.y * blockDim.y + threadIdx.y;                                     \
+        if (x >= (W) || y >= (H))                                                                \
+            return;                                                                              \
+        flow_##stem##_px(a, x, y);                                                               \
+    }                                                                                            \
+    flow_status cuda_##stem(flow_device *d, const A *a)                                          \
+    {                                                                                            \
+        FLOW_TRY(cuda_enter(d));                                                                 \
+        flow_##stem##_kernel<<<flow_grid((W), (H)), flow_block, 0, cuda_stream(d)>>>(*a);        \
+        return FLOW_CUDA_LAUNCHED(#stem);                                                        \
+    }
+#define FLOW_CUDA_OWN(stem, A, W, H) /* tiles.cu */
+#define FLOW_CUDA_KERNEL(stem, A, W, H, G) FLOW_CUDA_##G(stem, A, W, H)
+FLOW_KERNELS(FLOW_CUDA_KERNEL)
+
+/* ---- small grids: one block runs every sweep ---------------------------- */
+
+#define SMALL_THREADS 1024
+
+__global__ void __launch_bounds__(SMALL_THREADS)
+    flow_jacobi_small_kernel(const __grid_constant__ flow_smooth_small_args a)
+{
+    __shared__ float ps[FLOW_SMALL_GRID];
+    flow_jacobi_small(&a, ps, threadIdx.x, blockDim.x);
+}
+
+__global__ void __launch_bounds__(SMALL_THREADS)
+    flow_sor_small_kernel(const __grid_constant__ flow_smooth_small_args a)
+{
+    __shared__ float ps[FLOW_SMALL_GRID];
+    flow_sor_small(&a, ps, threadIdx.x, blockDim.x);
+}
+
+flow_status cuda_smooth_small(flow_device *d, const flow_smooth_small_args *a)
+{
+    if (a->sweeps <= 0)
+        return FLOW_OK;
+    FLOW_TRY(cuda_enter(d));
+    if (a->sor)
+        flow_sor_small_kernel<<<1, SMALL_THREADS, 0, cuda_stream(d)>>>(*a);
+    else
+        flow_jacobi_small_kernel<<<1, SMALL_THREADS, 0, cuda_stream(d)>>>(*a);
+    return FLOW_CUDA_LAUNCHED("smooth_small");
+}
+
+/* ---- sum of squares ----------------------------------------------------- */
+
+/* Each block sums its squares in double (warp shuffles, then one value per
+ * warp through shared memory) and adds the block total to *out. */
+__global__ void flow_sum_squares_kernel(flow_plane p, double *out)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    double v = 0.0;
+    if (x < p.width && y < p.height) {
+        const double a = FLOW_PX(p, x, y);
+        v = a * a;
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    __shared__ double warp_sum[8];
+    const int lane = threadIdx.x, warp = threadIdx.y; /* blockDim is 32 x 8 */
+    if (lane == 0)
+        warp_sum[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < (int)blockDim.y ? warp_sum[lane] : 0.0;
+        for (int o = 4; o > 0; o >>= 1)
+            v += __shfl_down_sync(0xffffffffu, v, o);
+        if (lane == 0)
+            atomicAdd(out, v);
+    }
+}
+
+flow_status cuda_sum_squares(flow_device *d, const flow_plane *p, double *sum)
+{
+    FLOW_TRY(cuda_enter(d));
+    flow_cuda *c = cuda_of(d);
+    FLOW_TRY(flow_cuda_check(cudaMemsetAsync(c->scratch, 0, sizeof(double), c->stream),
+                             "sum_squares"));
+    flow_sum_squares_kernel<<<flow_grid(p->width, p->height), flow_block, 0, c->stream>>>(
+        *p, c->scratch);
+    FLOW_TRY(FLOW_CUDA_LAUNCHED("sum_squares"));
+    FLOW_TRY(flow_cuda_check(cudaMemcpyAsync(sum, c->scratch, sizeof(double),
+                                             cudaMemcpyDeviceToHost, c->stream),
+                             "sum_squares"));
+    return flow_cuda_check(cudaStreamSynchronize(c->stream), "sum_squares");
+}

@@ -1,0 +1,70 @@
+/* tiles.cu -- the launchers of the convolutions (gpu OWN in
+ * libflow/kernels/list.h): separable convolution on shared-memory tiles.
+ *
+ * A block loads its outputs' inputs with the kernel's halo once, clamped at
+ * the borders as flow_at clamps, then each thread runs the shared per-point
+ * function (flow_convolve_row_at / _col_at of libflow/pixel/stencil.h) on
+ * the tile, where every index is inside: the same sums as the direct
+ * stencil, with each input read from global memory about once instead of
+ * 2r + 1 times.  blockIdx.z picks the plane of the batch.  The weights
+ * travel in the launch parameters (no constant memory upload, so the
+ * launches can be captured in a CUDA graph). */
+#include "common.cuh"
+
+#define ROW_TILE_W 128 /* outputs of a block along x (block 32 x 8: 4 per thread) */
+#define COL_TILE_H 64  /* outputs of a block along y (block 32 x 8: 8 per thread) */
+
+__global__ void flow_convolve_rows_kernel(const __grid_constant__ flow_convolve_args a)
+{
+    extern __shared__ float tile[]; /* blockDim.y rows of ROW_TILE_W + 2r */
+    const flow_plane d = a.dst[blockIdx.z], s = a.src[blockIdx.z];
+    const int r = a.k.radius, tw = ROW_TILE_W + 2 * r;
+    const int x0 = blockIdx.x * ROW_TILE_W, y = blockIdx.y * blockDim.y + threadIdx.y;
+    const flow_plane row = {tile + threadIdx.y * tw, tw, 1, tw};
+    if (y < s.height)
+        for (int i = threadIdx.x; i < tw; i += blockDim.x)
+            row.data[i] = flow_at(&s, x0 - r + i, y);
+    __syncthreads();
+    if (y >= d.height)
+        return;
+    for (int i = threadIdx.x; i < ROW_TILE_W && x0 + i < d.width; i += blockDim.x)
+        FLOW_PX(d, x0 + i, y) = flow_convolve_row_at(&row, i + r, 0, a.k.w, r);
+}
+
+__global__ void flow_convolve_cols_kernel(const __grid_constant__ flow_convolve_args a)
+{
+    extern __shared__ float tile[]; /* COL_TILE_H + 2r rows of blockDim.x */
+    const flow_plane d = a.dst[blockIdx.z], s = a.src[blockIdx.z];
+    const int r = a.k.radius, th = COL_TILE_H + 2 * r, tx = threadIdx.x, bw = blockDim.x;
+    const int x = blockIdx.x * bw + tx, y0 = blockIdx.y * COL_TILE_H;
+    const flow_plane col = {tile + tx, 1, th, bw};
+    if (x < s.width)
+        for (int i = threadIdx.y; i < th; i += blockDim.y)
+            tile[i * bw + tx] = flow_at(&s, x, y0 - r + i);
+    __syncthreads();
+    if (x >= d.width)
+        return;
+    for (int i = threadIdx.y; i < COL_TILE_H && y0 + i < d.height; i += blockDim.y)
+        FLOW_PX(d, x, y0 + i) = flow_convolve_col_at(&col, 0, i + r, a.k.w, r);
+}
+
+flow_status cuda_convolve_rows(flow_device *d, const flow_convolve_args *a)
+{
+    FLOW_TRY(cuda_enter(d));
+    const dim3 grid((unsigned)(a->dst[0].width + ROW_TILE_W - 1) / ROW_TILE_W,
+                    (unsigned)(a->dst[0].height + flow_block.y - 1) / flow_block.y,
+                    (unsigned)a->n);
+    const size_t shared = sizeof(float) * flow_block.y * (ROW_TILE_W + 2 * a->k.radius);
+    flow_convolve_rows_kernel<<<grid, flow_block, shared, cuda_stream(d)>>>(*a);
+    return FLOW_CUDA_LAUNCHED("convolve_rows");
+}
+
+flow_status cuda_convolve_cols(flow_device *d, const flow_convolve_args *a)
+{
+    FLOW_TRY(cuda_enter(d));
+    const dim3 grid((unsigned)(a->dst[0].width + flow_block.x - 1) / flow_block.x,
+                    (unsigned)(a->dst[0].height + COL_TILE_H - 1) / COL_TILE_H, (unsigned)a->n);
+    const size_t shared = sizeof(float) * flow_block.x * (COL_TILE_H + 2 * a->k.radius);
+    flow_convolve_cols_kernel<<<grid, flow_block, shared, cuda_stream(d)>>>(*a);
+    return FLOW_CUDA_LAUNCHED("convolve_cols");
+}

@@ -1,0 +1,131 @@
+/* device.h -- the private device layer: the table of operations each device
+ * fills (device/cpu/, device/cuda/; a build without nvcc links
+ * device/nocuda/), the device object behind the public flow_device, and
+ * the calls the core makes.
+ *
+ * The algorithms above the pixel (the motion tensor, the solvers, multigrid,
+ * the coarse-to-fine pyramid) are written once in host C against this
+ * table.  Its per-pixel operations come from libflow/kernels/list.h; the
+ * rest is memory, transfers, timing, graphs and the two operations that are
+ * not one function per point (the small-grid smoother and a reduction).
+ * All operations are queued in order on the device (on CUDA one stream);
+ * download(), synchronize() and sum_squares() wait.  Operations trust their
+ * arguments: the core checks what users can get wrong before calling.
+ * Every CUDA operation first makes its own GPU current. */
+#ifndef FLOW_DEVICE_DEVICE_H
+#define FLOW_DEVICE_DEVICE_H
+
+#include "base/types.h"
+#include "flow/device.h"
+#include "kernels/list.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct flow_device_ops {
+    const char *kind; /* "cpu" or "cuda" */
+
+    /* Opens GPU number `index` (ignored by the CPU), filling d->impl and
+     * d->name; FLOW_ERR_NO_DEVICE when it is unusable. */
+    flow_status (*open)(flow_device *d, int index);
+    void (*close)(flow_device *d);
+
+    /* Memory.  plane_alloc leaves the contents undefined; plane_free accepts
+     * a plane that was never allocated (data == NULL). */
+    flow_status (*plane_alloc)(flow_device *d, flow_plane *p, int width, int height);
+    void (*plane_free)(flow_device *d, flow_plane *p);
+    flow_status (*upload)(flow_device *d, flow_plane *dst, const float *src, size_t src_stride);
+    flow_status (*download)(flow_device *d, float *dst, size_t dst_stride, const flow_plane *src);
+    flow_status (*copy)(flow_device *d, flow_plane *dst, const flow_plane *src);
+    flow_status (*synchronize)(flow_device *d);
+
+    /* Timing markers (the public flow_event wraps them). */
+    flow_status (*event_create)(flow_device *d, void **event);
+    void (*event_destroy)(flow_device *d, void *event);
+    flow_status (*event_record)(flow_device *d, void *event);
+    flow_status (*event_elapsed)(flow_device *d, void *start, void *end, float *ms);
+
+    /* Graph capture (NULL where unsupported: the CPU).  capture_begin starts
+     * recording the queued operations instead of running them (only
+     * asynchronous ones until capture_end); capture_end makes *graph (NULL,
+     * with a status, when the capture failed: then nothing recorded has
+     * run); graph_launch replays it on the very planes the operations
+     * named. */
+    flow_status (*capture_begin)(flow_device *d);
+    flow_status (*capture_end)(flow_device *d, void **graph);
+    flow_status (*graph_launch)(flow_device *d, void *graph);
+    void (*graph_destroy)(flow_device *d, void *graph);
+
+    /* Page-locked host memory (NULL where transfers need none: the CPU). */
+    flow_status (*host_register)(flow_device *d, void *p, size_t bytes);
+    void (*host_unregister)(flow_device *d, void *p);
+
+    /* Every sweep of a smoother on a grid of at most FLOW_SMALL_GRID pixels
+     * (flow_jacobi_small or flow_sor_small of libflow/pixel/variational.h) in one call. */
+    flow_status (*smooth_small)(flow_device *d, const flow_smooth_small_args *a);
+    /* *sum = the sum of the squares of p's values, accumulated in double.
+     * Waits for the device: for traces and tests, never inside a timed
+     * solve. */
+    flow_status (*sum_squares)(flow_device *d, const flow_plane *p, double *sum);
+
+    /* The per-pixel operations of libflow/kernels/list.h. */
+#define FLOW_KERNEL_ENTRY(stem, A, W, H, G) flow_status (*stem)(flow_device * d, const A *a);
+    FLOW_KERNELS(FLOW_KERNEL_ENTRY)
+#undef FLOW_KERNEL_ENTRY
+} flow_device_ops;
+
+struct flow_device {
+    const flow_device_ops *ops;
+    void *impl;        /* the device's own state */
+    int index;         /* N of cuda:N (0 on the CPU) */
+    char name[128];    /* "CPU (16 threads)", "NVIDIA H100 80GB HBM3 (cuda:0, sm_90)" */
+    char notice[256];  /* set when "auto" fell back to the CPU */
+};
+
+/* ---- the calls of the core ---------------------------------------------- */
+
+static inline flow_status flow_plane_alloc(flow_device *d, flow_plane *p, int width, int height)
+{
+    return d->ops->plane_alloc(d, p, width, height);
+}
+static inline void flow_plane_free(flow_device *d, flow_plane *p)
+{
+    d->ops->plane_free(d, p);
+}
+static inline flow_status flow_upload(flow_device *d, flow_plane *dst, const float *src,
+                                      size_t src_stride)
+{
+    return d->ops->upload(d, dst, src, src_stride);
+}
+static inline flow_status flow_download(flow_device *d, float *dst, size_t dst_stride,
+                                        const flow_plane *src)
+{
+    return d->ops->download(d, dst, dst_stride, src);
+}
+static inline flow_status flow_copy(flow_device *d, flow_plane *dst, const flow_plane *src)
+{
+    return d->ops->copy(d, dst, src);
+}
+static inline flow_status flow_sum_squares(flow_device *d, const flow_plane *p, double *sum)
+{
+    return d->ops->sum_squares(d, p, sum);
+}
+static inline flow_status flow_smooth_small_run(flow_device *d, const flow_smooth_small_args *a)
+{
+    return d->ops->smooth_small(d, a);
+}
+
+/* flow_k_<stem>(d, &args): the operation <stem> of the list on device d. */
+#define FLOW_KERNEL_CALL(stem, A, W, H, G)                                                       \
+    static inline flow_status flow_k_##stem(flow_device *d, const A *a)                          \
+    {                                                                                            \
+        return d->ops->stem(d, a);                                                               \
+    }
+FLOW_KERNELS(FLOW_KERNEL_CALL)
+#undef FLOW_KERNEL_CALL
+
+#ifdef __cplusplus
+}
+#endif
+#endif

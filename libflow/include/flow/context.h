@@ -1,0 +1,80 @@
+/* context.h -- computing dense flow fields.
+ *
+ * A context holds every buffer of one method for one frame size on one
+ * device, and is reused frame after frame: nothing is allocated inside
+ * flow_context_compute().
+ *
+ *   flow_device *d;  flow_params *p;  flow_context *ctx;
+ *   flow_device_open("auto", &d);
+ *   flow_params_create("clg-nl", &p);
+ *   flow_context_create(d, w, h, 1, p, &ctx);
+ *   flow_context_compute(ctx, &frame1, &frame2, &field);   // again and again
+ *   flow_context_destroy(ctx); flow_params_destroy(p); flow_device_close(d); */
+#ifndef FLOW_CONTEXT_H
+#define FLOW_CONTEXT_H
+
+#include "flow/device.h"
+#include "flow/field.h"
+#include "flow/image.h"
+#include "flow/params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Hooks through which a tool watches a computation; any may be NULL.  The
+ * library brackets each stage (nested: "motion tensor", "solve" > "fmg" >
+ * ..., "warping", ...) with stage_begin/stage_end, emits the multigrid trace
+ * of seed 001 appendix B line by line through trace, and hands each
+ * intermediate plane to workflow, downloaded to the host (width x height
+ * floats, row-major; valid during the call), only when that is set. */
+typedef struct flow_observer {
+    void *user;
+    void (*stage_begin)(void *user, const char *name);
+    void (*stage_end)(void *user, const char *name);
+    void (*trace)(void *user, const char *line);
+    void (*workflow)(void *user, const char *name, const float *data, int width, int height);
+} flow_observer;
+
+typedef struct flow_context flow_context;
+
+/* Allocates every buffer for frames of width x height with `channels`
+ * channels (1 or 3) for the method of p on device d.  p is copied. */
+flow_status flow_context_create(flow_device *d, int width, int height, int channels,
+                                const flow_params *p, flow_context **out);
+void flow_context_destroy(flow_context *ctx);
+void flow_context_set_observer(flow_context *ctx, const flow_observer *obs);
+
+/* The flow from f1 to f2 (both of the context's size and channels) into out
+ * (of the context's size; allocate it once with flow_field_alloc). */
+flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const flow_image *f2,
+                                 flow_field *out);
+/* The next pair of a sequence: the flow from the second frame of the last
+ * successful compute to `next`, exactly as flow_context_compute(ctx, that
+ * frame, next, out) gives it, with one frame uploaded instead of two (the
+ * other is kept on the device).  FLOW_ERR_INVALID before the first
+ * successful compute, or after one that failed while it ran. */
+flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next,
+                                      flow_field *out);
+
+/* The root-mean-square residual |f - N(x)| per pixel of the finest-grid
+ * system at the flow of the last compute (the variational methods; for a
+ * nonlinear one the weights are those of that flow).  Waits for the device.
+ * FLOW_ERR_INVALID for a method without a global system (lk) or before the
+ * first compute. */
+flow_status flow_context_residual(flow_context *ctx, double *rms);
+
+/* CUDA graphs (on by default): on a device that can capture, the first
+ * compute records the device work of a frame and later computes replay it,
+ * one launch instead of hundreds.  While a trace or workflow observer is set
+ * the work runs directly; during a replay the observer sees one stage
+ * "graph" instead of the stages inside it.  Disabling drops the recorded
+ * graph. */
+void flow_context_set_graphs(flow_context *ctx, int enable);
+/* 1 when the last compute replayed a graph. */
+int flow_context_used_graph(const flow_context *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

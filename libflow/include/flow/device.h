@@ -1,0 +1,66 @@
+/* device.h -- where a computation runs: the CPU, or a CUDA GPU.
+ *
+ * A device is opened by name and handed to flow_context_create(); every
+ * buffer of a context lives on its device.  The device itself is opaque: its
+ * memory and operations are the library's business.  What a caller gets
+ * here is its name, page-locked host memory for fast transfers, and timing
+ * events that measure the device's own work.
+ *
+ * One device may serve several contexts, from one thread at a time.  Two
+ * devices (cuda:0 and cuda:1, say) may be driven from one thread or from a
+ * thread each: every call selects its own GPU first. */
+#ifndef FLOW_DEVICE_H
+#define FLOW_DEVICE_H
+
+#include "flow/status.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct flow_device flow_device;
+
+/* Opens a device from a spec: "auto" (CUDA when a usable GPU is present,
+ * else the CPU, with a notice saying why), "cpu", "cuda" or "cuda:N".  An
+ * explicit "cuda" without a usable GPU is FLOW_ERR_NO_DEVICE; an unknown
+ * spec FLOW_ERR_INVALID.  Returns FLOW_OK and *out, or a status with
+ * *out == NULL. */
+flow_status flow_device_open(const char *spec, flow_device **out);
+/* Waits for the device's work and frees it; contexts on it go first. */
+void flow_device_close(flow_device *d);
+
+/* "cpu" or "cuda". */
+const char *flow_device_kind(const flow_device *d);
+/* "CPU (16 threads)", "NVIDIA H100 80GB HBM3 (cuda:0, sm_90)", ... */
+const char *flow_device_name(const flow_device *d);
+/* Empty, or (after "auto" fell back to the CPU) why: print it once. */
+const char *flow_device_notice(const flow_device *d);
+/* Whether this build of the library contains the CUDA device. */
+int flow_device_has_cuda(void);
+
+/* Page-locks host memory that is transferred every frame (an output flow
+ * field, say): on CUDA the transfers then run at the bus's speed instead of
+ * through a staging copy.  A no-op on the CPU.  Unpin before freeing the
+ * memory; unpinning memory never pinned is harmless. */
+flow_status flow_device_pin(flow_device *d, void *p, size_t bytes);
+void flow_device_unpin(flow_device *d, void *p);
+
+/* Waits for all work queued on the device; reports an asynchronous device
+ * error. */
+flow_status flow_device_synchronize(flow_device *d);
+
+/* Timing markers queued in order with the device's work (CUDA events on a
+ * GPU, the host clock on the CPU).  flow_event_elapsed waits for `end` and
+ * gives the milliseconds between the two recorded markers. */
+typedef struct flow_event flow_event;
+flow_status flow_event_create(flow_device *d, flow_event **out);
+void flow_event_destroy(flow_event *e);
+flow_status flow_event_record(flow_event *e);
+flow_status flow_event_elapsed(const flow_event *start, const flow_event *end, float *ms);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,52 @@
+/* list.h -- every per-pixel operation of libflow, declared once.
+ *
+ *   X(stem, args, width, height, gpu)
+ *
+ * An operation is a function flow_<stem>_px(const args *a, int x, int y) in
+ * libflow/pixel/ that does all of its work at one point of a width x height
+ * grid (expressions of `a`).  This list is expanded
+ *   - by the CPU device (device/cpu/kernels_cpu.c) into cpu_<stem>: an
+ *     OpenMP loop over the grid calling the function;
+ *   - by the CUDA device (device/cuda/kernels.cu) into flow_<stem>_kernel,
+ *     a kernel that computes (x, y), returns outside the grid and calls the
+ *     function, and its launcher cuda_<stem> (gpu GRID); for gpu OWN the
+ *     launcher is written by hand in the CUDA device (the convolutions run
+ *     on shared-memory tiles, calling the same per-point functions);
+ *   - by device/device.h into an entry of the operations table and the call
+ *     flow_k_<stem>(device, &args) that the core uses.
+ * Adding an operation: its args struct and _px function in a pixel header,
+ * and one line here. */
+#ifndef FLOW_KERNELS_LIST_H
+#define FLOW_KERNELS_LIST_H
+
+#include "pixel/lk.h"
+#include "pixel/stencil.h"
+#include "pixel/tensor.h"
+#include "pixel/transfer.h"
+#include "pixel/variational.h"
+#include "pixel/warp.h"
+
+#define FLOW_KERNELS(X)                                                                          \
+    X(fill, flow_fill_args, a->p.width, a->p.height, GRID)                                     \
+    X(scale, flow_scale_args, a->p.width, a->p.height, GRID)                                   \
+    X(copy_pair, flow_copy_pair_args, a->src.u.width, a->src.u.height, GRID)                   \
+    X(convolve_rows, flow_convolve_args, a->dst[0].width, a->dst[0].height, OWN)               \
+    X(convolve_cols, flow_convolve_args, a->dst[0].width, a->dst[0].height, OWN)               \
+    X(derivatives, flow_derivatives_args, a->f1.width, a->f1.height, GRID)                     \
+    X(motion_products, flow_motion_products_args, a->f1.width, a->f1.height, GRID)             \
+    X(warp, flow_warp_args, a->dst.width, a->dst.height, GRID)                                 \
+    X(tensor_shift, flow_tensor_shift_args, a->J.j11.width, a->J.j11.height, GRID)             \
+    X(resample, flow_resample_args, a->dst.width, a->dst.height, GRID)                         \
+    X(restriction, flow_restriction_args, a->coarse.width, a->coarse.height, GRID)             \
+    X(prolongation, flow_prolongation_args, a->fine.width, a->fine.height, GRID)               \
+    X(restrict_pair, flow_restrict_pair_args, a->coarse.u.width, a->coarse.u.height, GRID)     \
+    X(prolong_pair, flow_prolong_pair_args, a->fine.u.width, a->fine.u.height, GRID)           \
+    X(restrict_tensor, flow_restrict_tensor_args, a->coarse.j11.width, a->coarse.j11.height,   \
+      GRID)                                                                                    \
+    X(jacobi_sweep, flow_jacobi_sweep_args, a->x.u.width, a->x.u.height, GRID)                 \
+    X(sor_half, flow_sor_half_args, (a->x.u.width + 1) / 2, a->x.u.height, GRID)               \
+    X(residual, flow_residual_args, a->x.u.width, a->x.u.height, GRID)                         \
+    X(apply, flow_apply_args, a->x.u.width, a->x.u.height, GRID)                               \
+    X(lk, flow_lk_args, a->x.u.width, a->x.u.height, GRID)
+
+#endif

@@ -1,0 +1,154 @@
+/* method.h -- what a method of libflow declares: a descriptor with its name,
+ * its parameter schema and its hooks.  One file per method in methods/
+ * defines one `const flow_method_desc flow_method_<name>`, and
+ * methods/list.h names it once; the registry, the parameter objects, the
+ * .params files, the command-line options and --help all come from there.
+ * Not installed. */
+#ifndef FLOW_METHODS_METHOD_H
+#define FLOW_METHODS_METHOD_H
+
+#include "core/exec.h"
+#include "core/multigrid.h"
+#include "core/pyramid.h"
+#include "flow/params.h"
+
+#include <stddef.h>
+
+/* One parameter of a schema: its public description, where its value lives
+ * in the method's parameter struct (a double for REAL, an int otherwise),
+ * and when it has an effect. */
+typedef struct flow_param_def {
+    flow_param_info info;
+    size_t offset;
+    /* NULL: always; else whether the parameter has an effect, given the
+     * struct at `group` bytes into the method's parameters (its own group's
+     * settings, or the whole struct at 0) */
+    int (*applies)(const void *group);
+    size_t group;
+} flow_param_def;
+
+typedef struct flow_method_desc {
+    const char *name;  /* "clg-nl" */
+    const char *title; /* one line with the reference */
+    size_t params_size;
+    const flow_param_def *params;
+    int nparams;
+    /* Rules between parameters beyond each one's range (NULL: none):
+     * FLOW_ERR_INVALID naming the parameters. */
+    flow_status (*check)(const void *params);
+    /* Every buffer of a computation on w x h frames of `channels` planes. */
+    flow_status (*create)(flow_device *d, int width, int height, int channels,
+                          const void *params, void **state);
+    /* The device work of a pair: the flow from in->f1 to in->f2, *flow
+     * pointing at the result on the device (the same pair every time, so
+     * that a recorded graph replays into it). */
+    flow_status (*run)(void *state, flow_exec *ex, const flow_frames *in, const flow_pair **flow);
+    void (*destroy)(void *state);
+    /* RMS residual of the method's global system at the last flow; NULL for
+     * a method without one. */
+    flow_status (*residual)(void *state, flow_exec *ex, double *rms);
+} flow_method_desc;
+
+/* The registry (registry.c), in the order of methods/list.h. */
+const flow_method_desc *flow_method_lookup(const char *name);
+const flow_method_desc *flow_method_entry(int i);
+
+/* A parameter object's method and its parameter struct (api/params.c). */
+const flow_method_desc *flow_params_desc(const flow_params *p);
+const void *flow_params_values(const flow_params *p);
+
+/* ---- declaring parameters ------------------------------------------------
+ * FLOW_P_REAL(struct, field, "name", default, min, max, flags, "help") and
+ * the like make one flow_param_def; FLOW_P_WHEN adds the condition. */
+
+#define FLOW_P_(T, field, name, type, def, min, max, flags, choices, help, when, fn, grp)       \
+    {                                                                                            \
+        {name, type, def, min, max, flags, choices, help, when},                                 \
+            offsetof(T, field), fn, grp                                                          \
+    }
+#define FLOW_P_REAL(T, field, name, def, min, max, flags, help)                                  \
+    FLOW_P_(T, field, name, FLOW_PARAM_REAL, def, min, max, flags, NULL, help, NULL, NULL, 0)
+#define FLOW_P_INT(T, field, name, def, min, max, flags, help)                                   \
+    FLOW_P_(T, field, name, FLOW_PARAM_INT, def, min, max, flags, NULL, help, NULL, NULL, 0)
+#define FLOW_P_BOOL(T, field, name, def, help)                                                   \
+    FLOW_P_(T, field, name, FLOW_PARAM_BOOL, def, 0, 1, 0, NULL, help, NULL, NULL, 0)
+#define FLOW_P_CHOICE(T, field, name, def, choices, help)                                        \
+    FLOW_P_(T, field, name, FLOW_PARAM_CHOICE, def, 0, 0, 0, choices, help, NULL, NULL, 0)
+/* Any of them with a condition: `when` in words, fn reading the method's
+ * whole parameter struct. */
+#define FLOW_P_WHEN(T, field, name, type, def, min, max, flags, choices, help, when, fn)        \
+    FLOW_P_(T, field, name, type, def, min, max, flags, choices, help, when, fn, 0)
+/* The same inside a group of parameters at T.grp: fn reads the group. */
+#define FLOW_P_GROUP(T, grp, field, name, type, def, min, max, flags, choices, help, when, fn)  \
+    FLOW_P_(T, grp.field, name, type, def, min, max, flags, choices, help, when, fn,             \
+            offsetof(T, grp))
+
+/* The groups that several methods share, as schema entries: the solver of
+ * a variational system (a flow_solver_params at T.field) and the
+ * coarse-to-fine warping (a flow_warp_params at T.field).  Their
+ * conditions are in registry.c. */
+int flow_applies_multigrid(const void *solver_params);  /* v, w, cascadic, fmg */
+int flow_applies_cycles(const void *solver_params);     /* v, w, fmg */
+int flow_applies_sweeps(const void *solver_params);     /* jacobi, rbsor, cascadic */
+int flow_applies_omega(const void *solver_params);      /* SOR alone or as smoother */
+int flow_applies_jacobi(const void *solver_params);     /* Jacobi alone or as smoother */
+int flow_applies_warping(const void *warp_params);      /* levels > 0 */
+
+#define FLOW_SOLVER_SCHEMA(T, f)                                                                 \
+    FLOW_P_GROUP(T, f, solver, "solver", FLOW_PARAM_CHOICE, FLOW_SOLVER_FMG, 0, 0, 0,            \
+                 flow_solver_names, "the solver of the global system", NULL, NULL),             \
+    FLOW_P_GROUP(T, f, smoother, "smoother", FLOW_PARAM_CHOICE, FLOW_SOLVER_JACOBI, 0, 0, 0,     \
+                 flow_smoother_names, "the smoother inside the multigrid solvers",              \
+                 "solver v, w, cascadic or fmg", flow_applies_multigrid),                       \
+    FLOW_P_GROUP(T, f, iterations, "iterations", FLOW_PARAM_INT, 500, 1, 1e7, 0, NULL,           \
+                 "sweeps of jacobi or rbsor alone; sweeps per level of cascadic",               \
+                 "solver jacobi, rbsor or cascadic", flow_applies_sweeps),                      \
+    FLOW_P_GROUP(T, f, omega, "omega", FLOW_PARAM_REAL, 1.0, 0, 2,                               \
+                 FLOW_PARAM_MIN_OPEN | FLOW_PARAM_MAX_OPEN, NULL,                               \
+                 "relaxation of red-black SOR (alone or as smoother); 1 is Gauss-Seidel",       \
+                 "solver rbsor, or smoother rbsor in a multigrid solver", flow_applies_omega),  \
+    FLOW_P_GROUP(T, f, jacobi_weight, "jacobi_weight", FLOW_PARAM_REAL, 0.8, 0, 1,               \
+                 FLOW_PARAM_MIN_OPEN, NULL, "Jacobi damping w, 1 = plain Jacobi",               \
+                 "solver jacobi, or smoother jacobi in a multigrid solver",                     \
+                 flow_applies_jacobi),                                                          \
+    FLOW_P_GROUP(T, f, n0, "n0", FLOW_PARAM_INT, 10, 1, 1e6, 0, NULL,                            \
+                 "sweeps on the coarsest grid", "solver v, w or fmg", flow_applies_cycles),     \
+    FLOW_P_GROUP(T, f, n1, "n1", FLOW_PARAM_INT, 2, 0, 1e4, 0, NULL,                             \
+                 "presmoothing sweeps per level", "solver v, w or fmg", flow_applies_cycles),   \
+    FLOW_P_GROUP(T, f, n2, "n2", FLOW_PARAM_INT, 2, 0, 1e4, 0, NULL,                             \
+                 "postsmoothing sweeps per level", "solver v, w or fmg", flow_applies_cycles),  \
+    FLOW_P_GROUP(T, f, cycles, "cycles", FLOW_PARAM_INT, 1, 1, 1e4, 0, NULL,                     \
+                 "cycles per level (fmg) or in total (v, w)", "solver v, w or fmg",             \
+                 flow_applies_cycles),                                                          \
+    FLOW_P_GROUP(T, f, max_depth, "max_depth", FLOW_PARAM_INT, -1, -1, 30, 0, NULL,              \
+                 "deepest multigrid level; -1: as deep as the grid allows",                     \
+                 "solver v, w, cascadic or fmg", flow_applies_multigrid)
+
+#define FLOW_WARP_SCHEMA(T, f)                                                                   \
+    FLOW_P_GROUP(T, f, levels, "warp_levels", FLOW_PARAM_INT, 0, 0, 12, 0, NULL,                 \
+                 "coarse-to-fine warping over N coarser pyramid levels; 0: none", NULL, NULL),  \
+    FLOW_P_GROUP(T, f, warps, "warps", FLOW_PARAM_INT, 1, 1, 100, 0, NULL,                       \
+                 "passes of warp, motion tensor and solve per pyramid level",                   \
+                 "warp_levels > 0", flow_applies_warping),                                      \
+    FLOW_P_GROUP(T, f, scale, "warp_scale", FLOW_PARAM_REAL, 0.5, 0.5, 1, FLOW_PARAM_MAX_OPEN,   \
+                 NULL, "size of a pyramid level over the next finer one", "warp_levels > 0",    \
+                 flow_applies_warping)
+
+/* The scales and the weight that several methods share. */
+#define FLOW_SIGMA_PARAM(T, field)                                                               \
+    FLOW_P_REAL(T, field, "sigma", 1.5, 0, 16, 0, "presmoothing K_sigma of the frames, pixels")
+#define FLOW_RHO_PARAM(T, field)                                                                 \
+    FLOW_P_REAL(T, field, "rho", 1.0, 0, 16, 0,                                                  \
+                "integration scale K_rho of the motion tensor, pixels")
+#define FLOW_ALPHA_PARAM(T, field, def)                                                          \
+    FLOW_P_REAL(T, field, "alpha", def, 0, 1e12, FLOW_PARAM_MIN_OPEN,                            \
+                "weight of the smoothness term")
+
+/* The input parameter of every method. */
+#define FLOW_COLOR_PARAM(T, field)                                                               \
+    FLOW_P_BOOL(T, field, "color", 0,                                                            \
+                "input: 0 the luminance, 1 the R, G, B channels (their tensors summed)")
+
+#define FLOW_NPARAMS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+#endif

@@ -1,0 +1,249 @@
+/* colorcode.c -- the Middlebury colour coding of flow fields (Baker,
+ * Scharstein, Lewis, Roth, Black, Szeliski, "A database and evaluation
+ * methodology for optical flow", IJCV 2011), its legend (seed 001 figure
+ * A.1), the key frame drawn around a picture, blends with a frame and
+ * nearest-neighbour enlargement.  Contracts in flow/render.h. */
+#include "flow/render.h"
+#include "base/fail.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+/* The wheel's six segments: how many colours each has, and the channel
+ * that changes along it (rising from 0 or falling from 255). */
+enum { RY = 15, YG = 6, GC = 4, CB = 11, BM = 13, MR = 6 };
+
+void flow_colorwheel(int k, int rgb[3])
+{
+    k = ((k % FLOW_COLORWHEEL_SIZE) + FLOW_COLORWHEEL_SIZE) % FLOW_COLORWHEEL_SIZE;
+    int r = 0, g = 0, b = 0;
+    if (k < RY) { /* red -> yellow: green rises */
+        r = 255, g = 255 * k / RY;
+    } else if ((k -= RY) < YG) { /* yellow -> green: red falls */
+        r = 255 - 255 * k / YG, g = 255;
+    } else if ((k -= YG) < GC) { /* green -> cyan: blue rises */
+        g = 255, b = 255 * k / GC;
+    } else if ((k -= GC) < CB) { /* cyan -> blue: green falls */
+        g = 255 - 255 * k / CB, b = 255;
+    } else if ((k -= CB) < BM) { /* blue -> magenta: red rises */
+        r = 255 * k / BM, b = 255;
+    } else { /* magenta -> red: blue falls */
+        k -= BM;
+        r = 255, b = 255 - 255 * k / MR;
+    }
+    rgb[0] = r, rgb[1] = g, rgb[2] = b;
+}
+
+void flow_color_of(double fu, double fv, float rgb[3])
+{
+    if (!isfinite(fu) || !isfinite(fv)) { /* callers test unknown-ness on raw vectors */
+        rgb[0] = rgb[1] = rgb[2] = 0.0f;
+        return;
+    }
+    /* -0 + 0 is +0: a vector (1, -0) is red like (1, 0), instead of taking
+     * the far side of atan2's branch cut. */
+    fu += 0.0;
+    fv += 0.0;
+    const double rad = sqrt(fu * fu + fv * fv);
+    const double a = atan2(-fv, -fu) / PI; /* -1 .. 1 */
+    const double fk = (a + 1.0) / 2.0 * (FLOW_COLORWHEEL_SIZE - 1);
+    int k0 = (int)fk;
+    if (k0 > FLOW_COLORWHEEL_SIZE - 1)
+        k0 = FLOW_COLORWHEEL_SIZE - 1;
+    const int k1 = (k0 + 1) % FLOW_COLORWHEEL_SIZE;
+    const double f = fk - k0;
+    int c0[3], c1[3];
+    flow_colorwheel(k0, c0);
+    flow_colorwheel(k1, c1);
+    for (int b = 0; b < 3; b++) {
+        /* on the 0..255 scale throughout, so that wheel colours and
+         * half-way mixes come out exact */
+        double col = (1.0 - f) * c0[b] + f * c1[b];
+        if (rad <= 1.0)
+            col = 255.0 - rad * (255.0 - col); /* towards white at the centre */
+        else
+            col *= 0.75; /* beyond the scale: darker */
+        rgb[b] = (float)floor(col + 0.5);
+    }
+}
+
+double flow_max_radius(const flow_field *f)
+{
+    double m = 0.0;
+    const size_t n = (size_t)f->width * f->height;
+    for (size_t i = 0; i < n; i++) {
+        if (flow_is_unknown(f->u[i], f->v[i]))
+            continue;
+        const double r = sqrt((double)f->u[i] * f->u[i] + (double)f->v[i] * f->v[i]);
+        if (r > m)
+            m = r;
+    }
+    return m;
+}
+
+static flow_status check_field(const flow_field *f, double max_radius, const char *who)
+{
+    if (!f || !f->u || !f->v || f->width < 1 || f->height < 1)
+        return flow_fail(FLOW_ERR_INVALID, "%s: no flow field given", who);
+    if (!isfinite(max_radius))
+        return flow_fail(FLOW_ERR_INVALID, "%s: maximum radius %g is not finite", who,
+                         max_radius);
+    return FLOW_OK;
+}
+
+static double scale_of(const flow_field *f, double max_radius)
+{
+    if (max_radius > 0)
+        return max_radius;
+    const double m = flow_max_radius(f);
+    return m > 0 ? m : 1.0;
+}
+
+/* Colours f into the RGB planes of img at offset (ox, oy). */
+static void paint(const flow_field *f, double R, flow_image *img, int ox, int oy)
+{
+    const size_t plane = (size_t)img->width * img->height;
+    for (int y = 0; y < f->height; y++)
+        for (int x = 0; x < f->width; x++) {
+            const size_t i = (size_t)y * f->width + x;
+            float c[3];
+            if (flow_is_unknown(f->u[i], f->v[i]))
+                c[0] = c[1] = c[2] = 0.0f;
+            else
+                flow_color_of(f->u[i] / R, f->v[i] / R, c);
+            const size_t o = (size_t)(y + oy) * img->width + (x + ox);
+            img->data[o] = c[0];
+            img->data[plane + o] = c[1];
+            img->data[2 * plane + o] = c[2];
+        }
+}
+
+flow_status flow_render_color(const flow_field *f, double max_radius, flow_image *rgb,
+                              double *used)
+{
+    memset(rgb, 0, sizeof *rgb);
+    FLOW_TRY(check_field(f, max_radius, "flow_render_color"));
+    const double R = scale_of(f, max_radius);
+    FLOW_TRY(flow_image_alloc(rgb, f->width, f->height, 3));
+    paint(f, R, rgb, 0, 0);
+    if (used)
+        *used = R;
+    return FLOW_OK;
+}
+
+flow_status flow_render_color_framed(const flow_field *f, double max_radius, int border,
+                                     flow_image *rgb, double *used)
+{
+    memset(rgb, 0, sizeof *rgb);
+    FLOW_TRY(check_field(f, max_radius, "flow_render_color_framed"));
+    if (border <= 0) {
+        const int side = f->width < f->height ? f->width : f->height;
+        border = (int)lround(0.08 * side);
+        border = border < 6 ? 6 : border > 64 ? 64 : border;
+    }
+    if (border > 4096)
+        return flow_fail(FLOW_ERR_INVALID, "legend frame of %d pixels is too wide (at most 4096)",
+                         border);
+    const double R = scale_of(f, max_radius);
+    const int W = f->width + 2 * border, H = f->height + 2 * border;
+    FLOW_TRY(flow_image_alloc(rgb, W, H, 3));
+    const size_t plane = (size_t)W * H;
+    const double cx = 0.5 * (W - 1), cy = 0.5 * (H - 1);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            if (x >= border && x < W - border && y >= border && y < H - border)
+                continue;
+            const double dx = x - cx, dy = y - cy, d = sqrt(dx * dx + dy * dy);
+            float c[3];
+            flow_color_of(dx / d, dy / d, c); /* full saturation */
+            const size_t o = (size_t)y * W + x;
+            rgb->data[o] = c[0];
+            rgb->data[plane + o] = c[1];
+            rgb->data[2 * plane + o] = c[2];
+        }
+    paint(f, R, rgb, border, border);
+    if (used)
+        *used = R;
+    return FLOW_OK;
+}
+
+flow_status flow_render_legend(int size, flow_image *rgb)
+{
+    memset(rgb, 0, sizeof *rgb);
+    if (size < 32 || size > 4096)
+        return flow_fail(FLOW_ERR_INVALID, "legend size %d out of range (32 to 4096)", size);
+    FLOW_TRY(flow_image_alloc(rgb, size, size, 3));
+    const size_t plane = (size_t)size * size;
+    const double c = 0.5 * (size - 1);
+    const double R = 0.5 * size - 3.0; /* radius of the disc, pixels */
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            const double fu = (x - c) / R, fv = (y - c) / R;
+            const double r = sqrt(fu * fu + fv * fv);
+            float col[3] = {255.0f, 255.0f, 255.0f};
+            if (r <= 1.0)
+                flow_color_of(fu, fv, col);
+            /* grey outline (1.5 px wide) and axes (1 px) */
+            const double ring = fabs(r * R - R);
+            const int axis = r <= 1.0 && (fabs(x - c) < 0.6 || fabs(y - c) < 0.6);
+            if (ring < 0.75 || axis)
+                col[0] = col[1] = col[2] = 96.0f;
+            const size_t o = (size_t)y * size + x;
+            rgb->data[o] = col[0];
+            rgb->data[plane + o] = col[1];
+            rgb->data[2 * plane + o] = col[2];
+        }
+    return FLOW_OK;
+}
+
+flow_status flow_render_blend(const flow_image *frame, const flow_image *color, double alpha,
+                              flow_image *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!frame || !color || !frame->data || !color->data)
+        return flow_fail(FLOW_ERR_INVALID, "flow_render_blend: missing image");
+    if (!(alpha >= 0.0 && alpha <= 1.0))
+        return flow_fail(FLOW_ERR_INVALID, "blend weight %g out of range (0 to 1)", alpha);
+    if (frame->width != color->width || frame->height != color->height)
+        return flow_fail(FLOW_ERR_SIZE, "frame is %dx%d but the flow picture is %dx%d",
+                         frame->width, frame->height, color->width, color->height);
+    if (color->channels != 3 || (frame->channels != 1 && frame->channels != 3))
+        return flow_fail(FLOW_ERR_INVALID, "flow_render_blend: bad channel counts %d and %d",
+                         frame->channels, color->channels);
+    FLOW_TRY(flow_image_alloc(out, color->width, color->height, 3));
+    const size_t plane = (size_t)color->width * color->height;
+    for (int b = 0; b < 3; b++) {
+        const float *fr = frame->data + (frame->channels == 3 ? b * plane : 0);
+        const float *co = color->data + b * plane;
+        float *o = out->data + b * plane;
+        for (size_t i = 0; i < plane; i++)
+            o[i] = (float)((1.0 - alpha) * fr[i] + alpha * co[i]);
+    }
+    return FLOW_OK;
+}
+
+flow_status flow_render_zoom_rgb(const flow_image *src, int zoom, flow_image *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!src || !src->data || (src->channels != 1 && src->channels != 3))
+        return flow_fail(FLOW_ERR_INVALID, "flow_render_zoom_rgb: missing or bad image");
+    if (zoom < 1 || zoom > 64)
+        return flow_fail(FLOW_ERR_INVALID, "zoom %d out of range (1 to 64)", zoom);
+    const long W = (long)src->width * zoom, H = (long)src->height * zoom;
+    if (W > (1L << 30) || H > (1L << 30) || W * H > FLOW_IMAGE_MAX_PIXELS)
+        return flow_fail(FLOW_ERR_SIZE, "a %dx%d image zoomed %d times is too large",
+                         src->width, src->height, zoom);
+    FLOW_TRY(flow_image_alloc(out, (int)W, (int)H, 3));
+    const size_t sp = (size_t)src->width * src->height, op = (size_t)W * H;
+    for (int b = 0; b < 3; b++) {
+        const float *s = src->data + (src->channels == 3 ? b * sp : 0);
+        float *o = out->data + b * op;
+        for (long y = 0; y < H; y++)
+            for (long x = 0; x < W; x++)
+                o[(size_t)y * W + x] = s[(size_t)(y / zoom) * src->width + x / zoom];
+    }
+    return FLOW_OK;
+}
