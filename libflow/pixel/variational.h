@@ -203,17 +203,20 @@ FLOW_HD void flow_smooth_terms(const flow_system *s, const flow_stencil *vu,
 {
     const int psi_s = (s->flags & FLOW_SYS_PSI_S) != 0;
     const float ax = s->alpha / (s->hx * s->hx), ay = s->alpha / (s->hy * s->hy);
+    /* a neighbour outside the grid adds weight 0 (exactly what leaving it
+     * out gives): no branch, so the GPU issues every load at once instead
+     * of waiting for memory inside each branch */
+    const float ww = x > 0 ? ax * (psi_s ? 0.5f * (pw + pc) : 1.0f) : 0.0f;
+    const float we = x < w - 1 ? ax * (psi_s ? 0.5f * (pe + pc) : 1.0f) : 0.0f;
+    const float wn = y > 0 ? ay * (psi_s ? 0.5f * (pn + pc) : 1.0f) : 0.0f;
+    const float ws = y < h - 1 ? ay * (psi_s ? 0.5f * (ps + pc) : 1.0f) : 0.0f;
     t->wsum = 0.0f;
     t->nu = 0.0f;
     t->nv = 0.0f;
-    if (x > 0)
-        flow_var_add(ax * (psi_s ? 0.5f * (pw + pc) : 1.0f), vu->w, vv->w, t);
-    if (x < w - 1)
-        flow_var_add(ax * (psi_s ? 0.5f * (pe + pc) : 1.0f), vu->e, vv->e, t);
-    if (y > 0)
-        flow_var_add(ay * (psi_s ? 0.5f * (pn + pc) : 1.0f), vu->n, vv->n, t);
-    if (y < h - 1)
-        flow_var_add(ay * (psi_s ? 0.5f * (ps + pc) : 1.0f), vu->s, vv->s, t);
+    flow_var_add(ww, vu->w, vv->w, t);
+    flow_var_add(we, vu->e, vv->e, t);
+    flow_var_add(wn, vu->n, vv->n, t);
+    flow_var_add(ws, vu->s, vv->s, t);
 }
 
 /* The terms at (x, y).  The neighbour values come from xv, the weights from
@@ -235,15 +238,13 @@ FLOW_HD flow_var_terms flow_var_terms_px(const flow_system *s, const flow_pair *
     }
     float pc = 1.0f, pw = 0.0f, pe = 0.0f, pn = 0.0f, ps = 0.0f;
     if (psi_s) {
+        /* at every pixel (the clamped stencil keeps them finite), used only
+         * for neighbours inside the grid: no branch, as in flow_smooth_terms */
         pc = flow_psi_s_diff(s, du.e, du.w, du.s, du.n, dv.e, dv.w, dv.s, dv.n);
-        if (x > 0)
-            pw = flow_psi_s_diff(s, du.c, du.ww, du.sw, du.nw, dv.c, dv.ww, dv.sw, dv.nw);
-        if (x < w - 1)
-            pe = flow_psi_s_diff(s, du.ee, du.c, du.se, du.ne, dv.ee, dv.c, dv.se, dv.ne);
-        if (y > 0)
-            pn = flow_psi_s_diff(s, du.ne, du.nw, du.c, du.nn, dv.ne, dv.nw, dv.c, dv.nn);
-        if (y < h - 1)
-            ps = flow_psi_s_diff(s, du.se, du.sw, du.ss, du.c, dv.se, dv.sw, dv.ss, dv.c);
+        pw = flow_psi_s_diff(s, du.c, du.ww, du.sw, du.nw, dv.c, dv.ww, dv.sw, dv.nw);
+        pe = flow_psi_s_diff(s, du.ee, du.c, du.se, du.ne, dv.ee, dv.c, dv.se, dv.ne);
+        pn = flow_psi_s_diff(s, du.ne, du.nw, du.c, du.nn, dv.ne, dv.nw, dv.c, dv.nn);
+        ps = flow_psi_s_diff(s, du.se, du.sw, du.ss, du.c, dv.se, dv.sw, dv.ss, dv.c);
     }
     flow_var_terms t;
     flow_smooth_terms(s, &vu, &vv, x, y, w, h, pc, pw, pe, pn, ps, &t);
