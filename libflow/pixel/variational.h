@@ -193,13 +193,15 @@ FLOW_HD void flow_var_add(float wn, float un, float vn, flow_var_terms *t)
     t->nv += wn * vn;
 }
 
-/* The smoothness part from diffusivities already evaluated: pc the pixel's
- * Psi'_S and pw, pe, pn, ps its neighbours' (read only for neighbours inside
- * the grid and a robust smoothness term); the neighbour values from the
- * stencils vu, vv. */
-FLOW_HD void flow_smooth_terms(const flow_system *s, const flow_stencil *vu,
-                               const flow_stencil *vv, int x, int y, int w, int h, float pc,
-                               float pw, float pe, float pn, float ps, flow_var_terms *t)
+/* The terms at (x, y) of a w x h grid: the smoothness part from
+ * diffusivities already evaluated (pc the pixel's Psi'_S and pw, pe, pn, ps
+ * its neighbours', read only for neighbours inside the grid and a robust
+ * smoothness term) and the neighbour values of the stencils vu, vv; the
+ * data terms weighted for the flow (du, dv); the pixel's flow from vu, vv. */
+FLOW_HD flow_var_terms flow_var_terms_from(const flow_system *s, const flow_stencil *vu,
+                                           const flow_stencil *vv, float du, float dv, int x,
+                                           int y, int w, int h, float pc, float pw, float pe,
+                                           float pn, float ps)
 {
     const int psi_s = (s->flags & FLOW_SYS_PSI_S) != 0;
     const float ax = s->alpha / (s->hx * s->hx), ay = s->alpha / (s->hy * s->hy);
@@ -210,13 +212,18 @@ FLOW_HD void flow_smooth_terms(const flow_system *s, const flow_stencil *vu,
     const float we = x < w - 1 ? ax * (psi_s ? 0.5f * (pe + pc) : 1.0f) : 0.0f;
     const float wn = y > 0 ? ay * (psi_s ? 0.5f * (pn + pc) : 1.0f) : 0.0f;
     const float ws = y < h - 1 ? ay * (psi_s ? 0.5f * (ps + pc) : 1.0f) : 0.0f;
-    t->wsum = 0.0f;
-    t->nu = 0.0f;
-    t->nv = 0.0f;
-    flow_var_add(ww, vu->w, vv->w, t);
-    flow_var_add(we, vu->e, vv->e, t);
-    flow_var_add(wn, vu->n, vv->n, t);
-    flow_var_add(ws, vu->s, vv->s, t);
+    flow_var_terms t;
+    t.wsum = 0.0f;
+    t.nu = 0.0f;
+    t.nv = 0.0f;
+    flow_var_add(ww, vu->w, vv->w, &t);
+    flow_var_add(we, vu->e, vv->e, &t);
+    flow_var_add(wn, vu->n, vv->n, &t);
+    flow_var_add(ws, vu->s, vv->s, &t);
+    flow_data_weights(s, du, dv, x, y, &t);
+    t.u = vu->c;
+    t.v = vv->c;
+    return t;
 }
 
 /* The terms at (x, y).  The neighbour values come from xv, the weights from
@@ -239,19 +246,14 @@ FLOW_HD flow_var_terms flow_var_terms_px(const flow_system *s, const flow_pair *
     float pc = 1.0f, pw = 0.0f, pe = 0.0f, pn = 0.0f, ps = 0.0f;
     if (psi_s) {
         /* at every pixel (the clamped stencil keeps them finite), used only
-         * for neighbours inside the grid: no branch, as in flow_smooth_terms */
+         * for neighbours inside the grid: no branch, as in flow_var_terms_from */
         pc = flow_psi_s_diff(s, du.e, du.w, du.s, du.n, dv.e, dv.w, dv.s, dv.n);
         pw = flow_psi_s_diff(s, du.c, du.ww, du.sw, du.nw, dv.c, dv.ww, dv.sw, dv.nw);
         pe = flow_psi_s_diff(s, du.ee, du.c, du.se, du.ne, dv.ee, dv.c, dv.se, dv.ne);
         pn = flow_psi_s_diff(s, du.ne, du.nw, du.c, du.nn, dv.ne, dv.nw, dv.c, dv.nn);
         ps = flow_psi_s_diff(s, du.se, du.sw, du.ss, du.c, dv.se, dv.sw, dv.ss, dv.c);
     }
-    flow_var_terms t;
-    flow_smooth_terms(s, &vu, &vv, x, y, w, h, pc, pw, pe, pn, ps, &t);
-    flow_data_weights(s, du.c, dv.c, x, y, &t);
-    t.u = vu.c;
-    t.v = vv.c;
-    return t;
+    return flow_var_terms_from(s, &vu, &vv, du.c, dv.c, x, y, w, h, pc, pw, pe, pn, ps);
 }
 
 /* The right-hand side at (x, y) (0 without FLOW_SYS_RHS). */
@@ -473,12 +475,7 @@ FLOW_HD flow_var_terms flow_small_terms(const flow_system *s, const flow_pair *v
     const float pc = nl ? ps[i] : 1.0f;
     const float pw = nl && x > 0 ? ps[i - 1] : 0.0f, pe = nl && x < w - 1 ? ps[i + 1] : 0.0f;
     const float pn = nl && y > 0 ? ps[i - w] : 0.0f, pso = nl && y < h - 1 ? ps[i + w] : 0.0f;
-    flow_var_terms t;
-    flow_smooth_terms(s, &vu, &vv, x, y, w, h, pc, pw, pe, pn, pso, &t);
-    flow_data_weights(s, vu.c, vv.c, x, y, &t);
-    t.u = vu.c;
-    t.v = vv.c;
-    return t;
+    return flow_var_terms_from(s, &vu, &vv, vu.c, vv.c, x, y, w, h, pc, pw, pe, pn, pso);
 }
 
 /* Psi'_S of every pixel of src into ps, then a barrier (robust smoothness
