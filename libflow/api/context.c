@@ -17,6 +17,10 @@ struct flow_context {
     void *state; /* the method's */
     int width, height, channels;
     flow_plane frame[2][3];    /* the uploaded frames, one plane per channel */
+    /* colour frames of a method told `color 0`: it computes on their
+     * luminance (one plane per frame), made on the device */
+    int luminance;
+    flow_plane gray[2];
     const flow_pair *result;   /* where the method leaves the flow */
     int computed;              /* a flow has been computed (residual is meaningful) */
     int has_frames;            /* frame[] holds the last pair uploaded whole */
@@ -36,9 +40,11 @@ void flow_context_destroy(flow_context *ctx)
         d->ops->graph_destroy(d, ctx->graph);
     if (ctx->method && ctx->state)
         ctx->method->destroy(ctx->state);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++) {
         for (int c = 0; c < 3; c++)
             flow_plane_free(d, &ctx->frame[k][c]);
+        flow_plane_free(d, &ctx->gray[k]);
+    }
     flow_params_destroy(ctx->params);
     free(ctx->ex.host);
     free(ctx);
@@ -64,13 +70,19 @@ flow_status flow_context_create(flow_device *d, int width, int height, int chann
     ctx->height = height;
     ctx->channels = channels;
     ctx->graphs = 1;
+    double color = 1;
+    ctx->luminance = channels == 3 && flow_params_get_number(p, "color", &color) == FLOW_OK
+                     && color == 0;
     flow_status s = flow_params_clone(p, &ctx->params);
-    for (int k = 0; k < 2 && s == FLOW_OK; k++)
+    for (int k = 0; k < 2 && s == FLOW_OK; k++) {
         for (int c = 0; c < channels && s == FLOW_OK; c++)
             s = flow_plane_alloc(d, &ctx->frame[k][c], width, height);
+        if (s == FLOW_OK && ctx->luminance)
+            s = flow_plane_alloc(d, &ctx->gray[k], width, height);
+    }
     if (s == FLOW_OK)
-        s = ctx->method->create(d, width, height, channels, flow_params_values(ctx->params),
-                                &ctx->state);
+        s = ctx->method->create(d, width, height, ctx->luminance ? 1 : channels,
+                                flow_params_values(ctx->params), &ctx->state);
     if (s != FLOW_OK) {
         flow_context_destroy(ctx);
         return s;
@@ -142,6 +154,17 @@ static flow_status device_work(flow_context *ctx)
 {
     flow_frames in;
     memset(&in, 0, sizeof in);
+    if (ctx->luminance) {
+        for (int k = 0; k < 2; k++) {
+            const flow_plane *f = ctx->frame[k];
+            const flow_luminance_args a = { ctx->gray[k], f[0], f[1], f[2] };
+            FLOW_TRY(flow_k_luminance(ctx->ex.dev, &a));
+        }
+        in.channels = 1;
+        in.f1[0] = ctx->gray[0];
+        in.f2[0] = ctx->gray[1];
+        return ctx->method->run(ctx->state, &ctx->ex, &in, &ctx->result);
+    }
     in.channels = ctx->channels;
     for (int c = 0; c < ctx->channels; c++) {
         in.f1[c] = ctx->frame[0][c];

@@ -289,14 +289,14 @@ static flow_status solve(flow_mg *mg, flow_exec *ex)
     switch (p->solver) {
     case FLOW_SOLVER_JACOBI:
     case FLOW_SOLVER_RBSOR:
-        s = flow_pair_fill(mg->dev, &mg->lev[0].x, 0.0f);
+        s = mg->warm ? FLOW_OK : flow_pair_fill(mg->dev, &mg->lev[0].x, 0.0f);
         if (s == FLOW_OK)
             s = flow_mg_smooth(mg, ex, 0, full, p->iterations,
                                p->solver == FLOW_SOLVER_RBSOR ? "SOR" : "J", "solve");
         break;
     case FLOW_SOLVER_VCYCLE:
     case FLOW_SOLVER_WCYCLE:
-        s = flow_pair_fill(mg->dev, &mg->lev[0].x, 0.0f);
+        s = mg->warm ? FLOW_OK : flow_pair_fill(mg->dev, &mg->lev[0].x, 0.0f);
         for (int c = 1; s == FLOW_OK && c <= p->cycles; c++) {
             flow_tracef(ex, 0, "{depth: 0, cycle: %d/%d}", c, p->cycles);
             s = cycle(mg, ex, 0, full, p->solver == FLOW_SOLVER_VCYCLE ? 1 : 2,

@@ -67,6 +67,7 @@ typedef struct flow_mg {
     flow_mg_level *lev;
     int nonlinear; /* a robust term: lagged weights, and FAS on coarse grids */
     int use_sor;   /* the smoother is red-black SOR */
+    int warm;      /* Jacobi, SOR, V and W start from the x already there (else 0) */
 } flow_mg;
 
 /* The size of the grid one level coarser than n: ceil(n / 2), so 79 -> 40
@@ -89,6 +90,13 @@ void flow_mg_destroy(flow_mg *mg);
 static inline flow_tensor *flow_mg_tensor(flow_mg *mg, int k)
 {
     return &mg->lev[0].sys.term[k].J;
+}
+/* Whether the single-grid solvers and the V- and W-cycles start from the
+ * flow already in flow_mg_result() (a warm start: a warping method's
+ * current flow) rather than from 0; FMG and cascadic build their own. */
+static inline void flow_mg_set_warm(flow_mg *mg, int warm)
+{
+    mg->warm = warm != 0;
 }
 /* The solution of the last solve (always this pair). */
 static inline flow_pair *flow_mg_result(flow_mg *mg)

@@ -91,9 +91,13 @@ flow_status flow_pyramid_create(flow_device *d, int width, int height, int chann
     py->user = user;
     int n = 1;
     for (int w = width, h = height; n <= p->levels; n++) {
-        w = coarse_size(w, p->scale), h = coarse_size(h, p->scale);
-        if (w < FLOW_PYRAMID_MIN_SIDE || h < FLOW_PYRAMID_MIN_SIDE)
+        const int cw = coarse_size(w, p->scale), ch = coarse_size(h, p->scale);
+        /* near the bottom a fine scale may round a side back to itself
+         * (ceil(9 * 0.9) = 9): such a level adds nothing but a rescaled
+         * flow, so the pyramid ends there too */
+        if (cw < FLOW_PYRAMID_MIN_SIDE || ch < FLOW_PYRAMID_MIN_SIDE || cw == w || ch == h)
             break;
+        w = cw, h = ch;
     }
     flow_status s = FLOW_OK;
     py->lev = calloc((size_t)n, sizeof *py->lev);
@@ -196,10 +200,14 @@ static flow_status warp_level(flow_pyramid *py, flow_exec *ex, flow_pyr_level *L
     for (int k = 0; k < py->p.warps; k++) {
         if (k > 0)
             FLOW_TRY(flow_pair_copy(d, &L->w, L->x));
-        for (int c = 0; c < py->channels; c++) {
-            const flow_warp_args a = { L->warped[c], L->frame[1][c], L->w };
-            FLOW_TRY(flow_k_warp(d, &a));
+        flow_stage_begin(ex, "warp");
+        flow_status s = FLOW_OK;
+        for (int c = 0; c < py->channels && s == FLOW_OK; c++) {
+            const flow_warp_args a = { L->warped[c], L->frame[1][c], L->w, py->p.bicubic };
+            s = flow_k_warp(d, &a);
         }
+        flow_stage_end(ex, "warp");
+        FLOW_TRY(s);
         FLOW_TRY(py->hooks.terms(py->user, ex, L, L->frame[0], L->warped, &L->w));
         FLOW_TRY(solve_and_filter(py, ex, L));
     }

@@ -13,6 +13,7 @@ typedef struct flow_warp_params {
     int levels;   /* coarser pyramid levels (0: no warping) */
     int warps;    /* passes of warp, data terms, solve and filter per level */
     double scale; /* size of a level over the next finer one, 0.5 <= scale < 1 */
+    int bicubic;  /* warp by bicubic interpolation (else bilinear) */
 } flow_warp_params;
 
 /* Coarser levels stop at a side of 8 pixels: below, a level has too little

@@ -20,6 +20,7 @@
 #define FLOW_KERNELS_LIST_H
 
 #include "pixel/lk.h"
+#include "pixel/robust.h"
 #include "pixel/stencil.h"
 #include "pixel/tensor.h"
 #include "pixel/transfer.h"
@@ -30,6 +31,8 @@
     X(fill, flow_fill_args, a->p.width, a->p.height, GRID)                                     \
     X(scale, flow_scale_args, a->p.width, a->p.height, GRID)                                   \
     X(copy_pair, flow_copy_pair_args, a->src.u.width, a->src.u.height, GRID)                   \
+    X(luminance, flow_luminance_args, a->dst.width, a->dst.height, GRID)                       \
+    X(blend, flow_blend_args, a->dst.width, a->dst.height, GRID)                               \
     X(convolve_rows, flow_convolve_args, a->dst[0].width, a->dst[0].height, OWN)               \
     X(convolve_cols, flow_convolve_args, a->dst[0].width, a->dst[0].height, OWN)               \
     X(derivatives, flow_derivatives_args, a->f1.width, a->f1.height, GRID)                     \
@@ -47,6 +50,8 @@
     X(sor_half, flow_sor_half_args, (a->x.u.width + 1) / 2, a->x.u.height, GRID)               \
     X(residual, flow_residual_args, a->x.u.width, a->x.u.height, GRID)                         \
     X(apply, flow_apply_args, a->x.u.width, a->x.u.height, GRID)                               \
-    X(lk, flow_lk_args, a->x.u.width, a->x.u.height, GRID)
+    X(lk, flow_lk_args, a->x.u.width, a->x.u.height, GRID)                                     \
+    X(robust_terms, flow_robust_terms_args, a->f1[0].width, a->f1[0].height, GRID)             \
+    X(median, flow_median_args, a->dst.u.width, a->dst.u.height, GRID)
 
 #endif

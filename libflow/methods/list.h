@@ -8,9 +8,10 @@
     X(lk)                                                                                        \
     X(hs)                                                                                        \
     X(clg)                                                                                       \
-    X(clg_nl)
+    X(clg_nl)                                                                                    \
+    X(robust)
 
 /* The method the tools use when none is named. */
-#define FLOW_METHOD_DEFAULT "clg-nl"
+#define FLOW_METHOD_DEFAULT "robust"
 
 #endif

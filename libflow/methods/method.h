@@ -95,15 +95,19 @@ int flow_applies_jacobi(const void *solver_params);     /* Jacobi alone or as sm
 int flow_applies_warping(const void *warp_params);      /* levels > 0 */
 
 #define FLOW_SOLVER_SCHEMA(T, f)                                                                 \
-    FLOW_P_GROUP(T, f, solver, "solver", FLOW_PARAM_CHOICE, FLOW_SOLVER_FMG, 0, 0, 0,            \
+    FLOW_SOLVER_SCHEMA_D(T, f, FLOW_SOLVER_FMG, FLOW_SOLVER_JACOBI, 500, 1.0, 1)
+/* The same with a method's own defaults of solver, smoother, iterations,
+ * omega and cycles. */
+#define FLOW_SOLVER_SCHEMA_D(T, f, solver_d, smoother_d, iterations_d, omega_d, cycles_d)       \
+    FLOW_P_GROUP(T, f, solver, "solver", FLOW_PARAM_CHOICE, solver_d, 0, 0, 0,                   \
                  flow_solver_names, "the solver of the global system", NULL, NULL),             \
-    FLOW_P_GROUP(T, f, smoother, "smoother", FLOW_PARAM_CHOICE, FLOW_SOLVER_JACOBI, 0, 0, 0,     \
+    FLOW_P_GROUP(T, f, smoother, "smoother", FLOW_PARAM_CHOICE, smoother_d, 0, 0, 0,             \
                  flow_smoother_names, "the smoother inside the multigrid solvers",              \
                  "solver v, w, cascadic or fmg", flow_applies_multigrid),                       \
-    FLOW_P_GROUP(T, f, iterations, "iterations", FLOW_PARAM_INT, 500, 1, 1e7, 0, NULL,           \
+    FLOW_P_GROUP(T, f, iterations, "iterations", FLOW_PARAM_INT, iterations_d, 1, 1e7, 0, NULL,  \
                  "sweeps of jacobi or rbsor alone; sweeps per level of cascadic",               \
                  "solver jacobi, rbsor or cascadic", flow_applies_sweeps),                      \
-    FLOW_P_GROUP(T, f, omega, "omega", FLOW_PARAM_REAL, 1.0, 0, 2,                               \
+    FLOW_P_GROUP(T, f, omega, "omega", FLOW_PARAM_REAL, omega_d, 0, 2,                           \
                  FLOW_PARAM_MIN_OPEN | FLOW_PARAM_MAX_OPEN, NULL,                               \
                  "relaxation of red-black SOR (alone or as smoother); 1 is Gauss-Seidel",       \
                  "solver rbsor, or smoother rbsor in a multigrid solver", flow_applies_omega),  \
@@ -117,20 +121,23 @@ int flow_applies_warping(const void *warp_params);      /* levels > 0 */
                  "presmoothing sweeps per level", "solver v, w or fmg", flow_applies_cycles),   \
     FLOW_P_GROUP(T, f, n2, "n2", FLOW_PARAM_INT, 2, 0, 1e4, 0, NULL,                             \
                  "postsmoothing sweeps per level", "solver v, w or fmg", flow_applies_cycles),  \
-    FLOW_P_GROUP(T, f, cycles, "cycles", FLOW_PARAM_INT, 1, 1, 1e4, 0, NULL,                     \
+    FLOW_P_GROUP(T, f, cycles, "cycles", FLOW_PARAM_INT, cycles_d, 1, 1e4, 0, NULL,              \
                  "cycles per level (fmg) or in total (v, w)", "solver v, w or fmg",             \
                  flow_applies_cycles),                                                          \
     FLOW_P_GROUP(T, f, max_depth, "max_depth", FLOW_PARAM_INT, -1, -1, 30, 0, NULL,              \
                  "deepest multigrid level; -1: as deep as the grid allows",                     \
                  "solver v, w, cascadic or fmg", flow_applies_multigrid)
 
-#define FLOW_WARP_SCHEMA(T, f)                                                                   \
-    FLOW_P_GROUP(T, f, levels, "warp_levels", FLOW_PARAM_INT, 0, 0, 12, 0, NULL,                 \
-                 "coarse-to-fine warping over N coarser pyramid levels; 0: none", NULL, NULL),  \
-    FLOW_P_GROUP(T, f, warps, "warps", FLOW_PARAM_INT, 1, 1, 100, 0, NULL,                       \
+#define FLOW_WARP_SCHEMA(T, f) FLOW_WARP_SCHEMA_D(T, f, 0, 1, 0.5)
+/* The same with a method's own defaults. */
+#define FLOW_WARP_SCHEMA_D(T, f, levels_d, warps_d, scale_d)                                    \
+    FLOW_P_GROUP(T, f, levels, "warp_levels", FLOW_PARAM_INT, levels_d, 0, 100, 0, NULL,         \
+                 "coarse-to-fine warping over N coarser pyramid levels (as many as fit, "       \
+                 "down to a side of 8 pixels); 0: none", NULL, NULL),                           \
+    FLOW_P_GROUP(T, f, warps, "warps", FLOW_PARAM_INT, warps_d, 1, 100, 0, NULL,                 \
                  "passes of warp, motion tensor and solve per pyramid level",                   \
                  "warp_levels > 0", flow_applies_warping),                                      \
-    FLOW_P_GROUP(T, f, scale, "warp_scale", FLOW_PARAM_REAL, 0.5, 0.5, 1, FLOW_PARAM_MAX_OPEN,   \
+    FLOW_P_GROUP(T, f, scale, "warp_scale", FLOW_PARAM_REAL, scale_d, 0.5, 1, FLOW_PARAM_MAX_OPEN, \
                  NULL, "size of a pyramid level over the next finer one", "warp_levels > 0",    \
                  flow_applies_warping)
 

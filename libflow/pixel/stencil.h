@@ -46,6 +46,29 @@ FLOW_HD void flow_copy_pair_px(const flow_copy_pair_args *a, int x, int y)
     FLOW_PX(a->dst.v, x, y) = FLOW_PX(a->src.v, x, y);
 }
 
+/* dst = 0.299 R + 0.587 G + 0.114 B: the luminance of a colour frame (the
+ * weights of flow_image_to_gray). */
+typedef struct flow_luminance_args {
+    flow_plane dst, r, g, b;
+} flow_luminance_args;
+
+FLOW_HD void flow_luminance_px(const flow_luminance_args *a, int x, int y)
+{
+    FLOW_PX(a->dst, x, y) = 0.299f * FLOW_PX(a->r, x, y) + 0.587f * FLOW_PX(a->g, x, y)
+                            + 0.114f * FLOW_PX(a->b, x, y);
+}
+
+/* dst = a x + b y (dst may be x or y). */
+typedef struct flow_blend_args {
+    flow_plane dst, x, y;
+    float a, b;
+} flow_blend_args;
+
+FLOW_HD void flow_blend_px(const flow_blend_args *a, int x, int y)
+{
+    FLOW_PX(a->dst, x, y) = a->a * FLOW_PX(a->x, x, y) + a->b * FLOW_PX(a->y, x, y);
+}
+
 /* ---- separable convolution (eq. 4.4) ------------------------------------ */
 
 /* (K * f)(x, y) along x for a kernel w[0 .. 2r] centred at w[r]. */

@@ -17,17 +17,52 @@
 #include "tensor.h"
 #include "transfer.h"
 
-/* dst(x, y) = src(x + u, y + v) by bilinear interpolation, the point clamped
- * into the image (dst must not be src). */
+/* The weights of the four taps x0 - 1 .. x0 + 2 of cubic convolution at
+ * fraction t of [x0, x0 + 1] (Keys 1981, a = -1/2: exact on quadratics). */
+FLOW_HD void flow_cubic_weights(float t, float k[4])
+{
+    const float t2 = t * t, t3 = t2 * t;
+    k[0] = -0.5f * t3 + t2 - 0.5f * t;
+    k[1] = 1.5f * t3 - 2.5f * t2 + 1.0f;
+    k[2] = -1.5f * t3 + 2.0f * t2 + 0.5f * t;
+    k[3] = 0.5f * t3 - 0.5f * t2;
+}
+
+/* f at (px, py) by bicubic convolution, the point clamped into the image
+ * and each tap clamped into the grid. */
+FLOW_HD float flow_bicubic_at(const flow_plane *f, float px, float py)
+{
+    const int w = f->width, h = f->height;
+    px = px > 0.0f ? (px < (float)(w - 1) ? px : (float)(w - 1)) : 0.0f;
+    py = py > 0.0f ? (py < (float)(h - 1) ? py : (float)(h - 1)) : 0.0f;
+    const int x0 = (int)px, y0 = (int)py;
+    float kx[4], ky[4];
+    flow_cubic_weights(px - (float)x0, kx);
+    flow_cubic_weights(py - (float)y0, ky);
+    float sum = 0.0f;
+    for (int j = 0; j < 4; j++) {
+        const float *r = f->data + (long)flow_clampi(y0 + j - 1, 0, h - 1) * f->pitch;
+        float row = 0.0f;
+        for (int i = 0; i < 4; i++)
+            row += kx[i] * r[flow_clampi(x0 + i - 1, 0, w - 1)];
+        sum += ky[j] * row;
+    }
+    return sum;
+}
+
+/* dst(x, y) = src(x + u, y + v) by bilinear (or, cubic != 0, bicubic)
+ * interpolation, the point clamped into the image (dst must not be src). */
 typedef struct flow_warp_args {
     flow_plane dst, src;
     flow_pair w;
+    int cubic;
 } flow_warp_args;
 
 FLOW_HD void flow_warp_px(const flow_warp_args *a, int x, int y)
 {
-    FLOW_PX(a->dst, x, y) = flow_bilinear_at(&a->src, (float)x + FLOW_PX(a->w.u, x, y),
-                                             (float)y + FLOW_PX(a->w.v, x, y));
+    const float px = (float)x + FLOW_PX(a->w.u, x, y), py = (float)y + FLOW_PX(a->w.v, x, y);
+    FLOW_PX(a->dst, x, y) = a->cubic ? flow_bicubic_at(&a->src, px, py)
+                                     : flow_bilinear_at(&a->src, px, py);
 }
 
 /* j[0..5] of the increment, rewritten in place for the total flow around

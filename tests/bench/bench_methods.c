@@ -151,6 +151,23 @@ static double bytes_lk(const flow_lk_args *a)
 {
     return 7 * PX(&a->x.u);
 }
+static double bytes_luminance(const flow_luminance_args *a)
+{
+    return 4 * PX(&a->dst);
+}
+static double bytes_blend(const flow_blend_args *a)
+{
+    return 3 * PX(&a->dst);
+}
+/* Both frames of every channel and w read, each tensor's six planes written. */
+static double bytes_robust_terms(const flow_robust_terms_args *a)
+{
+    return (2.0 * a->channels + 2.0 + (a->gradient ? 12.0 : 6.0)) * PX(&a->f1[0]);
+}
+static double bytes_median(const flow_median_args *a)
+{
+    return 4 * PX(&a->dst.u);
+}
 
 /* w_<stem>: counts the call (one launch) and its bytes, then runs it. */
 #define FLOW_COUNTED(stem, A, W, H, G)                                                           \
@@ -214,7 +231,7 @@ static void on_stage(void *user, const char *name)
 {
     (void)user;
     if (strcmp(name, "motion tensor") == 0 || strcmp(name, "pyramid") == 0
-        || strcmp(name, "graph") == 0) /* the first stage on the device */
+        || strcmp(name, "prepare") == 0 || strcmp(name, "graph") == 0) /* the first stage on the device */
         flow_event_record(ev_tensor);
     else if (strcmp(name, "download") == 0)
         flow_event_record(ev_download);
@@ -285,6 +302,7 @@ static const method_run runs[] = {
     { "CLG-NL FMG(2,2)", "clg-nl", "fmg", 0, 0 },
     { "CLG-NL warp 5", "clg-nl", "fmg", 0, 5 },
     { "CLG J(200)", "clg", "jacobi", 200, 0 },
+    { "robust (defaults)", "robust", NULL, 0, 0 },
 };
 
 typedef struct size {
@@ -414,6 +432,144 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
     return 1;
 }
 
+/* ---- where a method's time goes: device time per stage -----------------
+ * The context runs directly (no graph, so that the stages are reported);
+ * an event is recorded at each begin and end of the stages below, and the
+ * spans are summed per name over a frame.  The stages nest in "warping"
+ * and do not overlap each other. */
+static const char *const stage_names[] = { "prepare", "pyramid", "warp", "data terms", "solve",
+                                           "median" };
+#define NSTAGES ((int)(sizeof stage_names / sizeof stage_names[0]))
+#define STAGE_EVENTS 16384
+static flow_event *st_ev[STAGE_EVENTS];
+static int st_n, st_open[NSTAGES], st_kind[STAGE_EVENTS], st_overflow;
+
+static int stage_index(const char *name)
+{
+    for (int k = 0; k < NSTAGES; k++)
+        if (strcmp(name, stage_names[k]) == 0)
+            return k;
+    return -1;
+}
+
+static void stage_mark(const char *name, int end)
+{
+    const int k = stage_index(name);
+    if (k < 0)
+        return;
+    if (st_n >= STAGE_EVENTS) {
+        st_overflow = 1;
+        return;
+    }
+    if (!st_ev[st_n] && flow_event_create(be, &st_ev[st_n]) != FLOW_OK)
+        return;
+    flow_event_record(st_ev[st_n]);
+    st_kind[st_n] = end ? k : -1;
+    if (!end)
+        st_open[k] = st_n;
+    else
+        st_kind[st_n] = k + NSTAGES * st_open[k]; /* the end remembers its begin */
+    st_n++;
+}
+
+static void on_stage_begin(void *user, const char *name)
+{
+    (void)user;
+    on_stage(NULL, name);
+    stage_mark(name, 0);
+}
+
+static void on_stage_end(void *user, const char *name)
+{
+    (void)user;
+    stage_mark(name, 1);
+}
+
+/* Prints one row: the median over a few frames of each stage's time. */
+static int stage_row(const char *method, const size *sz)
+{
+    flow_params *p = NULL;
+    if (flow_params_create(method, &p) != FLOW_OK)
+        return 0;
+    flow_synth s = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 1.0, .wavelength = 60, .seed = 9 };
+    flow_image a, c;
+    flow_field out;
+    flow_context *ctx = NULL;
+    int ok = flow_synth_frame(&s, sz->w, sz->h, sz->channels, 0, &a) == FLOW_OK
+             && flow_synth_frame(&s, sz->w, sz->h, sz->channels, 1, &c) == FLOW_OK
+             && flow_field_alloc(&out, sz->w, sz->h) == FLOW_OK
+             && flow_context_create(be, sz->w, sz->h, sz->channels, p, &ctx) == FLOW_OK;
+    flow_params_destroy(p);
+    if (!ok) {
+        fprintf(stderr, "bench: stages of %s: %s\n", method, flow_last_error());
+        return 0;
+    }
+    flow_context_set_graphs(ctx, 0);
+    flow_observer obs;
+    memset(&obs, 0, sizeof obs);
+    obs.stage_begin = on_stage_begin;
+    obs.stage_end = on_stage_end;
+    flow_context_set_observer(ctx, &obs);
+    enum { FRAMES = 5 };
+    double t[NSTAGES][FRAMES], total[FRAMES];
+    for (int f = 0; ok && f < FRAMES + 1; f++) {
+        st_n = 0;
+        ok = flow_context_compute(ctx, &a, &c, &out) == FLOW_OK;
+        float dev_ms = 0;
+        ok = ok && flow_event_elapsed(ev_tensor, ev_download, &dev_ms) == FLOW_OK;
+        if (!ok || f == 0) /* the first frame warms up */
+            continue;
+        for (int k = 0; k < NSTAGES; k++)
+            t[k][f - 1] = 0;
+        for (int i = 0; i < st_n; i++)
+            if (st_kind[i] >= 0) {
+                float ms = 0;
+                flow_event_elapsed(st_ev[st_kind[i] / NSTAGES], st_ev[i], &ms);
+                t[st_kind[i] % NSTAGES][f - 1] += ms;
+            }
+        total[f - 1] = dev_ms;
+    }
+    flow_context_destroy(ctx);
+    flow_image_free(&a), flow_image_free(&c);
+    flow_field_free(&out);
+    if (!ok || st_overflow) {
+        fprintf(stderr, "bench: stages of %s: %s\n", method,
+                st_overflow ? "too many stages to time" : flow_last_error());
+        return 0;
+    }
+    printf("| %s | %dx%d%s |", method, sz->w, sz->h, sz->channels == 3 ? "rgb" : "");
+    double sum = 0;
+    for (int k = 0; k < NSTAGES; k++) {
+        qsort(t[k], FRAMES, sizeof t[k][0], cmp_double);
+        sum += t[k][FRAMES / 2];
+        printf(" %.3f |", t[k][FRAMES / 2]);
+    }
+    qsort(total, FRAMES, sizeof total[0], cmp_double);
+    printf(" %.3f | %.3f |\n", sum, total[FRAMES / 2]);
+    return 1;
+}
+
+static void stage_table(int quick)
+{
+    const char *only = getenv("FLOW_BENCH_ONLY");
+    if (only && !strstr("robust", only))
+        return;
+    printf("\nrobust, device ms per stage (direct launches, no graph: each stage timed by "
+           "events; median of 5 frames):\n\n| method | size |");
+    for (int k = 0; k < NSTAGES; k++)
+        printf(" %s |", stage_names[k]);
+    printf(" sum | device ms (no graph) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    const size sizes[3] = { { 640, 480, 1 }, { 1920, 1080, 1 }, { 316, 252, 3 } };
+    for (int z = 0; z < 3; z++)
+        if (!quick || sizes[z].w == 316)
+            stage_row("robust", &sizes[z]);
+    for (int i = 0; i < STAGE_EVENTS; i++)
+        if (st_ev[i]) {
+            flow_event_destroy(st_ev[i]);
+            st_ev[i] = NULL;
+        }
+}
+
 int main(void)
 {
     const char *dev = getenv("FLOW_DEVICE");
@@ -457,6 +613,8 @@ int main(void)
                 continue;
             failed += !bench_one(&runs[k], &sizes[z], bw, quick);
         }
+    if (!only_size)
+        stage_table(quick);
     printf("\nseed 001 figure 6.6 (316x252, GeForce of 2010): LK 15.4 ms, HS FMG 43.8 ms, "
            "CLG FMG 50.1 ms, CLG-NL FMG 88.6 ms, CLG J(3000) 3414 ms\n");
     flow_event_destroy(ev_tensor);

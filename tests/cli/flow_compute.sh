@@ -31,9 +31,9 @@ for key in sigma rho alpha window window_size tau fill_unknown solver smoother i
     opt=$(echo "$key" | tr _ -)
     check "help lists --$opt" '$FC --help | grep -q -- "^      --$opt "'
 done
-expect "help: defaults per method" 0 out "\[10; hs 400; clg 400\] hs, clg, clg-nl" $FC --help
+expect "help: defaults per method" 0 out "\[2.5; hs 400; clg 400; clg-nl 10\] hs, clg, clg-nl," $FC --help
 expect "help: when a parameter applies" 0 out "applies with window box" $FC --help
-expect "help defaults" 0 out "--method NAME .*\[clg-nl\]" $FC --help
+expect "help defaults" 0 out "--method NAME .*\[robust\]" $FC --help
 expect "help examples" 0 out "^Examples:" $FC --help
 expect "help exit codes" 0 out "Exit status: 0 ok, 1 usage" $FC --help
 expect "version" 0 out "^flow-compute [0-9]+\.[0-9]+\.[0-9]+ \(libflow" $FC --version
@@ -51,7 +51,7 @@ expect "pair" 0 err EMPTY $FCC f0.png f1.png -o ab.flo
 check "flow written" 'is_flo ab.flo 64 48'
 check ".params written" '[ -f ab.flo.params ]'
 check ".params: every key" '[ "$(keys ab.flo.params | grep -c "^[a-z_0-9]*,")" -ge 21 ]'
-check ".params: method and solver" 'keys ab.flo.params | grep -qx "method,clg-nl" && keys ab.flo.params | grep -qx "solver,fmg"'
+check ".params: method and solver" 'keys ab.flo.params | grep -qx "method,robust" && keys ab.flo.params | grep -qx "solver,rbsor"'
 check ".params: backend and device" 'grep -q "^# backend: cpu, device: " ab.flo.params'
 check ".params: libflow version" 'grep -Eq "^# flow-compute [0-9.]+ \(libflow [0-9.]+\)" ab.flo.params'
 check ".params: command line" 'grep -q "^# command: flow-compute --device cpu f0.png f1.png -o ab.flo" ab.flo.params'
@@ -84,18 +84,20 @@ check "option overrides the file" 'keys over.flo.params | grep -qx "alpha,123.5"
 check "override changes the flow" '! cmp -s ab.flo over.flo'
 check "other values from the file" '[ "$(keys over.flo.params | grep -v ^alpha)" = "$(keys ab.flo.params | grep -v ^alpha)" ]'
 "$FS" -s 64x48 -n 2 --color -o 'c%d.png' >/dev/null 2>&1
-expect "colour input (--rgb)" 0 err EMPTY $FCC --rgb c0.png c1.png -o rgb.flo
+expect "colour input (--rgb)" 0 err EMPTY $FCC -m clg-nl --rgb c0.png c1.png -o rgb.flo
 check "--rgb written as color,1" 'keys rgb.flo.params | grep -qx "color,1"'
 expect "colour from its .params, no --rgb" 0 err EMPTY $FCC -p rgb.flo.params c0.png c1.png -o rgb2.flo
 check "same colour flow from its .params" 'cmp -s rgb.flo rgb2.flo'
-expect "colour frames read as gray by default" 0 err EMPTY $FCC c0.png c1.png -o gray.flo
+expect "colour frames read as gray (clg-nl: color 0)" 0 err EMPTY $FCC -m clg-nl c0.png c1.png -o gray.flo
 check "gray differs from colour" '! cmp -s rgb.flo gray.flo && keys gray.flo.params | grep -qx "color,0"'
+expect "robust reads colour frames as colour" 0 err EMPTY $FCC c0.png c1.png -o dflt.flo
+check "robust: color,1 in its .params" 'keys dflt.flo.params | grep -qx "color,1" && keys dflt.flo.params | grep -qx "method,robust"'
 printf '# a partial file\nmethod,clg\nsolver,v\n\ncycles,3  # three V-cycles\n' >part.params
 expect "partial file" 0 err EMPTY $FCC -p part.params f0.png f1.png -o part.flo
 check "file values used" 'keys part.flo.params | grep -qx "method,clg" && keys part.flo.params | grep -qx "cycles,3" && keys part.flo.params | grep -qx "solver,v"'
 check "defaults of the file's method" 'keys part.flo.params | grep -qx "alpha,400" && ! keys part.flo.params | grep -q "^nonlinear_data,"'
 expect "method option over the default" 0 err EMPTY $FCC -m lk f0.png f1.png -o lk.flo
-lkrho=$($FC --help | sed -n '/^      --rho /{n;s/.*; lk \([0-9.e+-]*\)\].*/\1/p;}')
+lkrho=$($FC --help | sed -n '/^      --rho /{n;s/.*; lk \([0-9.e+-]*\)[];].*/\1/p;}')
 check "lk defaults (as --help lists them)" 'keys lk.flo.params | grep -qx "method,lk" && [ -n "$lkrho" ] && keys lk.flo.params | grep -qx "rho,$lkrho"'
 
 printf 'method,clg\nalpha,10\nfrobnicate,3\n' >unknown.params
@@ -118,12 +120,12 @@ check "no output after a bad file" '[ ! -e x.flo ] && [ ! -e x.flo.params ]'
 expect "out-of-range option" 1 err "--alpha: parameter alpha = -3 out of range" $FCC --alpha -3 f0.png f1.png -o x.flo
 expect "sigma too large" 1 err "--sigma: .*sigma = 100" $FCC --sigma 100 f0.png f1.png -o x.flo
 expect "not a number" 1 err "--rho: rho: 'two' is not a finite number" $FCC --rho two f0.png f1.png -o x.flo
-expect "bool option" 1 err "--nonlinear-data: parameter nonlinear_data = 2 out of range \(0 or 1\)" $FCC --nonlinear-data 2 f0.png f1.png -o x.flo
+expect "bool option" 1 err "--nonlinear-data: parameter nonlinear_data = 2 out of range \(0 or 1\)" $FCC -m clg-nl --nonlinear-data 2 f0.png f1.png -o x.flo
 expect "odd only" 1 err "--window-size: parameter window_size = 8 out of range \(odd, 1 <= window_size <= 97\)" $FCC -m lk --window box --window-size 8 f0.png f1.png -o x.flo
 expect "unknown method" 1 err "--method: unknown method 'magic'" $FCC --method magic f0.png f1.png -o x.flo
 expect "unknown solver" 1 err "--solver: unknown solver 'gauss-seidel'" $FCC --solver gauss-seidel f0.png f1.png -o x.flo
 expect "bad smoother" 1 err "--smoother: unknown smoother 'fmg' \(expected jacobi or rbsor\)" $FCC --smoother fmg f0.png f1.png -o x.flo
-expect "lk with a solver" 1 err "--solver does not apply to method lk \(a parameter of hs, clg, clg-nl\)" $FCC -m lk --solver fmg f0.png f1.png -o x.flo
+expect "lk with a solver" 1 err "--solver does not apply to method lk \(a parameter of hs, clg, clg-nl, robust\)" $FCC -m lk --solver fmg f0.png f1.png -o x.flo
 expect "lk from a file, solver option" 1 err "--alpha does not apply to method lk \(from the -p file\)" \
     $FCC -p lk.flo.params --alpha 3 f0.png f1.png -o x.flo
 expect "hs with rho" 1 err "--rho does not apply to method hs" $FCC -m hs --rho 2 f0.png f1.png -o x.flo
@@ -131,10 +133,10 @@ expect "tau without lk" 1 err "--tau does not apply to method clg \(a parameter 
 expect "tau with the gauss window" 0 err EMPTY $FCC -m lk --tau 1 f0.png f1.png -o tau.flo
 expect "window size with the gauss window" 1 err "--window-size has no effect here: it applies with window box" $FCC -m lk --window-size 9 f0.png f1.png -o x.flo
 expect "rho with the box window" 1 err "--rho has no effect here: it applies with window gauss" $FCC -m lk --window box --rho 3 f0.png f1.png -o x.flo
-expect "nonlinear without clg-nl" 1 err "--eps-s does not apply to method clg \(a parameter of clg-nl\)" $FCC -m clg --eps-s 0.1 f0.png f1.png -o x.flo
-expect "eps without its robust term" 1 err "--eps-d has no effect here: it applies with nonlinear_data 1" $FCC --nonlinear-data 0 --eps-d 2 f0.png f1.png -o x.flo
+expect "nonlinear without clg-nl" 1 err "--eps-s does not apply to method clg \(a parameter of clg-nl, robust\)" $FCC -m clg --eps-s 0.1 f0.png f1.png -o x.flo
+expect "eps without its robust term" 1 err "--eps-d has no effect here: it applies with nonlinear_data 1" $FCC -m clg-nl --nonlinear-data 0 --eps-d 2 f0.png f1.png -o x.flo
 expect "omega without SOR" 1 err "--omega has no effect here: it applies with solver rbsor" $FCC --solver jacobi --omega 1.5 f0.png f1.png -o x.flo
-expect "iterations with fmg" 1 err "--iterations has no effect here: it applies with solver jacobi, rbsor or cascadic" $FCC --iterations 9 f0.png f1.png -o x.flo
+expect "iterations with fmg" 1 err "--iterations has no effect here: it applies with solver jacobi, rbsor or cascadic" $FCC -m clg-nl --iterations 9 f0.png f1.png -o x.flo
 expect "cycles without multigrid" 1 err "--cycles has no effect here: it applies with solver v, w or fmg" $FCC --solver jacobi --cycles 2 f0.png f1.png -o x.flo
 expect "method against the file's" 1 err "--method clg contradicts method lk of lk.flo.params" \
     $FCC -m clg -p lk.flo.params f0.png f1.png -o x.flo
@@ -253,10 +255,10 @@ fi
 # ---- timing --------------------------------------------------------------------------------
 expect "timing" 0 out "^TOTAL \(100%\) : \[[0-9.e+-]+ ms, [0-9.]+ fps, [0-9.]+ MPx/s\]$" \
     $FCC f0.png f1.png --timing
-check "timing: stages" 'grep -Eq "^\| upload \([0-9]+%\) : \[[0-9.e+-]+ ms, [0-9.]+ fps, [0-9.]+ MPx/s\]" out && grep -Eq "^\| solve \(" out'
+check "timing: stages" 'grep -Eq "^\| upload \([0-9]+%\) : \[[0-9.e+-]+ ms, [0-9.]+ fps, [0-9.]+ MPx/s\]" out && grep -Eq "^\| warping \(" out && grep -Eq "^\| \| solve \(" out'
 check "timing: sub-stages at depth 2" 'grep -Eq "^\| \| [a-z]" out'
 check "timing: figure 5.3 bars" 'grep -qx "|" out'
-expect "timing depth 1" 0 out "^\| solve" $FCC f0.png f1.png --timing --timing-depth 1
+expect "timing depth 1" 0 out "^\| warping" $FCC f0.png f1.png --timing --timing-depth 1
 check "timing depth 1: no sub-stage" '! grep -Eq "^\| \| [a-z]" out'
 expect "timing repeat" 0 out "^TOTAL \(100%\) : \[.*\] median [0-9.e+-]+ ms" \
     $FCC f0.png f1.png --timing --repeat 3
@@ -265,7 +267,7 @@ expect "timing file" 0 out EMPTY $FCC f0.png f1.png --timing-file t.csv --repeat
 check "timing file: meta line" 'head -n 1 t.csv | grep -q "^# flow-compute timing: .*width=64 height=48 .*samples=2 "'
 check "timing file: columns" '[ "$(sed -n 2p t.csv)" = "path,depth,name,samples,calls,mean_ms,median_ms,min_ms,max_ms,percent,fps,mpx_s" ]'
 check "timing file: total row" 'grep -Eq "^TOTAL,0,TOTAL,2,1,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,100\.000," t.csv'
-check "timing file: stage rows" 'grep -q "^TOTAL/solve,1,solve,2," t.csv && grep -q "^TOTAL/solve/" t.csv'
+check "timing file: stage rows" 'grep -q "^TOTAL/warping,1,warping,2," t.csv && grep -q "^TOTAL/warping/solve,2,solve,2," t.csv && grep -q "^TOTAL/warping/solve/" t.csv'
 check "timing file: 12 fields per row" '[ "$(sed 1d t.csv | awk -F, "NF != 12" | wc -l)" -eq 0 ]'
 mkfifo pipe.csv
 cat pipe.csv >from-pipe.csv &
@@ -275,7 +277,9 @@ check "pipe kept, CSV through it" '[ -p pipe.csv ] && grep -q "^TOTAL,0,TOTAL," 
 expect "timing file unwritable" 2 err "nonexistent-dir/t.csv" $FCC f0.png f1.png --timing-file nonexistent-dir/t.csv
 
 # ---- workflow, trace, pictures -----------------------------------------------------------
-expect "workflow" 0 err EMPTY $FCC f0.png f1.png --workflow wf -o wf.flo
+expect "workflow (robust)" 0 err EMPTY $FCC f0.png f1.png --workflow wfr -o wfr.flo
+check "workflow (robust): frames and flow" 'is_png wfr/00-frame1.png && ls wfr/*-flow.png >/dev/null 2>&1'
+expect "workflow" 0 err EMPTY $FCC -m clg-nl f0.png f1.png --workflow wf -o wf.flo
 check "workflow: frames first" 'is_png wf/00-frame1.png && is_png wf/01-frame2.png'
 check "workflow: tensor components" 'for j in J11 J12 J13 J22 J23 J33; do ls wf/*-$j.png >/dev/null 2>&1 || exit 1; done'
 check "workflow: flow components" 'ls wf/*-u.png wf/*-v.png >/dev/null 2>&1'
@@ -285,7 +289,7 @@ check "workflow: presmoothed frames and derivatives" 'for n in smoothed_frame_1 
 check "workflow: each coarse level's J11 and iterate" 'ls wf/*-level_1_J11.png wf/*-level_1_iterate_u.png wf/*-level_5_iterate_v.png >/dev/null 2>&1'
 check "workflow: level 1 is 32x24" 'grep -Eq "^[0-9]+ level_1_J11 32 24 " wf/index.txt'
 check "workflow: index" 'grep -Eq "^07 J11 64 48 -?[0-9.e+-]+ -?[0-9.e+-]+$" wf/index.txt'
-check "workflow: same flow as without" 'cmp -s wf.flo ab.flo'
+check "workflow: same flow as without" 'cmp -s wfr.flo ab.flo'
 expect "workflow of a sequence" 0 err EMPTY $FCC -q "f%d.png" --last 2 --workflow wfs
 check "workflow: a directory per pair" 'is_png wfs/0000/00-frame1.png && is_png wfs/0001/00-frame1.png'
 expect "trace" 0 out "^-> \[0\] [0-9.]+e[+-][0-9]+$" $FCC f0.png f1.png --trace --solver v -o tr.flo
@@ -304,9 +308,9 @@ check "zoomed vectors are larger" '[ "$(od -A n -t u1 -j 16 -N 8 leg-vectors.png
 
 # ---- coarse-to-fine warping ------------------------------------------------------
 "$FS" -m translate --dx 4.5 --dy -2.5 -s 96x72 -n 2 -o "big%d.png" --gt big.flo
-expect "warping" 0 err EMPTY $FCC big0.png big1.png --warp-levels 3 -o bigw.flo
+expect "warping" 0 err EMPTY $FCC -m clg-nl big0.png big1.png --warp-levels 3 -o bigw.flo
 check "warping: in the .params" 'keys bigw.flo.params | grep -qx "warp_levels,3" && keys bigw.flo.params | grep -qx "warps,1"'
-$FCC big0.png big1.png -o bign.flo
+$FCC -m clg-nl big0.png big1.png -o bign.flo
 aee() { "$BIN/flow-tool" error "$1" big.flo | sed -n 's/^AEE: \([0-9.]*\) px.*/\1/p'; }
 if [ -x "$BIN/flow-tool" ]; then
     check "warping: 4.5 px found ($(aee bigw.flo) px), lost without ($(aee bign.flo) px)" \
@@ -317,12 +321,12 @@ fi
 expect "warping: same flow from its .params" 0 err EMPTY $FCC -p bigw.flo.params big0.png big1.png -o bigw2.flo
 check "warping: reproduced bit for bit" 'cmp -s bigw.flo bigw2.flo'
 expect "warping: not for lk" 1 err "--warp-levels does not apply to method lk" $FCC -m lk --warp-levels 2 f0.png f1.png -o x.flo
-expect "warping: out of range" 1 err "warp_levels = 13 out of range \(0 <= warp_levels <= 12\)" \
-    $FCC --warp-levels 13 f0.png f1.png -o x.flo
-expect "warps without warping" 1 err "--warps has no effect here: it applies with warp_levels > 0" $FCC --warps 2 f0.png f1.png -o x.flo
+expect "warping: out of range" 1 err "warp_levels = 101 out of range \(0 <= warp_levels <= 100\)" \
+    $FCC --warp-levels 101 f0.png f1.png -o x.flo
+expect "warps without warping" 1 err "--warps has no effect here: it applies with warp_levels > 0" $FCC -m clg-nl --warps 2 f0.png f1.png -o x.flo
 expect "warping: scale out of range" 1 err "warp_scale = 1 out of range \(0.5 <= warp_scale < 1\)" \
     $FCC --warp-levels 2 --warp-scale 1 f0.png f1.png -o x.flo
-expect "warping: a finer pyramid" 0 err EMPTY $FCC big0.png big1.png --warp-levels 6 --warp-scale 0.75 -o bigf.flo
+expect "warping: a finer pyramid" 0 err EMPTY $FCC -m clg-nl big0.png big1.png --warp-levels 6 --warp-scale 0.75 -o bigf.flo
 if [ -x "$BIN/flow-tool" ]; then
     check "warping with scale 0.75: 4.5 px found ($(aee bigf.flo) px)" \
         'awk -v w="$(aee bigf.flo)" "BEGIN { exit !(w < 0.2) }"'

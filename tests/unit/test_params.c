@@ -69,8 +69,8 @@ static void write_text(const char *path, const char *text)
     harness_write_file(path, text, strlen(text));
 }
 
-#define NMETHODS 4
-static const char *const methods[NMETHODS] = { "lk", "hs", "clg", "clg-nl" };
+#define NMETHODS 5
+static const char *const methods[NMETHODS] = { "lk", "hs", "clg", "clg-nl", "robust" };
 
 /* ---- the registry ---- */
 
@@ -83,7 +83,7 @@ static void test_registry(void)
     }
     CHECK(flow_method_at(NMETHODS) == NULL);
     CHECK(flow_method_at(-1) == NULL);
-    CHECK(strcmp(flow_method_default(), "clg-nl") == 0);
+    CHECK(strcmp(flow_method_default(), "robust") == 0);
     CHECK(!flow_method_exists("horn") && !flow_method_exists(NULL));
     CHECK(flow_method_title("horn") == NULL);
     CHECK(flow_method_param("horn", 0) == NULL);
@@ -110,12 +110,12 @@ static void test_registry(void)
     /* creating: the default method without a name, an unknown one refused */
     flow_params *p = NULL;
     CHECK_OK(flow_params_create(NULL, &p));
-    CHECK(p && strcmp(flow_params_method(p), "clg-nl") == 0);
+    CHECK(p && strcmp(flow_params_method(p), "robust") == 0);
     flow_params_destroy(p);
     p = (flow_params *)&p; /* not NULL: a failure must set it */
     CHECK(flow_params_create("horn", &p) == FLOW_ERR_INVALID && p == NULL);
     CHECK(strstr(flow_last_error(), "horn") != NULL);
-    CHECK(strstr(flow_last_error(), "lk, hs, clg or clg-nl") != NULL);
+    CHECK(strstr(flow_last_error(), "lk, hs, clg, clg-nl or robust") != NULL);
     flow_params_destroy(NULL); /* harmless */
 }
 
@@ -125,35 +125,45 @@ static void test_registry(void)
  * no such parameter ("-" in the table). */
 typedef struct doc_row {
     const char *key;
-    const char *def[NMETHODS]; /* lk, hs, clg, clg-nl */
+    const char *def[NMETHODS]; /* lk, hs, clg, clg-nl, robust */
 } doc_row;
 
 static const doc_row doc[] = {
-    { "sigma", { "1.5", "1.5", "1.5", "1.5" } },
-    { "rho", { "4", NULL, "1", "1" } },
-    { "alpha", { NULL, "400", "400", "10" } },
-    { "nonlinear_data", { NULL, NULL, NULL, "1" } },
-    { "nonlinear_smooth", { NULL, NULL, NULL, "1" } },
-    { "eps_d", { NULL, NULL, NULL, "1" } },
-    { "eps_s", { NULL, NULL, NULL, "0.01" } },
-    { "window", { "gauss", NULL, NULL, NULL } },
-    { "window_size", { "7", NULL, NULL, NULL } },
-    { "tau", { "0", NULL, NULL, NULL } },
-    { "fill_unknown", { "0", NULL, NULL, NULL } },
-    { "solver", { NULL, "fmg", "fmg", "fmg" } },
-    { "smoother", { NULL, "jacobi", "jacobi", "jacobi" } },
-    { "iterations", { NULL, "500", "500", "500" } },
-    { "omega", { NULL, "1", "1", "1" } },
-    { "jacobi_weight", { NULL, "0.8", "0.8", "0.8" } },
-    { "n0", { NULL, "10", "10", "10" } },
-    { "n1", { NULL, "2", "2", "2" } },
-    { "n2", { NULL, "2", "2", "2" } },
-    { "cycles", { NULL, "1", "1", "1" } },
-    { "max_depth", { NULL, "-1", "-1", "-1" } },
-    { "color", { "0", "0", "0", "0" } },
-    { "warp_levels", { NULL, "0", "0", "0" } },
-    { "warps", { NULL, "1", "1", "1" } },
-    { "warp_scale", { NULL, "0.5", "0.5", "0.5" } },
+    { "sigma", { "1.5", "1.5", "1.5", "1.5", "0.8" } },
+    { "rho", { "4", NULL, "1", "1", "0" } },
+    { "alpha", { NULL, "400", "400", "10", "2.5" } },
+    { "nonlinear_data", { NULL, NULL, NULL, "1", NULL } },
+    { "nonlinear_smooth", { NULL, NULL, NULL, "1", NULL } },
+    { "eps_d", { NULL, NULL, NULL, "1", NULL } },
+    { "eps_data", { NULL, NULL, NULL, NULL, "0.1" } },
+    { "eps_s", { NULL, NULL, NULL, "0.01", "0.01" } },
+    { "window", { "gauss", NULL, NULL, NULL, NULL } },
+    { "window_size", { "7", NULL, NULL, NULL, NULL } },
+    { "tau", { "0", NULL, NULL, NULL, NULL } },
+    { "fill_unknown", { "0", NULL, NULL, NULL, NULL } },
+    { "solver", { NULL, "fmg", "fmg", "fmg", "rbsor" } },
+    { "smoother", { NULL, "jacobi", "jacobi", "jacobi", "rbsor" } },
+    { "iterations", { NULL, "500", "500", "500", "20" } },
+    { "omega", { NULL, "1", "1", "1", "1.8" } },
+    { "jacobi_weight", { NULL, "0.8", "0.8", "0.8", "0.8" } },
+    { "n0", { NULL, "10", "10", "10", "10" } },
+    { "n1", { NULL, "2", "2", "2", "2" } },
+    { "n2", { NULL, "2", "2", "2", "2" } },
+    { "cycles", { NULL, "1", "1", "1", "1" } },
+    { "max_depth", { NULL, "-1", "-1", "-1", "-1" } },
+    { "color", { "0", "0", "0", "0", "1" } },
+    { "warp_levels", { NULL, "0", "0", "0", "100" } },
+    { "warps", { NULL, "1", "1", "1", "3" } },
+    { "warp_scale", { NULL, "0.5", "0.5", "0.5", "0.8" } },
+    { "gamma", { NULL, NULL, NULL, NULL, "1" } },
+    { "normalise", { NULL, NULL, NULL, NULL, "1" } },
+    { "zeta", { NULL, NULL, NULL, NULL, "1" } },
+    { "texture", { NULL, NULL, NULL, NULL, "0" } },
+    { "texture_sigma", { NULL, NULL, NULL, NULL, "4" } },
+    { "median", { NULL, NULL, NULL, NULL, "2" } },
+    { "median_sigma_c", { NULL, NULL, NULL, NULL, "10" } },
+    { "median_sigma_s", { NULL, NULL, NULL, NULL, "2" } },
+    { "bicubic", { NULL, NULL, NULL, NULL, "1" } },
 };
 #define NDOC ((int)(sizeof doc / sizeof doc[0]))
 
@@ -325,7 +335,7 @@ static void test_range_errors(void)
         { "clg", "max_depth", "-2", 0,
           "parameter max_depth = -2 out of range (-1 <= max_depth <= 30)" },
         { "clg", "max_depth", "99999999999", 0, "~'99999999999'" },
-        { "clg", "warp_levels", "13", 0, "~warp_levels" },
+        { "clg", "warp_levels", "101", 0, "~warp_levels" },
         { "clg", "warps", "0", 0, "~warps" },
         { "clg", "warp_scale", "1", 0, "parameter warp_scale = 1 out of range (0.5 <= warp_scale < 1)" },
         { "clg", "warp_scale", "0.3", 0, "~warp_scale = 0.3" },
@@ -550,11 +560,13 @@ static void odd_value(flow_params *p, const flow_param_info *in, int salt)
                                         in->min + (in->max - in->min) * 0.6180339887498949));
         return;
     case FLOW_PARAM_INT: {
-        int v = (int)in->min + 2 + salt % 5;
+        /* inside the range, however narrow (median: 0..2) */
+        const int lo = (int)in->min, span = (int)fmin(in->max - in->min + 1, 1e6);
+        int v = lo + (2 + salt % 5) % span;
         if ((in->flags & FLOW_PARAM_ODD) && v % 2 == 0)
             v++;
         if (v == (int)in->def)
-            v += 2;
+            v = span > 2 ? lo + (v - lo + 2) % span : lo + (v - lo + 1) % span;
         CHECK_OK(flow_params_set_number(p, in->name, v));
         return;
     }

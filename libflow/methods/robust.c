@@ -1,0 +1,323 @@
+/* robust.c -- robust coarse-to-fine variational flow: brightness and
+ * gradient constancy, each normalised and under its own Charbonnier
+ * penaliser (Brox, Bruhn, Papenberg, Weickert, ECCV 2004; Zimmer, Bruhn,
+ * Weickert, IJCV 2011), a robust smoothness term, warping over a fine
+ * pyramid with several warps per level, and a median filter of the flow
+ * after each warp (Sun, Roth, Black, CVPR 2010).  docs/ALGORITHMS.md has the
+ * energy and its discretisation, docs/PARAMETERS.md each lever's effect.
+ *
+ * The frames are presmoothed (and optionally reduced to their texture)
+ * once; the pyramid driver (core/pyramid.c) warps the second frame along
+ * the current flow at every level; pixel/robust.h turns the pair into the
+ * two data terms of the total flow; the multigrid solvers relax the lagged
+ * nonlinear system from the current flow (warm start). */
+#include "methods/method.h"
+#include "core/pair.h"
+#include "core/tensor.h"
+#include "base/fail.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct robust_params {
+    double alpha;   /* weight of the smoothness term */
+    double gamma;   /* weight of the gradient constancy term (0: brightness alone) */
+    double eps_d;   /* epsilon of the data penalisers */
+    double eps_s;   /* epsilon of the smoothness penaliser */
+    int normalise;  /* normalised data terms */
+    double zeta;    /* regularisation of the normalisation */
+    double sigma;   /* presmoothing of the frames, pixels */
+    double rho;     /* integration scale of the data terms' tensors, pixels */
+    double texture; /* structure-texture: f - texture K_tex * f (0: off) */
+    double texture_sigma;
+    int median;     /* radius of the median filter after each warp (0: off) */
+    double median_sigma_c; /* weighted median: image-difference scale (0: unweighted) */
+    double median_sigma_s; /* weighted median: distance scale, pixels */
+    flow_solver_params solve;
+    int color;
+    flow_warp_params warp;
+} robust_params;
+
+static int applies_normalise(const void *p)
+{
+    return ((const robust_params *)p)->normalise;
+}
+
+static int applies_median(const void *p)
+{
+    return ((const robust_params *)p)->median > 0;
+}
+
+static int applies_weighted(const void *p)
+{
+    return applies_median(p) && ((const robust_params *)p)->median_sigma_c > 0;
+}
+
+static int applies_texture(const void *p)
+{
+    return ((const robust_params *)p)->texture > 0;
+}
+
+#define T robust_params
+static const flow_param_def robust_schema[] = {
+    FLOW_ALPHA_PARAM(T, alpha, 2.5),
+    FLOW_P_REAL(T, gamma, "gamma", 1.0, 0, 1e6, 0,
+                "weight of the gradient constancy term (brightness has weight 1); 0: off"),
+    FLOW_P_REAL(T, eps_d, "eps_data", 0.1, 0, 1e6, FLOW_PARAM_MIN_OPEN,
+                "epsilon of the Charbonnier penaliser of each data term (normalised: pixels)"),
+    FLOW_P_REAL(T, eps_s, "eps_s", 0.01, 0, 1e6, FLOW_PARAM_MIN_OPEN,
+                "epsilon of Psi_S, pixels per pixel"),
+    FLOW_P_BOOL(T, normalise, "normalise", 1,
+                "divide each data term by its squared gradient (errors in pixels)"),
+    FLOW_P_WHEN(T, zeta, "zeta", FLOW_PARAM_REAL, 1.0, 0, 1e6, FLOW_PARAM_MIN_OPEN, NULL,
+                "regularisation of the normalisation, grey levels per pixel", "normalise 1",
+                applies_normalise),
+    FLOW_P_REAL(T, sigma, "sigma", 0.8, 0, 16, 0, "presmoothing K_sigma of the frames, pixels"),
+    FLOW_P_REAL(T, rho, "rho", 0.0, 0, 16, 0,
+                "integration scale K_rho of the motion tensor, pixels"),
+    FLOW_P_REAL(T, texture, "texture", 0.0, 0, 1, FLOW_PARAM_MAX_OPEN,
+                "structure-texture: compute on f - texture * K_t * f; 0: off"),
+    FLOW_P_WHEN(T, texture_sigma, "texture_sigma", FLOW_PARAM_REAL, 4.0, 0, 16,
+                FLOW_PARAM_MIN_OPEN, NULL, "scale of the structure K_t, pixels", "texture > 0",
+                applies_texture),
+    FLOW_P_INT(T, median, "median", 2, 0, 2, 0,
+               "median filter of the flow after each warp, radius (1: 3x3, 2: 5x5); 0: off"),
+    FLOW_P_WHEN(T, median_sigma_c, "median_sigma_c", FLOW_PARAM_REAL, 10.0, 0, 1e6, 0, NULL,
+                "weighted median: neighbours weigh exp(-dI^2 / 2 sigma_c^2), dI their "
+                "difference in the first frame, grey levels; 0: plain median",
+                "median > 0", applies_median),
+    FLOW_P_WHEN(T, median_sigma_s, "median_sigma_s", FLOW_PARAM_REAL, 2.0, 0, 1e6,
+                FLOW_PARAM_MIN_OPEN, NULL,
+                "weighted median: neighbours weigh exp(-d^2 / 2 sigma_s^2), d their distance",
+                "median > 0 and median_sigma_c > 0", applies_weighted),
+    FLOW_SOLVER_SCHEMA_D(T, solve, FLOW_SOLVER_RBSOR, FLOW_SOLVER_RBSOR, 20, 1.8, 1),
+    FLOW_P_BOOL(T, color, "color", 1,
+                "input: 1 the R, G, B channels of colour frames, 0 their luminance"),
+    FLOW_WARP_SCHEMA_D(T, warp, 100, 3, 0.8),
+    FLOW_P_BOOL(T, warp.bicubic, "bicubic", 1,
+                "warp the second frame by bicubic interpolation (0: bilinear)"),
+};
+#undef T
+
+static flow_status robust_check(const void *params)
+{
+    const robust_params *p = params;
+    if (p->warp.levels < 1)
+        return flow_fail(FLOW_ERR_INVALID, "method robust: warp_levels %d, it warps (at least 1)",
+                         p->warp.levels);
+    return FLOW_OK;
+}
+
+typedef struct robust_state {
+    flow_device *dev;
+    robust_params p;
+    int channels;
+    flow_mg_model model;
+    flow_kernel k_sigma, k_rho, k_texture;
+    flow_plane frame[2][3]; /* the prepared finest frames */
+    flow_plane scratch[2];  /* the row pass and the structure of a preparation */
+    flow_pyramid *py;
+} robust_state;
+
+typedef struct robust_level {
+    flow_mg *mg;
+    flow_pair filtered; /* the median filter's output */
+    flow_tensor rows;   /* the row pass of the tensors' integration (rho > 0) */
+} robust_level;
+
+static flow_status level_create(void *user, flow_device *d, flow_pyr_level *L)
+{
+    robust_state *r = user;
+    robust_level *rl = calloc(1, sizeof *rl);
+    if (!rl)
+        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a pyramid level");
+    L->state = rl;
+    FLOW_TRY(flow_mg_create(d, L->width, L->height, &r->p.solve, &r->model, &rl->mg));
+    flow_mg_set_warm(rl->mg, 1);
+    L->x = flow_mg_result(rl->mg);
+    if (r->p.median)
+        FLOW_TRY(flow_pair_alloc(d, &rl->filtered, L->width, L->height));
+    if (r->p.rho > 0)
+        FLOW_TRY(flow_tensor_alloc(d, &rl->rows, L->width, L->height));
+    return FLOW_OK;
+}
+
+static void level_destroy(void *user, flow_device *d, flow_pyr_level *L)
+{
+    (void)user;
+    robust_level *rl = L->state;
+    if (!rl)
+        return;
+    flow_mg_destroy(rl->mg);
+    flow_pair_free(d, &rl->filtered);
+    flow_tensor_free(d, &rl->rows);
+    free(rl);
+    L->state = NULL;
+}
+
+static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flow_plane *f1,
+                         const flow_plane *f2, const flow_pair *w)
+{
+    robust_state *r = user;
+    robust_level *rl = L->state;
+    flow_robust_terms_args a = { .Jb = *flow_mg_tensor(rl->mg, 0),
+                                 .w = *w,
+                                 .channels = r->channels,
+                                 .gradient = r->model.nterms > 1,
+                                 .normalise = r->p.normalise,
+                                 .zeta2 = (float)(r->p.zeta * r->p.zeta) };
+    if (a.gradient)
+        a.Jg = *flow_mg_tensor(rl->mg, 1);
+    for (int c = 0; c < r->channels; c++) {
+        a.f1[c] = f1[c];
+        a.f2w[c] = f2[c];
+    }
+    flow_stage_begin(ex, "data terms");
+    flow_status s = flow_k_robust_terms(ex->dev, &a);
+    for (int k = 0; s == FLOW_OK && r->p.rho > 0 && k < r->model.nterms; k++) {
+        flow_tensor *J = flow_mg_tensor(rl->mg, k);
+        flow_plane *p[6] = { &J->j11, &J->j12, &J->j13, &J->j22, &J->j23, &J->j33 };
+        flow_plane *t[6] = { &rl->rows.j11, &rl->rows.j12, &rl->rows.j13,
+                             &rl->rows.j22, &rl->rows.j23, &rl->rows.j33 };
+        s = flow_smooth_planes(ex->dev, p, (const flow_plane *const *)p, t, 6, &r->k_rho);
+    }
+    flow_stage_end(ex, "data terms");
+    return s;
+}
+
+/* The solve starts from the flow the level was warped with. */
+static flow_status solve(void *user, flow_exec *ex, flow_pyr_level *L)
+{
+    (void)user;
+    FLOW_TRY(flow_pair_copy(ex->dev, L->x, &L->w));
+    return flow_mg_solve(((robust_level *)L->state)->mg, ex);
+}
+
+static flow_status filter(void *user, flow_exec *ex, flow_pyr_level *L)
+{
+    robust_state *r = user;
+    robust_level *rl = L->state;
+    if (!r->p.median)
+        return FLOW_OK;
+    flow_stage_begin(ex, "median");
+    flow_median_args a = { .dst = rl->filtered, .src = *L->x, .radius = r->p.median,
+                           .channels = r->channels };
+    for (int c = 0; c < r->channels; c++)
+        a.img[c] = L->frame[0][c];
+    if (r->p.median_sigma_c > 0) {
+        const double sc = r->p.median_sigma_c, ss = r->p.median_sigma_s;
+        a.inv_c2 = (float)(1.0 / (2.0 * sc * sc * r->channels));
+        a.inv_s2 = (float)(1.0 / (2.0 * ss * ss));
+    }
+    flow_status s = flow_k_median(ex->dev, &a);
+    if (s == FLOW_OK)
+        s = flow_pair_copy(ex->dev, L->x, &rl->filtered);
+    flow_stage_end(ex, "median");
+    return s;
+}
+
+static void robust_destroy(void *state)
+{
+    robust_state *r = state;
+    if (!r)
+        return;
+    flow_pyramid_destroy(r->py);
+    for (int k = 0; k < 2; k++) {
+        for (int c = 0; c < 3; c++)
+            flow_plane_free(r->dev, &r->frame[k][c]);
+        flow_plane_free(r->dev, &r->scratch[k]);
+    }
+    free(r);
+}
+
+static flow_status robust_create(flow_device *d, int width, int height, int channels,
+                                 const void *params, void **state)
+{
+    *state = NULL;
+    robust_state *r = calloc(1, sizeof *r);
+    if (!r)
+        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate method robust");
+    r->dev = d;
+    r->p = *(const robust_params *)params;
+    r->channels = channels;
+    flow_mg_model *m = &r->model;
+    m->nterms = r->p.gamma > 0 ? 2 : 1;
+    for (int k = 0; k < m->nterms; k++) {
+        m->term[k].weight = (float)(k ? r->p.gamma : 1.0);
+        m->term[k].eps2 = (float)(r->p.eps_d * r->p.eps_d);
+        m->term[k].robust = 1;
+    }
+    m->alpha = (float)r->p.alpha;
+    m->eps_s2 = (float)(r->p.eps_s * r->p.eps_s);
+    m->robust_smooth = 1;
+    static const flow_pyramid_hooks hooks = { level_create, level_destroy, terms, solve, filter };
+    flow_status s = flow_gauss_kernel(r->p.sigma, &r->k_sigma);
+    if (s == FLOW_OK)
+        s = flow_gauss_kernel(r->p.rho, &r->k_rho);
+    if (s == FLOW_OK && r->p.texture > 0)
+        s = flow_gauss_kernel(r->p.texture_sigma, &r->k_texture);
+    for (int k = 0; k < 2 && s == FLOW_OK; k++) {
+        s = flow_plane_alloc(d, &r->scratch[k], width, height);
+        for (int c = 0; c < channels && s == FLOW_OK; c++)
+            s = flow_plane_alloc(d, &r->frame[k][c], width, height);
+    }
+    if (s == FLOW_OK)
+        s = flow_pyramid_create(d, width, height, channels, &r->p.warp, &hooks, r, &r->py);
+    if (s != FLOW_OK) {
+        robust_destroy(r);
+        return s;
+    }
+    *state = r;
+    return FLOW_OK;
+}
+
+/* dst = K_sigma * src, less `texture` times its structure K_t * src. */
+static flow_status prepare(robust_state *r, flow_plane *dst, const flow_plane *src)
+{
+    flow_device *d = r->dev;
+    FLOW_TRY(flow_smooth(d, dst, src, &r->scratch[0], &r->k_sigma));
+    if (r->p.texture <= 0)
+        return FLOW_OK;
+    FLOW_TRY(flow_smooth(d, &r->scratch[1], src, &r->scratch[0], &r->k_texture));
+    const flow_blend_args a = { *dst, *dst, r->scratch[1], 1.0f, (float)-r->p.texture };
+    return flow_k_blend(d, &a);
+}
+
+static flow_status robust_run(void *state, flow_exec *ex, const flow_frames *in,
+                              const flow_pair **flow)
+{
+    robust_state *r = state;
+    flow_stage_begin(ex, "prepare");
+    flow_status s = FLOW_OK;
+    for (int c = 0; c < r->channels && s == FLOW_OK; c++) {
+        s = prepare(r, &r->frame[0][c], &in->f1[c]);
+        if (s == FLOW_OK)
+            s = prepare(r, &r->frame[1][c], &in->f2[c]);
+    }
+    flow_stage_end(ex, "prepare");
+    FLOW_TRY(s);
+    FLOW_TRY(flow_pyramid_run(r->py, ex, r->frame[0], r->frame[1]));
+    *flow = r->py->lev[0].x;
+    return FLOW_OK;
+}
+
+static flow_status robust_residual(void *state, flow_exec *ex, double *rms)
+{
+    (void)ex;
+    robust_state *r = state;
+    return flow_mg_residual_rms(((robust_level *)r->py->lev[0].state)->mg, rms);
+}
+
+const flow_method_desc flow_method_robust = {
+    .name = "robust",
+    .title = "robust coarse-to-fine: brightness + gradient constancy, fine pyramid, median "
+             "filter (Brox et al. 2004, Sun et al. 2010)",
+    .params_size = sizeof(robust_params),
+    .params = robust_schema,
+    .nparams = FLOW_NPARAMS(robust_schema),
+    .check = robust_check,
+    .create = robust_create,
+    .run = robust_run,
+    .destroy = robust_destroy,
+    .residual = robust_residual,
+};

@@ -1,0 +1,232 @@
+/* robust.h -- the robust coarse-to-fine method at one pixel: its data terms
+ * (brightness and gradient constancy, each normalised) from the first frame
+ * and the second one warped along the current flow, and the median filter
+ * of the flow after each warp.
+ *
+ * Data terms (Brox, Bruhn, Papenberg, Weickert, ECCV 2004; normalisation
+ * after Zimmer, Bruhn, Weickert, IJCV 2011).  With f1 and the warped f2w,
+ * the derivatives averaged over the two frames (f_x, f_y, and for gradient
+ * constancy f_xx, f_xy, f_yy) and the temporal differences
+ * f_t = f2w - f1, f_xt = (f2w)_x - (f1)_x, f_yt = (f2w)_y - (f1)_y:
+ *
+ *   brightness  J_B = theta_B grad3 f grad3 f^T,    grad3 f = (f_x, f_y, f_t),
+ *               theta_B = 1 / (f_x^2 + f_y^2 + zeta^2)
+ *   gradient    J_G = theta_X g_x g_x^T + theta_Y g_y g_y^T,
+ *               g_x = (f_xx, f_xy, f_xt), g_y = (f_xy, f_yy, f_yt),
+ *               theta_X = 1 / (f_xx^2 + f_xy^2 + zeta^2), theta_Y likewise
+ *
+ * (theta = 1 without normalisation).  (d, 1)^T J (d, 1) is then the squared
+ * linearised constancy error of the increment d, divided by the squared
+ * gradient: an error in pixels rather than grey levels, so that one eps
+ * and one alpha fit dark and bright, flat and textured regions alike.
+ * Colour: the mean of the channels' tensors.  A pixel whose warped position
+ * x + w falls outside the frame has no data term (both tensors 0): clamping
+ * would match it against the border, a false match.  The tensors are then
+ * rewritten for the total flow (pixel/warp.h). */
+#ifndef FLOW_PIXEL_ROBUST_H
+#define FLOW_PIXEL_ROBUST_H
+
+#include "qualifier.h"
+#include "stencil.h"
+#include "warp.h"
+
+#include <math.h>
+
+typedef struct flow_robust_terms_args {
+    flow_tensor Jb, Jg;       /* out (Jg only when gradient != 0) */
+    flow_plane f1[3], f2w[3]; /* first frame, second warped along w */
+    flow_pair w;              /* the flow f2 was warped with */
+    int channels;
+    int gradient;  /* compute the gradient constancy term */
+    int normalise; /* divide each term by its squared gradient + zeta^2 */
+    float zeta2;
+} flow_robust_terms_args;
+
+/* j += theta (a, b, c)(a, b, c)^T */
+FLOW_HD void flow_robust_add(float j[6], float a, float b, float c, float theta)
+{
+    j[0] += theta * a * a;
+    j[1] += theta * a * b;
+    j[2] += theta * a * c;
+    j[3] += theta * b * b;
+    j[4] += theta * b * c;
+    j[5] += theta * c * c;
+}
+
+/* Second derivatives of f at (x, y): f_xx, f_xy, f_yy (central, h = 1). */
+FLOW_HD void flow_hessian_at(const flow_plane *f, int x, int y, float *fxx, float *fxy,
+                             float *fyy)
+{
+    const float c = FLOW_PX(*f, x, y);
+    *fxx = flow_at(f, x + 1, y) - 2.0f * c + flow_at(f, x - 1, y);
+    *fyy = flow_at(f, x, y + 1) - 2.0f * c + flow_at(f, x, y - 1);
+    *fxy = 0.25f * (flow_at(f, x + 1, y + 1) - flow_at(f, x + 1, y - 1)
+                    - flow_at(f, x - 1, y + 1) + flow_at(f, x - 1, y - 1));
+}
+
+FLOW_HD float flow_robust_theta(int normalise, float g2, float zeta2)
+{
+    return normalise ? 1.0f / (g2 + zeta2) : 1.0f;
+}
+
+FLOW_HD void flow_robust_terms_px(const flow_robust_terms_args *a, int x, int y)
+{
+    const int W = a->f1[0].width, H = a->f1[0].height;
+    const float u0 = FLOW_PX(a->w.u, x, y), v0 = FLOW_PX(a->w.v, x, y);
+    const float px = (float)x + u0, py = (float)y + v0;
+    const int inside = px >= 0.0f && px <= (float)(W - 1) && py >= 0.0f && py <= (float)(H - 1);
+    float jb[6] = { 0, 0, 0, 0, 0, 0 }, jg[6] = { 0, 0, 0, 0, 0, 0 };
+    for (int c = 0; inside && c < a->channels; c++) {
+        const flow_plane *f1 = &a->f1[c], *f2 = &a->f2w[c];
+        const float x1 = flow_diff4_at(f1, x, y, 1, 0), y1 = flow_diff4_at(f1, x, y, 0, 1);
+        const float x2 = flow_diff4_at(f2, x, y, 1, 0), y2 = flow_diff4_at(f2, x, y, 0, 1);
+        const float fx = 0.5f * (x1 + x2), fy = 0.5f * (y1 + y2);
+        const float ft = FLOW_PX(*f2, x, y) - FLOW_PX(*f1, x, y);
+        flow_robust_add(jb, fx, fy, ft, flow_robust_theta(a->normalise, fx * fx + fy * fy, a->zeta2));
+        if (a->gradient) {
+            float axx, axy, ayy, bxx, bxy, byy;
+            flow_hessian_at(f1, x, y, &axx, &axy, &ayy);
+            flow_hessian_at(f2, x, y, &bxx, &bxy, &byy);
+            const float fxx = 0.5f * (axx + bxx), fxy = 0.5f * (axy + bxy);
+            const float fyy = 0.5f * (ayy + byy);
+            flow_robust_add(jg, fxx, fxy, x2 - x1,
+                            flow_robust_theta(a->normalise, fxx * fxx + fxy * fxy, a->zeta2));
+            flow_robust_add(jg, fxy, fyy, y2 - y1,
+                            flow_robust_theta(a->normalise, fxy * fxy + fyy * fyy, a->zeta2));
+        }
+    }
+    const float mean = 1.0f / (float)a->channels;
+    for (int k = 0; k < 6; k++) {
+        jb[k] *= mean;
+        jg[k] *= mean;
+    }
+    flow_tensor_shift_at(jb, u0, v0);
+    flow_tensor_store(&a->Jb, x, y, jb);
+    if (a->gradient) {
+        flow_tensor_shift_at(jg, u0, v0);
+        flow_tensor_store(&a->Jg, x, y, jg);
+    }
+}
+
+/* ---- the median filter of the flow -------------------------------------- */
+
+/* The median of v[0 .. n-1] (n odd), reordering v: a partial selection sort
+ * by compare-exchange, its bounds known when inlined, so that on the GPU
+ * the values stay in registers. */
+FLOW_HD float flow_median_of(float *v, int n)
+{
+    FLOW_UNROLL
+    for (int i = 0; i <= n / 2; i++) {
+        FLOW_UNROLL
+        for (int j = i + 1; j < n; j++) {
+            const float lo = fminf(v[i], v[j]), hi = fmaxf(v[i], v[j]);
+            v[i] = lo;
+            v[j] = hi;
+        }
+    }
+    return v[n / 2];
+}
+
+/* dst = the median of src over the (2 radius + 1)^2 window, each component
+ * on its own (Sun, Roth, Black, CVPR 2010: the median filter after each
+ * warp); coordinates are clamped into the grid.  radius 1 or 2.
+ *
+ * Weighted (inv_c2 > 0): the weighted median of the window (the "Classic+NL"
+ * step of Sun, Roth, Black, IJCV 2014), neighbour j of pixel i weighing
+ *   w_j = exp(-|j - i|^2 inv_s2 - |I(j) - I(i)|^2 inv_c2)
+ * with I the first frame (all its channels): values across an edge of the
+ * image count little, so motion edges stay where the image has its edges.
+ * The weighted median is the value u_k with at most half of the total
+ * weight strictly below it and at most half strictly above. */
+typedef struct flow_median_args {
+    flow_pair dst, src;
+    int radius;
+    flow_plane img[3]; /* the first frame (weighted only) */
+    int channels;
+    float inv_s2, inv_c2; /* 1 / (2 sigma_s^2), 1 / (2 sigma_c^2); inv_c2 0: unweighted */
+} flow_median_args;
+
+/* The weighted median of v[0 .. n-1] with weights w (total W). */
+FLOW_HD float flow_weighted_median_of(const float *v, const float *w, int n, float W)
+{
+    float best = v[0];
+    FLOW_UNROLL
+    for (int k = 0; k < n; k++) {
+        float below = 0.0f, above = 0.0f;
+        FLOW_UNROLL
+        for (int j = 0; j < n; j++) {
+            below += v[j] < v[k] ? w[j] : 0.0f;
+            above += v[j] > v[k] ? w[j] : 0.0f;
+        }
+        best = below <= 0.5f * W && above <= 0.5f * W ? v[k] : best;
+    }
+    return best;
+}
+
+/* The weights of the (2 r + 1)^2 window of (x, y) into w, their sum returned. */
+FLOW_HD float flow_median_weights(const flow_median_args *a, int x, int y, int r, float *w)
+{
+    const int n = 2 * r + 1;
+    float sum = 0.0f;
+    FLOW_UNROLL
+    for (int k = 0; k < n * n; k++) {
+        const int dx = k % n - r, dy = k / n - r;
+        float d2 = 0.0f;
+        for (int c = 0; c < a->channels; c++) {
+            const float d = flow_at(&a->img[c], x + dx, y + dy) - FLOW_PX(a->img[c], x, y);
+            d2 += d * d;
+        }
+        w[k] = expf(-(float)(dx * dx + dy * dy) * a->inv_s2 - d2 * a->inv_c2);
+        sum += w[k];
+    }
+    return sum;
+}
+
+FLOW_HD float flow_wmedian_plane_at(const flow_plane *p, int x, int y, int r, const float *w,
+                                    float W)
+{
+    const int n = 2 * r + 1;
+    float v[25];
+    FLOW_UNROLL
+    for (int k = 0; k < n * n; k++)
+        v[k] = flow_at(p, x + k % n - r, y + k / n - r);
+    return flow_weighted_median_of(v, w, n * n, W);
+}
+
+FLOW_HD float flow_median_plane_at(const flow_plane *p, int x, int y, int radius)
+{
+    float v[25];
+    if (radius == 1) {
+        FLOW_UNROLL
+        for (int k = 0; k < 9; k++)
+            v[k] = flow_at(p, x + k % 3 - 1, y + k / 3 - 1);
+        return flow_median_of(v, 9);
+    }
+    FLOW_UNROLL
+    for (int k = 0; k < 25; k++)
+        v[k] = flow_at(p, x + k % 5 - 2, y + k / 5 - 2);
+    return flow_median_of(v, 25);
+}
+
+FLOW_HD void flow_median_px(const flow_median_args *a, int x, int y)
+{
+    if (a->inv_c2 > 0.0f) {
+        /* the window's size a constant in each branch: its arrays stay in
+         * registers on the GPU */
+        float w[25];
+        if (a->radius == 1) {
+            const float W = flow_median_weights(a, x, y, 1, w);
+            FLOW_PX(a->dst.u, x, y) = flow_wmedian_plane_at(&a->src.u, x, y, 1, w, W);
+            FLOW_PX(a->dst.v, x, y) = flow_wmedian_plane_at(&a->src.v, x, y, 1, w, W);
+        } else {
+            const float W = flow_median_weights(a, x, y, 2, w);
+            FLOW_PX(a->dst.u, x, y) = flow_wmedian_plane_at(&a->src.u, x, y, 2, w, W);
+            FLOW_PX(a->dst.v, x, y) = flow_wmedian_plane_at(&a->src.v, x, y, 2, w, W);
+        }
+        return;
+    }
+    FLOW_PX(a->dst.u, x, y) = flow_median_plane_at(&a->src.u, x, y, a->radius);
+    FLOW_PX(a->dst.v, x, y) = flow_median_plane_at(&a->src.v, x, y, a->radius);
+}
+
+#endif

@@ -1,0 +1,350 @@
+/* test_robust.c -- the pieces of method robust on the device under test
+ * (FLOW_DEVICE): bicubic warping exact on quadratics, the data terms
+ * (out-of-frame pixels without data, normalisation invariant to contrast),
+ * the median and weighted median filters, the luminance of a 3-channel
+ * context told `color 0`, the fine pyramid's depth, and the method's
+ * accuracy on generated motion (smooth, a large translation). */
+#include "harness.h"
+#include "core/pair.h"
+#include "core/tensor.h"
+#include "device/device.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static flow_device *dev(void)
+{
+    return harness_device();
+}
+
+static float *get(flow_device *d, const flow_plane *p)
+{
+    float *h = malloc(sizeof *h * (size_t)p->width * p->height);
+    CHECK_OK(flow_download(d, h, (size_t)p->width, p));
+    return h;
+}
+
+static void put(flow_device *d, flow_plane *p, const float *h)
+{
+    CHECK_OK(flow_upload(d, p, h, (size_t)p->width));
+}
+
+static void fill(flow_device *d, const flow_plane *p, float value)
+{
+    const flow_fill_args a = { *p, value };
+    CHECK_OK(flow_k_fill(d, &a));
+}
+
+/* Keys' cubic convolution reproduces quadratics: the warp of a quadratic
+ * image by a constant sub-pixel shift is the quadratic at the shifted
+ * point, away from the border. */
+static void test_bicubic_quadratic(void)
+{
+    flow_device *d = dev();
+    if (!d)
+        return;
+    const int w = 24, h = 20;
+    flow_plane src, dst;
+    flow_pair fl;
+    CHECK_OK(flow_plane_alloc(d, &src, w, h));
+    CHECK_OK(flow_plane_alloc(d, &dst, w, h));
+    CHECK_OK(flow_pair_alloc(d, &fl, w, h));
+    float *a = malloc(sizeof *a * w * h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            a[y * w + x] = 0.3f * x * x - 0.2f * x * y + 0.15f * y * y + 2.0f * x + 7.0f;
+    put(d, &src, a);
+    const float du = 0.37f, dv = -0.61f;
+    fill(d, &fl.u, du);
+    fill(d, &fl.v, dv);
+    double worst_cubic = 0, worst_linear = 0;
+    for (int cubic = 0; cubic < 2; cubic++) {
+        const flow_warp_args wa = { dst, src, fl, cubic };
+        CHECK_OK(flow_k_warp(d, &wa));
+        float *got = get(d, &dst);
+        for (int y = 2; y < h - 2; y++)
+            for (int x = 2; x < w - 2; x++) {
+                const double px = x + du, py = y + dv;
+                const double want = 0.3 * px * px - 0.2 * px * py + 0.15 * py * py + 2.0 * px + 7.0;
+                const double e = fabs(got[y * w + x] - want);
+                if (cubic)
+                    worst_cubic = fmax(worst_cubic, e);
+                else
+                    worst_linear = fmax(worst_linear, e);
+            }
+        free(got);
+    }
+    CHECK(worst_cubic < 2e-3);
+    CHECK(worst_linear > 0.05); /* bilinear is not exact there: the test can tell */
+    free(a);
+    flow_plane_free(d, &src), flow_plane_free(d, &dst);
+    flow_pair_free(d, &fl);
+}
+
+static void tensor_planes_get(flow_device *d, const flow_tensor *J, float *out[6])
+{
+    const flow_plane *p[6] = { &J->j11, &J->j12, &J->j13, &J->j22, &J->j23, &J->j33 };
+    for (int k = 0; k < 6; k++)
+        out[k] = get(d, p[k]);
+}
+
+/* Data terms: a pixel sent out of the frame by w has none (both tensors
+ * 0); with normalisation and a tiny zeta the terms do not change when the
+ * frames' contrast is multiplied by 4. */
+static void test_terms(void)
+{
+    flow_device *d = dev();
+    if (!d)
+        return;
+    const int w = 32, h = 24;
+    flow_plane f1, f2, g1, g2;
+    flow_pair fl;
+    flow_tensor Jb, Jg;
+    CHECK_OK(flow_plane_alloc(d, &f1, w, h));
+    CHECK_OK(flow_plane_alloc(d, &f2, w, h));
+    CHECK_OK(flow_plane_alloc(d, &g1, w, h));
+    CHECK_OK(flow_plane_alloc(d, &g2, w, h));
+    CHECK_OK(flow_pair_alloc(d, &fl, w, h));
+    CHECK_OK(flow_tensor_alloc(d, &Jb, w, h));
+    CHECK_OK(flow_tensor_alloc(d, &Jg, w, h));
+    float *a = malloc(sizeof *a * w * h), *b = malloc(sizeof *b * w * h);
+    for (int i = 0; i < w * h; i++) {
+        const int x = i % w, y = i / w;
+        a[i] = 100.0f + 40.0f * sinf(0.5f * x) * cosf(0.37f * y);
+        b[i] = 100.0f + 40.0f * sinf(0.5f * (x - 0.3f)) * cosf(0.37f * (y + 0.2f));
+    }
+    put(d, &f1, a), put(d, &f2, b);
+    for (int i = 0; i < w * h; i++)
+        a[i] *= 4.0f, b[i] *= 4.0f;
+    put(d, &g1, a), put(d, &g2, b);
+    /* w = (10, 0): pixels x >= w - 10 look outside the frame */
+    fill(d, &fl.u, 10.0f);
+    fill(d, &fl.v, 0.0f);
+    float *t[2][2][6];
+    for (int contrast = 0; contrast < 2; contrast++) {
+        flow_robust_terms_args ta = { .Jb = Jb, .Jg = Jg, .w = fl, .channels = 1, .gradient = 1,
+                                      .normalise = 1, .zeta2 = 1e-6f };
+        ta.f1[0] = contrast ? g1 : f1;
+        ta.f2w[0] = contrast ? g2 : f2;
+        CHECK_OK(flow_k_robust_terms(d, &ta));
+        tensor_planes_get(d, &Jb, t[contrast][0]);
+        tensor_planes_get(d, &Jg, t[contrast][1]);
+    }
+    int outside_zero = 1, inside_some = 0;
+    double worst = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const int i = y * w + x;
+            for (int k = 0; k < 6; k++)
+                for (int term = 0; term < 2; term++) {
+                    const float v = t[0][term][k][i];
+                    if (x + 10 > w - 1)
+                        outside_zero &= v == 0.0f;
+                    else
+                        inside_some |= v != 0.0f;
+                    worst = fmax(worst, fabs(v - t[1][term][k][i]) / (1.0 + fabs(v)));
+                }
+        }
+    CHECK(outside_zero);
+    CHECK(inside_some);
+    CHECK(worst < 1e-3);
+    for (int c = 0; c < 2; c++)
+        for (int term = 0; term < 2; term++)
+            for (int k = 0; k < 6; k++)
+                free(t[c][term][k]);
+    free(a), free(b);
+    flow_plane_free(d, &f1), flow_plane_free(d, &f2);
+    flow_plane_free(d, &g1), flow_plane_free(d, &g2);
+    flow_pair_free(d, &fl);
+    flow_tensor_free(d, &Jb), flow_tensor_free(d, &Jg);
+}
+
+/* The plain median removes an outlier and keeps a ramp; the weighted one
+ * moves a motion edge one pixel off the image edge onto it, where the
+ * plain median keeps it off. */
+static void test_median(void)
+{
+    flow_device *d = dev();
+    if (!d)
+        return;
+    const int w = 32, h = 16;
+    flow_pair src, dst;
+    flow_plane img;
+    CHECK_OK(flow_pair_alloc(d, &src, w, h));
+    CHECK_OK(flow_pair_alloc(d, &dst, w, h));
+    CHECK_OK(flow_plane_alloc(d, &img, w, h));
+    float *u = malloc(sizeof *u * w * h), *v = malloc(sizeof *v * w * h);
+    float *im = malloc(sizeof *im * w * h);
+    for (int i = 0; i < w * h; i++) {
+        u[i] = 0.1f * (i % w);        /* a ramp along x */
+        v[i] = i == 8 * w + 10 ? 50.0f : 1.0f; /* one outlier */
+        im[i] = i % w < 16 ? 0.0f : 100.0f;
+    }
+    put(d, &src.u, u), put(d, &src.v, v), put(d, &img, im);
+    for (int radius = 1; radius <= 2; radius++) {
+        flow_median_args a = { .dst = dst, .src = src, .radius = radius };
+        CHECK_OK(flow_k_median(d, &a));
+        float *gu = get(d, &dst.u), *gv = get(d, &dst.v);
+        double worst = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = radius; x < w - radius; x++)
+                worst = fmax(worst, fabs(gu[y * w + x] - u[y * w + x]));
+        CHECK(worst < 1e-6);
+        CHECK(gv[8 * w + 10] == 1.0f);
+        free(gu), free(gv);
+    }
+    /* flow edge at x = 17, image edge at x = 16 */
+    for (int i = 0; i < w * h; i++)
+        u[i] = i % w < 17 ? 1.0f : 5.0f;
+    put(d, &src.u, u);
+    for (int weighted = 0; weighted < 2; weighted++) {
+        flow_median_args a = { .dst = dst, .src = src, .radius = 2, .channels = 1 };
+        a.img[0] = img;
+        if (weighted) {
+            a.inv_c2 = 1.0f / (2.0f * 10.0f * 10.0f);
+            a.inv_s2 = 1.0f / (2.0f * 2.0f * 2.0f);
+        }
+        CHECK_OK(flow_k_median(d, &a));
+        float *gu = get(d, &dst.u);
+        CHECK(gu[8 * w + 16] == (weighted ? 5.0f : 1.0f));
+        CHECK(gu[8 * w + 15] == 1.0f);
+        CHECK(gu[8 * w + 17] == 5.0f);
+        free(gu);
+    }
+    free(u), free(v), free(im);
+    flow_pair_free(d, &src), flow_pair_free(d, &dst);
+    flow_plane_free(d, &img);
+}
+
+/* The flow of a generated pair by robust with the settings; AEE against
+ * the exact flow, away from a margin of 8 pixels. */
+static double robust_aee(const flow_synth *s, int w, int h, int channels, const char *settings,
+                         flow_field *keep)
+{
+    flow_device *d = dev();
+    flow_image a, b;
+    flow_field gt, out;
+    CHECK_OK(flow_synth_frame(s, w, h, channels, 0, &a));
+    CHECK_OK(flow_synth_frame(s, w, h, channels, 1, &b));
+    CHECK_OK(flow_synth_flow(s, w, h, 0, &gt));
+    CHECK_OK(flow_field_alloc(&out, w, h));
+    flow_params *p = harness_params("robust", settings);
+    flow_context *ctx = NULL;
+    double aee = INFINITY;
+    if (p && flow_context_create(d, w, h, channels, p, &ctx) == FLOW_OK
+        && flow_context_compute(ctx, &a, &b, &out) == FLOW_OK) {
+        double sum = 0;
+        int n = 0;
+        for (int y = 8; y < h - 8; y++)
+            for (int x = 8; x < w - 8; x++, n++)
+                sum += hypot(out.u[y * w + x] - gt.u[y * w + x], out.v[y * w + x] - gt.v[y * w + x]);
+        aee = sum / n;
+    } else {
+        fprintf(stderr, "    -> %s\n", flow_last_error());
+    }
+    if (keep) {
+        CHECK_OK(flow_field_alloc(keep, w, h));
+        memcpy(keep->u, out.u, sizeof *out.u * w * h);
+        memcpy(keep->v, out.v, sizeof *out.v * w * h);
+    }
+    flow_context_destroy(ctx);
+    flow_params_destroy(p);
+    flow_image_free(&a), flow_image_free(&b);
+    flow_field_free(&gt), flow_field_free(&out);
+    return aee;
+}
+
+static void test_accuracy(void)
+{
+    if (!dev())
+        return;
+    const flow_synth smooth = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 1.5, .wavelength = 40,
+                                .seed = 5 };
+    const double e1 = robust_aee(&smooth, 96, 80, 1, NULL, NULL);
+    printf("    smooth motion, 1.5 px: AEE %.4f\n", e1);
+    CHECK(e1 < 0.2); /* 0.137 measured */
+    /* 9 px: a single linearisation cannot follow it, the pyramid does */
+    const flow_synth far = { .motion = FLOW_SYNTH_TRANSLATE, .dx = 9.0, .dy = -6.0, .seed = 3 };
+    const double e2 = robust_aee(&far, 96, 80, 1, NULL, NULL);
+    printf("    translation (9, -6): AEE %.4f\n", e2);
+    CHECK(e2 < 0.1);
+    /* a fine scale ends the pyramid where a side stops shrinking (ceil(9 *
+     * 0.9) = 9) instead of stacking rescaled 9x9 levels up to warp_levels */
+    const double e3 = robust_aee(&far, 96, 80, 1, "warp_scale=0.9", NULL);
+    printf("    translation (9, -6), scale 0.9: AEE %.4f\n", e3);
+    CHECK(e3 < 0.1);
+    /* each lever off still gives a flow (the parameters that switch them) */
+    static const char *const levers[] = { "gamma=0", "normalise=0 eps_data=1 alpha=20",
+                                          "median=0", "median_sigma_c=0", "bicubic=0",
+                                          "texture=0.9", "rho=1", "warps=1 warp_scale=0.5" };
+    for (size_t k = 0; k < sizeof levers / sizeof levers[0]; k++) {
+        const double e = robust_aee(&smooth, 96, 80, 1, levers[k], NULL);
+        printf("    smooth motion, %s: AEE %.4f\n", levers[k], e);
+        CHECK(e < 0.6); /* 0.12 .. 0.45 measured (gamma=0 the worst) */
+    }
+}
+
+/* A 3-channel context told color 0 computes on the luminance: the same
+ * flow as a 1-channel context on flow_image_to_gray's frames. */
+static void test_luminance_context(void)
+{
+    flow_device *d = dev();
+    if (!d)
+        return;
+    const int w = 64, h = 48;
+    const flow_synth s = { .motion = FLOW_SYNTH_TRANSLATE, .dx = 1.2, .dy = 0.4, .seed = 8 };
+    flow_image a, b, ga, gb;
+    CHECK_OK(flow_synth_frame(&s, w, h, 3, 0, &a));
+    CHECK_OK(flow_synth_frame(&s, w, h, 3, 1, &b));
+    CHECK_OK(flow_image_to_gray(&a, &ga));
+    CHECK_OK(flow_image_to_gray(&b, &gb));
+    flow_field f3, f1, fc;
+    CHECK_OK(flow_field_alloc(&f3, w, h));
+    CHECK_OK(flow_field_alloc(&f1, w, h));
+    CHECK_OK(flow_field_alloc(&fc, w, h));
+    flow_params *p0 = harness_params("robust", "color=0"), *p1 = harness_params("robust", NULL);
+    flow_context *c3 = NULL, *c1 = NULL, *cc = NULL;
+    CHECK_OK(flow_context_create(d, w, h, 3, p0, &c3));
+    CHECK_OK(flow_context_create(d, w, h, 1, p0, &c1));
+    CHECK_OK(flow_context_create(d, w, h, 3, p1, &cc));
+    if (c3 && c1 && cc) {
+        CHECK_OK(flow_context_compute(c3, &a, &b, &f3));
+        CHECK_OK(flow_context_compute(c1, &ga, &gb, &f1));
+        CHECK_OK(flow_context_compute(cc, &a, &b, &fc));
+        double diff = 0, colour_diff = 0;
+        for (int i = 0; i < w * h; i++) {
+            diff = fmax(diff, fmax(fabs(f3.u[i] - f1.u[i]), fabs(f3.v[i] - f1.v[i])));
+            colour_diff = fmax(colour_diff, fabs(fc.u[i] - f1.u[i]));
+        }
+        printf("    luminance context vs gray frames: max diff %.2e; colour vs gray %.2e\n",
+               diff, colour_diff);
+        CHECK(diff < 1e-5);
+        CHECK(colour_diff > 1e-3); /* colour 1 really uses the channels */
+    }
+    flow_context_destroy(c3), flow_context_destroy(c1), flow_context_destroy(cc);
+    flow_params_destroy(p0), flow_params_destroy(p1);
+    flow_image_free(&a), flow_image_free(&b), flow_image_free(&ga), flow_image_free(&gb);
+    flow_field_free(&f3), flow_field_free(&f1), flow_field_free(&fc);
+}
+
+/* robust warps: warp_levels 0 is refused, naming the parameter. */
+static void test_needs_warping(void)
+{
+    flow_params *p = harness_params("robust", NULL);
+    if (!p)
+        return;
+    CHECK(flow_params_set(p, "warp_levels", "0") == FLOW_ERR_INVALID);
+    CHECK(strstr(flow_last_error(), "warp_levels") != NULL);
+    flow_params_destroy(p);
+}
+
+int main(void)
+{
+    RUN(test_bicubic_quadratic);
+    RUN(test_terms);
+    RUN(test_median);
+    RUN(test_accuracy);
+    RUN(test_luminance_context);
+    RUN(test_needs_warping);
+    return harness_report();
+}
