@@ -197,6 +197,8 @@ static flow_status solve_and_filter(flow_pyramid *py, flow_exec *ex, flow_pyr_le
 static flow_status warp_level(flow_pyramid *py, flow_exec *ex, flow_pyr_level *L)
 {
     flow_device *d = py->dev;
+    if (py->hooks.warm)
+        FLOW_TRY(flow_pair_copy(d, L->x, &L->w));
     for (int k = 0; k < py->p.warps; k++) {
         if (k > 0)
             FLOW_TRY(flow_pair_copy(d, &L->w, L->x));

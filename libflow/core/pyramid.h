@@ -41,6 +41,9 @@ typedef struct flow_pyramid_hooks {
                          const flow_plane *f2, const flow_pair *w);
     flow_status (*solve)(void *user, flow_exec *ex, flow_pyr_level *L);
     flow_status (*filter)(void *user, flow_exec *ex, flow_pyr_level *L);
+    /* 1: solve starts from w (a warm start): the driver puts w into *L->x
+     * before a level's first warp; later warps find x == w already */
+    int warm;
 } flow_pyramid_hooks;
 
 typedef struct flow_pyramid {

@@ -80,6 +80,17 @@ static flow_plane *tensor_planes(flow_tensor *J, int c)
     return p[c];
 }
 
+flow_status flow_smooth_tensor(flow_device *d, flow_tensor *J, flow_tensor *tmp,
+                               const flow_kernel *k)
+{
+    flow_plane *comp[6], *scratch[6];
+    for (int c = 0; c < 6; c++) {
+        comp[c] = tensor_planes(J, c);
+        scratch[c] = tensor_planes(tmp, c);
+    }
+    return flow_smooth_planes(d, comp, (const flow_plane *const *)comp, scratch, 6, k);
+}
+
 flow_status flow_tensor_alloc(flow_device *d, flow_tensor *J, int width, int height)
 {
     memset(J, 0, sizeof *J);
@@ -125,11 +136,7 @@ flow_status flow_motion_tensor(flow_device *d, flow_tensor *J, const flow_plane 
 {
     if (channels < 1 || channels > 3)
         return flow_fail(FLOW_ERR_INVALID, "motion tensor of %d channels", channels);
-    flow_plane *scratch[6], *comp[6];
-    for (int c = 0; c < 6; c++) {
-        scratch[c] = tensor_planes(&w->t, c);
-        comp[c] = tensor_planes(J, c);
-    }
+    flow_plane *scratch[2] = { &w->t.j11, &w->t.j12 };
     flow_plane *smoothed[2] = { &w->f1, &w->f2 };
     for (int c = 0; c < channels; c++) {
         const flow_plane *frames[2] = { &f1[c], &f2[c] };
@@ -137,7 +144,7 @@ flow_status flow_motion_tensor(flow_device *d, flow_tensor *J, const flow_plane 
         const flow_motion_products_args a = { *J, w->f1, w->f2, c > 0 };
         FLOW_TRY(flow_k_motion_products(d, &a));
     }
-    return flow_smooth_planes(d, comp, (const flow_plane *const *)comp, scratch, 6, k_rho);
+    return flow_smooth_tensor(d, J, &w->t, k_rho);
 }
 
 flow_status flow_motion_tensor_watched(flow_exec *ex, flow_tensor *J, const flow_plane *f1,

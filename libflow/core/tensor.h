@@ -23,6 +23,11 @@ flow_status flow_smooth_planes(flow_device *d, flow_plane *const *dst,
 flow_status flow_smooth(flow_device *d, flow_plane *dst, const flow_plane *src, flow_plane *tmp,
                         const flow_kernel *k);
 
+/* J = K * J for the six components at once, tmp a tensor of J's size for
+ * the row pass. */
+flow_status flow_smooth_tensor(flow_device *d, flow_tensor *J, flow_tensor *tmp,
+                               const flow_kernel *k);
+
 /* Scratch planes of the tensor pipeline for one image size: the presmoothed
  * frames of the last channel, and a tensor's worth of planes for the row
  * passes of the smoothing (after flow_motion_tensor they hold nothing of

@@ -174,22 +174,17 @@ static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flo
     }
     flow_stage_begin(ex, "data terms");
     flow_status s = flow_k_robust_terms(ex->dev, &a);
-    for (int k = 0; s == FLOW_OK && r->p.rho > 0 && k < r->model.nterms; k++) {
-        flow_tensor *J = flow_mg_tensor(rl->mg, k);
-        flow_plane *p[6] = { &J->j11, &J->j12, &J->j13, &J->j22, &J->j23, &J->j33 };
-        flow_plane *t[6] = { &rl->rows.j11, &rl->rows.j12, &rl->rows.j13,
-                             &rl->rows.j22, &rl->rows.j23, &rl->rows.j33 };
-        s = flow_smooth_planes(ex->dev, p, (const flow_plane *const *)p, t, 6, &r->k_rho);
-    }
+    for (int k = 0; s == FLOW_OK && r->p.rho > 0 && k < r->model.nterms; k++)
+        s = flow_smooth_tensor(ex->dev, flow_mg_tensor(rl->mg, k), &rl->rows, &r->k_rho);
     flow_stage_end(ex, "data terms");
     return s;
 }
 
-/* The solve starts from the flow the level was warped with. */
+/* The solve starts from the flow the level was warped with (the pyramid's
+ * warm start). */
 static flow_status solve(void *user, flow_exec *ex, flow_pyr_level *L)
 {
     (void)user;
-    FLOW_TRY(flow_pair_copy(ex->dev, L->x, &L->w));
     return flow_mg_solve(((robust_level *)L->state)->mg, ex);
 }
 
@@ -250,7 +245,8 @@ static flow_status robust_create(flow_device *d, int width, int height, int chan
     m->alpha = (float)r->p.alpha;
     m->eps_s2 = (float)(r->p.eps_s * r->p.eps_s);
     m->robust_smooth = 1;
-    static const flow_pyramid_hooks hooks = { level_create, level_destroy, terms, solve, filter };
+    static const flow_pyramid_hooks hooks = { level_create, level_destroy, terms, solve, filter,
+                                               1 };
     flow_status s = flow_gauss_kernel(r->p.sigma, &r->k_sigma);
     if (s == FLOW_OK)
         s = flow_gauss_kernel(r->p.rho, &r->k_rho);

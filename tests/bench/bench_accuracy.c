@@ -97,13 +97,8 @@ static double score(const pair *pr, const flow_field *est, const flow_field *gt,
     return n ? sum / n : NAN;
 }
 
-typedef struct loaded {
-    flow_image a, b, mask;
-    flow_field gt;
-    int ok, has_mask;
-} loaded;
-
-static loaded data[NPAIRS];
+static harness_pair data[NPAIRS];
+static int loaded[NPAIRS];
 
 /* FLOW_ACC_PAIRS: a comma-separated list of names (or parts of names):
  * only those pairs. */
@@ -125,32 +120,8 @@ static void load_all(const char *dir)
 {
     for (int k = 0; k < NPAIRS; k++) {
         const pair *pr = &pairs[k];
-        if (!wanted(pr->name))
-            continue;
-        char p1[1024], p2[1024], pg[1024], pm[1024];
-        snprintf(p1, sizeof p1, "%s/%s", dir, pr->f1);
-        snprintf(p2, sizeof p2, "%s/%s", dir, pr->f2);
-        snprintf(pg, sizeof pg, "%s/%s", dir, pr->gt);
-        flow_image c1, c2;
-        if (flow_image_read(p1, &c1) != FLOW_OK)
-            continue;
-        CHECK_OK(flow_image_read(p2, &c2));
-        CHECK_OK(flow_field_read(pg, &data[k].gt));
-        if (!pr->colour && c1.channels == 3) {
-            CHECK_OK(flow_image_to_gray(&c1, &data[k].a));
-            CHECK_OK(flow_image_to_gray(&c2, &data[k].b));
-            flow_image_free(&c1);
-            flow_image_free(&c2);
-        } else {
-            data[k].a = c1;
-            data[k].b = c2;
-        }
-        if (pr->mask) {
-            snprintf(pm, sizeof pm, "%s/%s", dir, pr->mask);
-            CHECK_OK(flow_image_read(pm, &data[k].mask));
-            data[k].has_mask = 1;
-        }
-        data[k].ok = 1;
+        loaded[k] = wanted(pr->name)
+                    && harness_read_pair(dir, pr->f1, pr->f2, pr->gt, pr->mask, pr->colour, &data[k]);
     }
 }
 
@@ -163,9 +134,9 @@ static int row(flow_device *d, const char *label, const char *method, const char
     for (int k = 0; k < NPAIRS; k++) {
         err[k] = NAN;
         ms[k] = NAN;
-        if (!data[k].ok)
+        if (!loaded[k])
             continue;
-        const loaded *L = &data[k];
+        const harness_pair *L = &data[k];
         flow_params *p = harness_params(method, settings);
         if (!p)
             return 0;
@@ -240,12 +211,7 @@ int main(int argc, char **argv)
             ok = row(d, ablation[i][0], "robust", ablation[i][1], runs);
     }
     for (int k = 0; k < NPAIRS; k++)
-        if (data[k].ok) {
-            flow_image_free(&data[k].a);
-            flow_image_free(&data[k].b);
-            flow_field_free(&data[k].gt);
-            if (data[k].has_mask)
-                flow_image_free(&data[k].mask);
-        }
+        if (loaded[k])
+            harness_pair_free(&data[k]);
     return ok && harness_failed_checks == 0 ? 0 : 1;
 }

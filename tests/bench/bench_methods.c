@@ -442,6 +442,8 @@ static const char *const stage_names[] = { "prepare", "pyramid", "warp", "data t
 #define NSTAGES ((int)(sizeof stage_names / sizeof stage_names[0]))
 #define STAGE_EVENTS 16384
 static flow_event *st_ev[STAGE_EVENTS];
+/* per event: -1 for a begin; for an end, its stage k + NSTAGES * (the event
+ * index of its begin) */
 static int st_n, st_open[NSTAGES], st_kind[STAGE_EVENTS], st_overflow;
 
 static int stage_index(const char *name)
@@ -464,11 +466,10 @@ static void stage_mark(const char *name, int end)
     if (!st_ev[st_n] && flow_event_create(be, &st_ev[st_n]) != FLOW_OK)
         return;
     flow_event_record(st_ev[st_n]);
-    st_kind[st_n] = end ? k : -1;
-    if (!end)
-        st_open[k] = st_n;
+    if (end)
+        st_kind[st_n] = k + NSTAGES * st_open[k];
     else
-        st_kind[st_n] = k + NSTAGES * st_open[k]; /* the end remembers its begin */
+        st_kind[st_n] = -1, st_open[k] = st_n;
     st_n++;
 }
 

@@ -144,6 +144,45 @@ int harness_data_file(char *buf, size_t size, const char *rel)
     return n >= 0 && (size_t)n < size && harness_file_size(buf) >= 0;
 }
 
+int harness_read_pair(const char *dir, const char *f1, const char *f2, const char *gt,
+                      const char *mask, int colour, harness_pair *out)
+{
+    memset(out, 0, sizeof *out);
+    char path[1024];
+    flow_image c1, c2;
+    snprintf(path, sizeof path, "%s/%s", dir, f1);
+    if (flow_image_read(path, &c1) != FLOW_OK)
+        return 0;
+    snprintf(path, sizeof path, "%s/%s", dir, f2);
+    CHECK_OK(flow_image_read(path, &c2));
+    snprintf(path, sizeof path, "%s/%s", dir, gt);
+    CHECK_OK(flow_field_read(path, &out->gt));
+    if (!colour && c1.channels == 3) {
+        CHECK_OK(flow_image_to_gray(&c1, &out->a));
+        CHECK_OK(flow_image_to_gray(&c2, &out->b));
+        flow_image_free(&c1);
+        flow_image_free(&c2);
+    } else {
+        out->a = c1;
+        out->b = c2;
+    }
+    if (mask) {
+        snprintf(path, sizeof path, "%s/%s", dir, mask);
+        CHECK_OK(flow_image_read(path, &out->mask));
+        out->has_mask = 1;
+    }
+    return 1;
+}
+
+void harness_pair_free(harness_pair *p)
+{
+    flow_image_free(&p->a);
+    flow_image_free(&p->b);
+    flow_field_free(&p->gt);
+    if (p->has_mask)
+        flow_image_free(&p->mask);
+}
+
 const char *harness_tmpdir(void)
 {
     static char dir[256];

@@ -38,6 +38,19 @@ const char *harness_need_data(void);
 /* Writes "<harness_data_dir()>/<rel>" into buf[size]; returns 1 when that
  * file exists, 0 when it (or the data directory) does not. */
 int harness_data_file(char *buf, size_t size, const char *rel);
+/* A pair of the evaluation data with its ground truth (and a mask). */
+typedef struct harness_pair {
+    flow_image a, b; /* gray unless read with colour (then a colour file keeps its channels) */
+    flow_field gt;
+    flow_image mask; /* when has_mask */
+    int has_mask;
+} harness_pair;
+/* Reads the files f1, f2, gt and mask (NULL: none), paths relative to dir;
+ * returns 0 when f1 is absent (the pair is not in the data), else 1, a
+ * failed CHECK naming any other file that cannot be read. */
+int harness_read_pair(const char *dir, const char *f1, const char *f2, const char *gt,
+                      const char *mask, int colour, harness_pair *out);
+void harness_pair_free(harness_pair *p);
 /* A scratch directory for files a test writes (created once, per process). */
 const char *harness_tmpdir(void);
 /* "<harness_tmpdir()>/<name>", in one of 8 static buffers used in turn (so

@@ -136,37 +136,6 @@ static flow_params *load_params(const char *seq, const char *method, const char 
     return p;
 }
 
-static int read_pair(const char *dir, const pair *pr, flow_image *a, flow_image *b,
-                     flow_field *gt, flow_image *mask, int *has_mask)
-{
-    char p1[1024], p2[1024], pg[1024], pm[1024];
-    snprintf(p1, sizeof p1, "%s/%s", dir, pr->f1);
-    snprintf(p2, sizeof p2, "%s/%s", dir, pr->f2);
-    snprintf(pg, sizeof pg, "%s/%s", dir, pr->gt);
-    flow_image c1, c2;
-    if (flow_image_read(p1, &c1) != FLOW_OK)
-        return 0; /* this pair is not in the data directory */
-    CHECK_OK(flow_image_read(p2, &c2));
-    CHECK_OK(flow_field_read(pg, gt));
-    /* gray pairs are read as gray; colour pairs keep their channels */
-    if (!pr->colour && c1.channels == 3) {
-        CHECK_OK(flow_image_to_gray(&c1, a));
-        CHECK_OK(flow_image_to_gray(&c2, b));
-        flow_image_free(&c1);
-        flow_image_free(&c2);
-    } else {
-        *a = c1;
-        *b = c2;
-    }
-    *has_mask = 0;
-    if (pr->mask) {
-        snprintf(pm, sizeof pm, "%s/%s", dir, pr->mask);
-        CHECK_OK(flow_image_read(pm, mask));
-        *has_mask = 1;
-    }
-    return 1;
-}
-
 static score results[NPAIRS][NRUNS];
 static int present[NPAIRS];
 
@@ -179,11 +148,12 @@ static void test_all_pairs(void)
     if (!d)
         return;
     for (int k = 0; k < NPAIRS; k++) {
-        flow_image a, c, mask;
-        flow_field gt, out;
-        int has_mask = 0;
-        if (!read_pair(dir, &pairs[k], &a, &c, &gt, &mask, &has_mask))
+        harness_pair hp;
+        flow_field out;
+        const pair *pr = &pairs[k];
+        if (!harness_read_pair(dir, pr->f1, pr->f2, pr->gt, pr->mask, pr->colour, &hp))
             continue;
+        const flow_image a = hp.a, c = hp.b;
         present[k] = 1;
         CHECK_OK(flow_field_alloc(&out, a.width, a.height));
         for (int m = 0; m < NRUNS; m++) {
@@ -200,15 +170,13 @@ static void test_all_pairs(void)
                 continue;
             CHECK_OK(flow_context_compute(ctx, &a, &c, &out));
             flow_context_destroy(ctx);
-            results[k][m] = evaluate(&out, &gt, has_mask ? &mask : NULL);
+            results[k][m] = evaluate(&out, &hp.gt, hp.has_mask ? &hp.mask : NULL);
             printf("    %-38s %-6s%s AAE %7.3f  AEE %7.4f  density %5.1f%%  (%s)\n",
                    pairs[k].name, methods[m], m == 4 ? " warped" : "",
                    results[k][m].aae, results[k][m].aee, 100 * results[k][m].density, from);
         }
-        flow_image_free(&a), flow_image_free(&c);
-        if (has_mask)
-            flow_image_free(&mask);
-        flow_field_free(&gt), flow_field_free(&out);
+        harness_pair_free(&hp);
+        flow_field_free(&out);
     }
     /* the table as it goes into docs/BENCHMARKS.md */
     printf("\n| pair | LK | HS | CLG | CLG-NL | CLG-NL, warping %d | robust |\n"
