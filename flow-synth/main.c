@@ -49,8 +49,8 @@ static const struct {
 } motion_options[] = {
     {"--dx", 1u << FLOW_SYNTH_TRANSLATE | 1u << FLOW_SYNTH_OBJECT},
     {"--dy", 1u << FLOW_SYNTH_TRANSLATE | 1u << FLOW_SYNTH_OBJECT},
-    {"--angle", 1u << FLOW_SYNTH_ROTATE},
-    {"--scale", 1u << FLOW_SYNTH_ZOOM},
+    {"--angle", 1u << FLOW_SYNTH_ROTATE | 1u << FLOW_SYNTH_ROTOZOOM},
+    {"--scale", 1u << FLOW_SYNTH_ZOOM | 1u << FLOW_SYNTH_ROTOZOOM},
     {"--amplitude", 1u << FLOW_SYNTH_SMOOTH},
     {"--wavelength", 1u << FLOW_SYNTH_SMOOTH},
     {"--odx", 1u << FLOW_SYNTH_OBJECT},
@@ -64,17 +64,20 @@ enum {
     OPT_SEED = 256, OPT_SIZE, OPT_FRAMES, OPT_FIRST, OPT_GT, OPT_VIDEO, OPT_FPS, OPT_VERSION
 };
 
-static const char *const motion_names[] = {"translate", "rotate", "zoom", "smooth", "object"};
+static const char *const motion_names[] = {"translate", "rotate", "zoom",
+                                           "smooth",    "object", "rotozoom"};
+#define NMOTIONS ((int)(sizeof motion_names / sizeof motion_names[0]))
 
 static void print_help(void)
 {
     printf("Usage: " USAGE "\n"
            "Generates an image sequence with exact ground-truth flow: a smooth random\n"
-           "texture moved by a translation, rotation, zoom, smooth non-rigid field, or a\n"
-           "textured disc moving over a moving background.\n"
+           "texture moved by a translation, rotation, zoom, both (rotozoom), smooth\n"
+           "non-rigid field, or a textured disc moving over a moving background.\n"
            "\n"
            "Motion:\n"
-           "  -m, --motion M       translate, rotate, zoom, smooth or object [translate]\n"
+           "  -m, --motion M       translate, rotate, zoom, rotozoom, smooth or object\n"
+           "                       [translate]\n"
            "      --dx PX          horizontal motion per frame (translate; object's\n"
            "                       background) [1]\n"
            "      --dy PX          vertical motion per frame, positive down [0.5]\n"
@@ -189,13 +192,13 @@ static int parse_options(int argc, char **argv, synth_options *o)
         switch (c) {
         case 'm': {
             int found = -1;
-            for (int i = 0; i < 5; i++)
+            for (int i = 0; i < NMOTIONS; i++)
                 if (strcmp(optarg, motion_names[i]) == 0)
                     found = i;
             if (found < 0)
                 return cli_usage_error(USAGE, "flow-synth",
                                        "--motion: unknown motion '%s' (expected translate, "
-                                       "rotate, zoom, smooth or object)",
+                                       "rotate, zoom, rotozoom, smooth or object)",
                                        optarg);
             o->s.motion = (flow_synth_motion)found;
             o->motion_name = motion_names[found];

@@ -23,6 +23,19 @@ static int half_scale(const flow_pyramid *py)
     return py->p.scale == 0.5;
 }
 
+/* Whether the levels run coarse to fine from a flow w (a pyramid, or a
+ * method's own search), and whether they warp the second frame along it (a
+ * method with data terms). */
+static int from_w(const flow_pyramid *py)
+{
+    return py->p.levels > 0 || py->hooks.init;
+}
+
+static int warps(const flow_pyramid *py)
+{
+    return from_w(py) && py->hooks.terms;
+}
+
 static int coarse_size(int n, double scale)
 {
     return (int)ceil(n * scale);
@@ -58,6 +71,8 @@ static flow_status level_alloc(flow_pyramid *py, int l, int w, int h)
 {
     flow_device *d = py->dev;
     flow_pyr_level *L = &py->lev[l];
+    L->level = l;
+    L->active = l >= py->p.finest;
     L->width = w;
     L->height = h;
     for (int c = 0; c < py->channels; c++) {
@@ -65,10 +80,10 @@ static flow_status level_alloc(flow_pyramid *py, int l, int w, int h)
             FLOW_TRY(flow_plane_alloc(d, &L->frame[0][c], w, h));
             FLOW_TRY(flow_plane_alloc(d, &L->frame[1][c], w, h));
         }
-        if (py->p.levels > 0)
+        if (warps(py))
             FLOW_TRY(flow_plane_alloc(d, &L->warped[c], w, h));
     }
-    if (py->p.levels > 0)
+    if (from_w(py))
         FLOW_TRY(flow_pair_alloc(d, &L->w, w, h));
     return py->hooks.level_create(py->user, d, L);
 }
@@ -78,9 +93,9 @@ flow_status flow_pyramid_create(flow_device *d, int width, int height, int chann
                                 void *user, flow_pyramid **out)
 {
     *out = NULL;
-    if (p->levels < 0 || p->warps < 1 || !(p->scale >= 0.5 && p->scale < 1.0))
-        return flow_fail(FLOW_ERR_INVALID, "pyramid of %d levels, %d warps, scale %g", p->levels,
-                         p->warps, p->scale);
+    if (p->levels < 0 || p->warps < 1 || !(p->scale >= 0.5 && p->scale < 1.0) || p->finest < 0)
+        return flow_fail(FLOW_ERR_INVALID, "pyramid of %d levels, %d warps, scale %g, finest %d",
+                         p->levels, p->warps, p->scale, p->finest);
     flow_pyramid *py = calloc(1, sizeof *py);
     if (!py)
         return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a pyramid");
@@ -105,6 +120,8 @@ flow_status flow_pyramid_create(flow_device *d, int width, int height, int chann
         s = flow_fail(FLOW_ERR_NOMEM, "cannot allocate a pyramid of %d levels", n);
     else
         py->nlevels = n;
+    if (py->p.finest > n - 1)
+        py->p.finest = n - 1;
     for (int l = 0, w = width, h = height; s == FLOW_OK && l < n; l++) {
         s = level_alloc(py, l, w, h);
         w = coarse_size(w, p->scale), h = coarse_size(h, p->scale);
@@ -216,6 +233,25 @@ static flow_status warp_level(flow_pyramid *py, flow_exec *ex, flow_pyr_level *L
     return FLOW_OK;
 }
 
+/* x = w, unless the method keeps its flow in w itself. */
+static flow_status take_w(flow_pyramid *py, flow_pyr_level *L)
+{
+    return L->x == &L->w ? FLOW_OK : flow_pair_copy(py->dev, L->x, &L->w);
+}
+
+/* Level l from the flow below it (0 on the coarsest): the method's own
+ * search, then its warps. */
+static flow_status level_run(flow_pyramid *py, flow_exec *ex, int l)
+{
+    flow_pyr_level *L = &py->lev[l];
+    FLOW_TRY(l == py->nlevels - 1 ? flow_pair_fill(py->dev, &L->w, 0.0f) : flow_up(py, l));
+    if (!L->active)
+        return take_w(py, L);
+    if (py->hooks.init)
+        FLOW_TRY(py->hooks.init(py->user, ex, L));
+    return py->hooks.terms ? warp_level(py, ex, L) : take_w(py, L);
+}
+
 flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *f1,
                              const flow_plane *f2)
 {
@@ -224,7 +260,7 @@ flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *
         L0->frame[0][c] = f1[c];
         L0->frame[1][c] = f2[c];
     }
-    if (py->p.levels == 0) {
+    if (!from_w(py)) {
         flow_stage_begin(ex, "motion tensor");
         const flow_status s = py->hooks.terms(py->user, ex, L0, f1, f2, NULL);
         flow_stage_end(ex, "motion tensor");
@@ -238,12 +274,8 @@ flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *
     flow_stage_end(ex, "pyramid");
     FLOW_TRY(s);
     flow_stage_begin(ex, "warping");
-    for (int l = py->nlevels - 1; l >= 0 && s == FLOW_OK; l--) {
-        flow_pyr_level *L = &py->lev[l];
-        s = l == py->nlevels - 1 ? flow_pair_fill(py->dev, &L->w, 0.0f) : flow_up(py, l);
-        if (s == FLOW_OK)
-            s = warp_level(py, ex, L);
-    }
+    for (int l = py->nlevels - 1; l >= 0 && s == FLOW_OK; l--)
+        s = level_run(py, ex, l);
     flow_stage_end(ex, "warping");
     return s;
 }

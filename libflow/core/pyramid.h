@@ -14,6 +14,8 @@ typedef struct flow_warp_params {
     int warps;    /* passes of warp, data terms, solve and filter per level */
     double scale; /* size of a level over the next finer one, 0.5 <= scale < 1 */
     int bicubic;  /* warp by bicubic interpolation (else bilinear) */
+    int finest;   /* levels finer than this one take the coarser flow as it is
+                     (at most the coarsest level) */
 } flow_warp_params;
 
 /* Coarser levels stop at a side of 8 pixels: below, a level has too little
@@ -21,6 +23,8 @@ typedef struct flow_warp_params {
 #define FLOW_PYRAMID_MIN_SIDE 8
 
 typedef struct flow_pyr_level {
+    int level;  /* 0: the finest */
+    int active; /* level >= the finest level computed (the others upsample) */
     int width, height;
     flow_plane frame[2][3]; /* the frames at this size (level 0: the caller's) */
     flow_plane warped[3];   /* the second frame warped along w (warping only) */
@@ -29,14 +33,19 @@ typedef struct flow_pyr_level {
     void *state;            /* the method's buffers for this level */
 } flow_pyr_level;
 
-/* The method's side.  terms builds the data terms of the pair (f1, f2) at
- * level L, f2 being the second frame warped along w (w NULL: not warped;
- * the terms then describe the flow itself, else the increment, rewritten for
- * the total flow); solve leaves the total flow in *L->x; filter (may be NULL)
- * cleans it up after each solve. */
+/* The method's side.  init (may be NULL) improves the level's starting flow
+ * w; terms builds the data terms of the pair (f1, f2) at level L, f2 being
+ * the second frame warped along w (w NULL: not warped; the terms then
+ * describe the flow itself, else the increment, rewritten for the total
+ * flow); solve leaves the total flow in *L->x; filter (may be NULL) cleans
+ * it up after each solve.  A method without terms (NULL) has no warps: the
+ * level's flow is w after init (L->x may point at L->w). */
 typedef struct flow_pyramid_hooks {
     flow_status (*level_create)(void *user, flow_device *d, flow_pyr_level *L);
     void (*level_destroy)(void *user, flow_device *d, flow_pyr_level *L);
+    /* the level's own search before its warps: replaces L->w (the coarser
+     * flow, 0 on the coarsest level), reading the unwarped frames */
+    flow_status (*init)(void *user, flow_exec *ex, flow_pyr_level *L);
     flow_status (*terms)(void *user, flow_exec *ex, flow_pyr_level *L, const flow_plane *f1,
                          const flow_plane *f2, const flow_pair *w);
     flow_status (*solve)(void *user, flow_exec *ex, flow_pyr_level *L);

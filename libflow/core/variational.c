@@ -100,7 +100,10 @@ flow_status flow_var_create(flow_device *d, int width, int height, int channels,
     v->mg_model.alpha = (float)m->alpha;
     v->mg_model.eps_s2 = (float)(m->eps_s * m->eps_s);
     v->mg_model.robust_smooth = m->robust_smooth;
-    static const flow_pyramid_hooks hooks = { level_create, level_destroy, terms, solve, NULL, 0 };
+    static const flow_pyramid_hooks hooks = { .level_create = level_create,
+                                               .level_destroy = level_destroy,
+                                               .terms = terms,
+                                               .solve = solve };
     flow_status s = flow_gauss_kernel(m->sigma, &v->k_sigma);
     if (s == FLOW_OK)
         s = flow_gauss_kernel(m->rho, &v->k_rho);

@@ -18,13 +18,14 @@ static double next_uniform(unsigned *state)
     return (*state >> 8) * (1.0 / 16777216.0);
 }
 
-static void texture_init(texture *t, unsigned seed)
+static void texture_init(texture *t, unsigned seed, double coarse)
 {
+    const double grain = coarse > 0 ? coarse : 1.0;
     unsigned st = seed * 2654435761u + 12345u;
     double total = 0;
     for (int i = 0; i < WAVES; i++) {
         double theta = 2 * M_PI * next_uniform(&st);
-        double lambda = 5.0 + 35.0 * next_uniform(&st);
+        double lambda = grain * (5.0 + 35.0 * next_uniform(&st));
         t->kx[i] = 2 * M_PI / lambda * cos(theta);
         t->ky[i] = 2 * M_PI / lambda * sin(theta);
         t->phase[i] = 2 * M_PI * next_uniform(&st);
@@ -75,6 +76,12 @@ static void source_point(const flow_synth *s, int width, int height, int k, doub
         *sy = cy + f * (y - cy);
         return;
     }
+    case FLOW_SYNTH_ROTOZOOM: {
+        const double a = -k * s->angle, f = pow(s->scale, -k), c = f * cos(a), n = f * sin(a);
+        *sx = cx + c * (x - cx) - n * (y - cy);
+        *sy = cy + n * (x - cx) + c * (y - cy);
+        return;
+    }
     case FLOW_SYNTH_SMOOTH: {
         /* frame k(y) = T(y - k w(y)) */
         double u, v;
@@ -96,8 +103,10 @@ static flow_status check_synth(const flow_synth *s, int width, int height)
 {
     if (width < 1 || height < 1 || (long)width * height > FLOW_IMAGE_MAX_PIXELS)
         return flow_fail(FLOW_ERR_SIZE, "synthetic frame size %dx%d", width, height);
-    if (s->motion == FLOW_SYNTH_ZOOM && !(s->scale > 0))
+    if ((s->motion == FLOW_SYNTH_ZOOM || s->motion == FLOW_SYNTH_ROTOZOOM) && !(s->scale > 0))
         return flow_fail(FLOW_ERR_INVALID, "zoom scale %g must be positive", s->scale);
+    if (!(s->coarse >= 0 && s->coarse <= 1000))
+        return flow_fail(FLOW_ERR_INVALID, "texture coarseness %g: expected 0 .. 1000", s->coarse);
     if (s->motion == FLOW_SYNTH_SMOOTH && !(s->wavelength > 0))
         return flow_fail(FLOW_ERR_INVALID, "smooth wavelength %g must be positive", s->wavelength);
     return FLOW_OK;
@@ -113,8 +122,8 @@ flow_status flow_synth_frame(const flow_synth *s, int width, int height, int cha
     FLOW_TRY(flow_image_alloc(img, width, height, channels));
     for (int c = 0; c < channels; c++) {
         texture bg, obj;
-        texture_init(&bg, s->seed + 101u * (unsigned)c);
-        texture_init(&obj, s->seed + 7777u + 101u * (unsigned)c);
+        texture_init(&bg, s->seed + 101u * (unsigned)c, s->coarse);
+        texture_init(&obj, s->seed + 7777u + 101u * (unsigned)c, s->coarse);
         float *plane = img->data + (size_t)c * width * height;
         for (int y = 0; y < height; y++)
             for (int x = 0; x < width; x++) {
@@ -138,6 +147,7 @@ flow_status flow_synth_flow(const flow_synth *s, int width, int height, int k, f
     FLOW_TRY(flow_field_alloc(gt, width, height));
     const double cx = 0.5 * (width - 1), cy = 0.5 * (height - 1);
     const double c = cos(s->angle), n = sin(s->angle); /* ROTATE */
+    const double sc = s->scale * c, sn = s->scale * n;   /* ROTOZOOM */
     for (int y = 0; y < height; y++)
         for (int x = 0; x < width; x++) {
             double u = 0, v = 0;
@@ -158,6 +168,10 @@ flow_status flow_synth_flow(const flow_synth *s, int width, int height, int k, f
             case FLOW_SYNTH_ZOOM:
                 u = (s->scale - 1) * (x - cx);
                 v = (s->scale - 1) * (y - cy);
+                break;
+            case FLOW_SYNTH_ROTOZOOM:
+                u = cx + sc * (x - cx) - sn * (y - cy) - x;
+                v = cy + sn * (x - cx) + sc * (y - cy) - y;
                 break;
             case FLOW_SYNTH_SMOOTH: {
                 /* The point p of frame k+1 with p - (k+1) w(p) = x - k w(x):

@@ -9,7 +9,9 @@
     X(hs)                                                                                        \
     X(clg)                                                                                       \
     X(clg_nl)                                                                                    \
-    X(robust)
+    X(robust)                                                                                    \
+    X(plk)                                                                                       \
+    X(dis)
 
 /* The method the tools use when none is named. */
 #define FLOW_METHOD_DEFAULT "robust"

@@ -11,7 +11,7 @@
  * the current flow at every level; pixel/robust.h turns the pair into the
  * two data terms of the total flow; the multigrid solvers relax the lagged
  * nonlinear system from the current flow (warm start). */
-#include "methods/method.h"
+#include "methods/robust.h"
 #include "core/pair.h"
 #include "core/tensor.h"
 #include "base/fail.h"
@@ -113,6 +113,7 @@ typedef struct robust_state {
     robust_params p;
     int channels;
     flow_mg_model model;
+    flow_robust_data data;
     flow_kernel k_sigma, k_rho, k_texture;
     flow_plane frame[2][3]; /* the prepared finest frames */
     flow_plane scratch[2];  /* the row pass and the structure of a preparation */
@@ -155,25 +156,31 @@ static void level_destroy(void *user, flow_device *d, flow_pyr_level *L)
     L->state = NULL;
 }
 
+flow_status flow_robust_data_terms(flow_device *d, flow_mg *mg, const flow_robust_data *t,
+                                  const flow_plane *f1, const flow_plane *f2, const flow_pair *w)
+{
+    flow_robust_terms_args a = { .Jb = *flow_mg_tensor(mg, 0),
+                                 .w = *w,
+                                 .channels = t->channels,
+                                 .gradient = t->gradient,
+                                 .normalise = t->normalise,
+                                 .zeta2 = t->zeta2 };
+    if (a.gradient)
+        a.Jg = *flow_mg_tensor(mg, 1);
+    for (int c = 0; c < t->channels; c++) {
+        a.f1[c] = f1[c];
+        a.f2w[c] = f2[c];
+    }
+    return flow_k_robust_terms(d, &a);
+}
+
 static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flow_plane *f1,
                          const flow_plane *f2, const flow_pair *w)
 {
     robust_state *r = user;
     robust_level *rl = L->state;
-    flow_robust_terms_args a = { .Jb = *flow_mg_tensor(rl->mg, 0),
-                                 .w = *w,
-                                 .channels = r->channels,
-                                 .gradient = r->model.nterms > 1,
-                                 .normalise = r->p.normalise,
-                                 .zeta2 = (float)(r->p.zeta * r->p.zeta) };
-    if (a.gradient)
-        a.Jg = *flow_mg_tensor(rl->mg, 1);
-    for (int c = 0; c < r->channels; c++) {
-        a.f1[c] = f1[c];
-        a.f2w[c] = f2[c];
-    }
     flow_stage_begin(ex, "data terms");
-    flow_status s = flow_k_robust_terms(ex->dev, &a);
+    flow_status s = flow_robust_data_terms(ex->dev, rl->mg, &r->data, f1, f2, w);
     for (int k = 0; s == FLOW_OK && r->p.rho > 0 && k < r->model.nterms; k++)
         s = flow_smooth_tensor(ex->dev, flow_mg_tensor(rl->mg, k), &rl->rows, &r->k_rho);
     flow_stage_end(ex, "data terms");
@@ -211,6 +218,22 @@ static flow_status filter(void *user, flow_exec *ex, flow_pyr_level *L)
     return s;
 }
 
+flow_robust_data flow_robust_model(flow_mg_model *m, int channels, double alpha, double gamma,
+                                   double eps_d, double eps_s, int normalise, double zeta)
+{
+    *m = (flow_mg_model){ 0 };
+    m->nterms = gamma > 0 ? 2 : 1;
+    for (int k = 0; k < m->nterms; k++) {
+        m->term[k].weight = (float)(k ? gamma : 1.0);
+        m->term[k].eps2 = (float)(eps_d * eps_d);
+        m->term[k].robust = 1;
+    }
+    m->alpha = (float)alpha;
+    m->eps_s2 = (float)(eps_s * eps_s);
+    m->robust_smooth = 1;
+    return (flow_robust_data){ channels, m->nterms > 1, normalise, (float)(zeta * zeta) };
+}
+
 static void robust_destroy(void *state)
 {
     robust_state *r = state;
@@ -235,18 +258,14 @@ static flow_status robust_create(flow_device *d, int width, int height, int chan
     r->dev = d;
     r->p = *(const robust_params *)params;
     r->channels = channels;
-    flow_mg_model *m = &r->model;
-    m->nterms = r->p.gamma > 0 ? 2 : 1;
-    for (int k = 0; k < m->nterms; k++) {
-        m->term[k].weight = (float)(k ? r->p.gamma : 1.0);
-        m->term[k].eps2 = (float)(r->p.eps_d * r->p.eps_d);
-        m->term[k].robust = 1;
-    }
-    m->alpha = (float)r->p.alpha;
-    m->eps_s2 = (float)(r->p.eps_s * r->p.eps_s);
-    m->robust_smooth = 1;
-    static const flow_pyramid_hooks hooks = { level_create, level_destroy, terms, solve, filter,
-                                               1 };
+    r->data = flow_robust_model(&r->model, channels, r->p.alpha, r->p.gamma, r->p.eps_d,
+                                r->p.eps_s, r->p.normalise, r->p.zeta);
+    static const flow_pyramid_hooks hooks = { .level_create = level_create,
+                                               .level_destroy = level_destroy,
+                                               .terms = terms,
+                                               .solve = solve,
+                                               .filter = filter,
+                                               .warm = 1 };
     flow_status s = flow_gauss_kernel(r->p.sigma, &r->k_sigma);
     if (s == FLOW_OK)
         s = flow_gauss_kernel(r->p.rho, &r->k_rho);

@@ -168,6 +168,26 @@ static double bytes_median(const flow_median_args *a)
 {
     return 4 * PX(&a->dst.u);
 }
+static double bytes_gradient(const flow_gradient_args *a)
+{
+    return 3 * PX(&a->f);
+}
+/* Each pixel's patch: f1, f2 and the gradient of every channel, w read and
+ * written. */
+static double bytes_plk(const flow_plk_args *a)
+{
+    return (4.0 * a->f.channels + 4.0) * PX(&a->w.u);
+}
+/* The patches of the grid cover the frame: f1, f2 and the gradient read
+ * once; the start read and the result written per patch. */
+static double bytes_dis_search(const flow_dis_search_args *a)
+{
+    return 4.0 * a->f.channels * PX(&a->f.f1[0]) + 4.0 * PX(&a->p.u);
+}
+static double bytes_dis_densify(const flow_dis_densify_args *a)
+{
+    return (2.0 * a->channels + 2.0) * PX(&a->w.u) + 2.0 * PX(&a->p.u);
+}
 
 /* w_<stem>: counts the call (one launch) and its bytes, then runs it. */
 #define FLOW_COUNTED(stem, A, W, H, G)                                                           \
@@ -293,16 +313,21 @@ typedef struct method_run {
     const char *solver; /* hs, clg, clg-nl */
     int iterations;
     int warp_levels;
+    const char *preset; /* dis */
 } method_run;
 
 static const method_run runs[] = {
-    { "LK (gauss)", "lk", NULL, 0, 0 },
-    { "HS FMG(2,2)", "hs", "fmg", 0, 0 },
-    { "CLG FMG(2,2)", "clg", "fmg", 0, 0 },
-    { "CLG-NL FMG(2,2)", "clg-nl", "fmg", 0, 0 },
-    { "CLG-NL warp 5", "clg-nl", "fmg", 0, 5 },
-    { "CLG J(200)", "clg", "jacobi", 200, 0 },
-    { "robust (defaults)", "robust", NULL, 0, 0 },
+    { "LK (gauss)", "lk", NULL, 0, 0, NULL },
+    { "HS FMG(2,2)", "hs", "fmg", 0, 0, NULL },
+    { "CLG FMG(2,2)", "clg", "fmg", 0, 0, NULL },
+    { "CLG-NL FMG(2,2)", "clg-nl", "fmg", 0, 0, NULL },
+    { "CLG-NL warp 5", "clg-nl", "fmg", 0, 5, NULL },
+    { "CLG J(200)", "clg", "jacobi", 200, 0, NULL },
+    { "robust (defaults)", "robust", NULL, 0, 0, NULL },
+    { "plk (defaults)", "plk", NULL, 0, 0, NULL },
+    { "dis medium", "dis", NULL, 0, 0, "medium" },
+    { "dis fast", "dis", NULL, 0, 0, "fast" },
+    { "dis ultrafast", "dis", NULL, 0, 0, "ultrafast" },
 };
 
 typedef struct size {
@@ -316,6 +341,8 @@ static flow_params *run_params(const method_run *r)
 {
     flow_params *p = NULL;
     flow_status s = flow_params_create(r->method, &p);
+    if (s == FLOW_OK && r->preset)
+        s = flow_params_set(p, "preset", r->preset);
     if (s == FLOW_OK && r->solver) {
         s = flow_params_set(p, "solver", r->solver);
         if (s == FLOW_OK)

@@ -125,15 +125,15 @@ expect "odd only" 1 err "--window-size: parameter window_size = 8 out of range \
 expect "unknown method" 1 err "--method: unknown method 'magic'" $FCC --method magic f0.png f1.png -o x.flo
 expect "unknown solver" 1 err "--solver: unknown solver 'gauss-seidel'" $FCC --solver gauss-seidel f0.png f1.png -o x.flo
 expect "bad smoother" 1 err "--smoother: unknown smoother 'fmg' \(expected jacobi or rbsor\)" $FCC --smoother fmg f0.png f1.png -o x.flo
-expect "lk with a solver" 1 err "--solver does not apply to method lk \(a parameter of hs, clg, clg-nl, robust\)" $FCC -m lk --solver fmg f0.png f1.png -o x.flo
+expect "lk with a solver" 1 err "--solver does not apply to method lk \(a parameter of hs, clg, clg-nl, robust, dis\)" $FCC -m lk --solver fmg f0.png f1.png -o x.flo
 expect "lk from a file, solver option" 1 err "--alpha does not apply to method lk \(from the -p file\)" \
     $FCC -p lk.flo.params --alpha 3 f0.png f1.png -o x.flo
 expect "hs with rho" 1 err "--rho does not apply to method hs" $FCC -m hs --rho 2 f0.png f1.png -o x.flo
-expect "tau without lk" 1 err "--tau does not apply to method clg \(a parameter of lk\)" $FCC -m clg --tau 1 f0.png f1.png -o x.flo
+expect "tau without lk" 1 err "--tau does not apply to method clg \(a parameter of lk, plk\)" $FCC -m clg --tau 1 f0.png f1.png -o x.flo
 expect "tau with the gauss window" 0 err EMPTY $FCC -m lk --tau 1 f0.png f1.png -o tau.flo
 expect "window size with the gauss window" 1 err "--window-size has no effect here: it applies with window box" $FCC -m lk --window-size 9 f0.png f1.png -o x.flo
 expect "rho with the box window" 1 err "--rho has no effect here: it applies with window gauss" $FCC -m lk --window box --rho 3 f0.png f1.png -o x.flo
-expect "nonlinear without clg-nl" 1 err "--eps-s does not apply to method clg \(a parameter of clg-nl, robust\)" $FCC -m clg --eps-s 0.1 f0.png f1.png -o x.flo
+expect "nonlinear without clg-nl" 1 err "--eps-s does not apply to method clg \(a parameter of clg-nl, robust, dis\)" $FCC -m clg --eps-s 0.1 f0.png f1.png -o x.flo
 expect "eps without its robust term" 1 err "--eps-d has no effect here: it applies with nonlinear_data 1" $FCC -m clg-nl --nonlinear-data 0 --eps-d 2 f0.png f1.png -o x.flo
 expect "omega without SOR" 1 err "--omega has no effect here: it applies with solver rbsor" $FCC --solver jacobi --omega 1.5 f0.png f1.png -o x.flo
 expect "iterations with fmg" 1 err "--iterations has no effect here: it applies with solver jacobi, rbsor or cascadic" $FCC -m clg-nl --iterations 9 f0.png f1.png -o x.flo

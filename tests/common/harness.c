@@ -253,6 +253,42 @@ int harness_count_files(const char *part)
     return n;
 }
 
+double harness_synth_aee(const char *method, const flow_synth *s, int w, int h, int channels,
+                         const char *settings, int margin, flow_field *keep)
+{
+    flow_device *d = harness_device();
+    flow_image a, b;
+    flow_field gt, out;
+    CHECK_OK(flow_synth_frame(s, w, h, channels, 0, &a));
+    CHECK_OK(flow_synth_frame(s, w, h, channels, 1, &b));
+    CHECK_OK(flow_synth_flow(s, w, h, 0, &gt));
+    CHECK_OK(flow_field_alloc(&out, w, h));
+    flow_params *p = harness_params(method, settings);
+    flow_context *ctx = NULL;
+    double aee = INFINITY;
+    if (d && p && flow_context_create(d, w, h, channels, p, &ctx) == FLOW_OK
+        && flow_context_compute(ctx, &a, &b, &out) == FLOW_OK) {
+        double sum = 0;
+        long n = 0;
+        for (int y = margin; y < h - margin; y++)
+            for (int x = margin; x < w - margin; x++, n++)
+                sum += hypot(out.u[y * w + x] - gt.u[y * w + x], out.v[y * w + x] - gt.v[y * w + x]);
+        aee = sum / (double)n;
+    } else {
+        fprintf(stderr, "    -> %s %s: %s\n", method, settings ? settings : "",
+                flow_last_error());
+    }
+    if (keep)
+        *keep = out;
+    else
+        flow_field_free(&out);
+    flow_context_destroy(ctx);
+    flow_params_destroy(p);
+    flow_image_free(&a), flow_image_free(&b);
+    flow_field_free(&gt);
+    return aee;
+}
+
 double harness_uniform(unsigned *state)
 {
     *state = *state * 1664525u + 1013904223u;

@@ -51,6 +51,13 @@ typedef struct harness_pair {
 int harness_read_pair(const char *dir, const char *f1, const char *f2, const char *gt,
                       const char *mask, int colour, harness_pair *out);
 void harness_pair_free(harness_pair *p);
+/* The flow of a generated pair (frames 0 and 1 of s, w x h, `channels`)
+ * by `method` with the settings: its AEE against the exact flow over the
+ * pixels at least `margin` from the border, INFINITY (the error printed)
+ * when the computation fails.  The flow goes to *keep (allocated here)
+ * unless keep is NULL. */
+double harness_synth_aee(const char *method, const flow_synth *s, int w, int h, int channels,
+                         const char *settings, int margin, flow_field *keep);
 /* A scratch directory for files a test writes (created once, per process). */
 const char *harness_tmpdir(void);
 /* "<harness_tmpdir()>/<name>", in one of 8 static buffers used in turn (so

@@ -69,8 +69,8 @@ static void write_text(const char *path, const char *text)
     harness_write_file(path, text, strlen(text));
 }
 
-#define NMETHODS 5
-static const char *const methods[NMETHODS] = { "lk", "hs", "clg", "clg-nl", "robust" };
+#define NMETHODS 7
+static const char *const methods[NMETHODS] = { "lk", "hs", "clg", "clg-nl", "robust", "plk", "dis" };
 
 /* ---- the registry ---- */
 
@@ -115,7 +115,7 @@ static void test_registry(void)
     p = (flow_params *)&p; /* not NULL: a failure must set it */
     CHECK(flow_params_create("horn", &p) == FLOW_ERR_INVALID && p == NULL);
     CHECK(strstr(flow_last_error(), "horn") != NULL);
-    CHECK(strstr(flow_last_error(), "lk, hs, clg, clg-nl or robust") != NULL);
+    CHECK(strstr(flow_last_error(), "lk, hs, clg, clg-nl, robust, plk or dis") != NULL);
     flow_params_destroy(NULL); /* harmless */
 }
 
@@ -125,45 +125,54 @@ static void test_registry(void)
  * no such parameter ("-" in the table). */
 typedef struct doc_row {
     const char *key;
-    const char *def[NMETHODS]; /* lk, hs, clg, clg-nl, robust */
+    const char *def[NMETHODS]; /* lk, hs, clg, clg-nl, robust, plk, dis */
 } doc_row;
 
 static const doc_row doc[] = {
-    { "sigma", { "1.5", "1.5", "1.5", "1.5", "0.8" } },
-    { "rho", { "4", NULL, "1", "1", "0" } },
-    { "alpha", { NULL, "400", "400", "10", "2.5" } },
-    { "nonlinear_data", { NULL, NULL, NULL, "1", NULL } },
-    { "nonlinear_smooth", { NULL, NULL, NULL, "1", NULL } },
-    { "eps_d", { NULL, NULL, NULL, "1", NULL } },
-    { "eps_data", { NULL, NULL, NULL, NULL, "0.1" } },
-    { "eps_s", { NULL, NULL, NULL, "0.01", "0.01" } },
-    { "window", { "gauss", NULL, NULL, NULL, NULL } },
-    { "window_size", { "7", NULL, NULL, NULL, NULL } },
-    { "tau", { "0", NULL, NULL, NULL, NULL } },
-    { "fill_unknown", { "0", NULL, NULL, NULL, NULL } },
-    { "solver", { NULL, "fmg", "fmg", "fmg", "rbsor" } },
-    { "smoother", { NULL, "jacobi", "jacobi", "jacobi", "rbsor" } },
-    { "iterations", { NULL, "500", "500", "500", "20" } },
-    { "omega", { NULL, "1", "1", "1", "1.8" } },
-    { "jacobi_weight", { NULL, "0.8", "0.8", "0.8", "0.8" } },
-    { "n0", { NULL, "10", "10", "10", "10" } },
-    { "n1", { NULL, "2", "2", "2", "2" } },
-    { "n2", { NULL, "2", "2", "2", "2" } },
-    { "cycles", { NULL, "1", "1", "1", "1" } },
-    { "max_depth", { NULL, "-1", "-1", "-1", "-1" } },
-    { "color", { "0", "0", "0", "0", "1" } },
-    { "warp_levels", { NULL, "0", "0", "0", "100" } },
-    { "warps", { NULL, "1", "1", "1", "3" } },
-    { "warp_scale", { NULL, "0.5", "0.5", "0.5", "0.8" } },
-    { "gamma", { NULL, NULL, NULL, NULL, "1" } },
-    { "normalise", { NULL, NULL, NULL, NULL, "1" } },
-    { "zeta", { NULL, NULL, NULL, NULL, "1" } },
-    { "texture", { NULL, NULL, NULL, NULL, "0" } },
-    { "texture_sigma", { NULL, NULL, NULL, NULL, "4" } },
-    { "median", { NULL, NULL, NULL, NULL, "2" } },
-    { "median_sigma_c", { NULL, NULL, NULL, NULL, "10" } },
-    { "median_sigma_s", { NULL, NULL, NULL, NULL, "2" } },
-    { "bicubic", { NULL, NULL, NULL, NULL, "1" } },
+    { "sigma", { "1.5", "1.5", "1.5", "1.5", "0.8", "1", "0" } },
+    { "rho", { "4", NULL, "1", "1", "0", NULL, NULL } },
+    { "alpha", { NULL, "400", "400", "10", "2.5", NULL, "2.5" } },
+    { "nonlinear_data", { NULL, NULL, NULL, "1", NULL, NULL, NULL } },
+    { "nonlinear_smooth", { NULL, NULL, NULL, "1", NULL, NULL, NULL } },
+    { "eps_d", { NULL, NULL, NULL, "1", NULL, NULL, NULL } },
+    { "eps_data", { NULL, NULL, NULL, NULL, "0.1", NULL, "0.1" } },
+    { "eps_s", { NULL, NULL, NULL, "0.01", "0.01", NULL, "0.01" } },
+    { "window", { "gauss", NULL, NULL, NULL, NULL, NULL, NULL } },
+    { "window_size", { "7", NULL, NULL, NULL, NULL, NULL, NULL } },
+    { "tau", { "0", NULL, NULL, NULL, NULL, "0", NULL } },
+    { "fill_unknown", { "0", NULL, NULL, NULL, NULL, "1", NULL } },
+    { "solver", { NULL, "fmg", "fmg", "fmg", "rbsor", NULL, "rbsor" } },
+    { "smoother", { NULL, "jacobi", "jacobi", "jacobi", "rbsor", NULL, "rbsor" } },
+    { "iterations", { NULL, "500", "500", "500", "20", "10", "5" } },
+    { "omega", { NULL, "1", "1", "1", "1.8", NULL, "1.6" } },
+    { "jacobi_weight", { NULL, "0.8", "0.8", "0.8", "0.8", NULL, "0.8" } },
+    { "n0", { NULL, "10", "10", "10", "10", NULL, "10" } },
+    { "n1", { NULL, "2", "2", "2", "2", NULL, "2" } },
+    { "n2", { NULL, "2", "2", "2", "2", NULL, "2" } },
+    { "cycles", { NULL, "1", "1", "1", "1", NULL, "1" } },
+    { "max_depth", { NULL, "-1", "-1", "-1", "-1", NULL, "-1" } },
+    { "color", { "0", "0", "0", "0", "1", "0", "0" } },
+    { "warp_levels", { NULL, "0", "0", "0", "100", NULL, NULL } },
+    { "warps", { NULL, "1", "1", "1", "3", NULL, NULL } },
+    { "warp_scale", { NULL, "0.5", "0.5", "0.5", "0.8", NULL, NULL } },
+    { "gamma", { NULL, NULL, NULL, NULL, "1", NULL, "1" } },
+    { "normalise", { NULL, NULL, NULL, NULL, "1", "0", "1" } },
+    { "zeta", { NULL, NULL, NULL, NULL, "1", NULL, NULL } },
+    { "texture", { NULL, NULL, NULL, NULL, "0", NULL, NULL } },
+    { "texture_sigma", { NULL, NULL, NULL, NULL, "4", NULL, NULL } },
+    { "median", { NULL, NULL, NULL, NULL, "2", NULL, NULL } },
+    { "median_sigma_c", { NULL, NULL, NULL, NULL, "10", NULL, NULL } },
+    { "median_sigma_s", { NULL, NULL, NULL, NULL, "2", NULL, NULL } },
+    { "bicubic", { NULL, NULL, NULL, NULL, "1", "1", NULL } },
+    { "patch", { NULL, NULL, NULL, NULL, NULL, "8", "8" } },
+    { "affine", { NULL, NULL, NULL, NULL, NULL, "1", NULL } },
+    { "levels", { NULL, NULL, NULL, NULL, NULL, "5", NULL } },
+    { "scale", { NULL, NULL, NULL, NULL, NULL, "0.5", NULL } },
+    { "preset", { NULL, NULL, NULL, NULL, NULL, NULL, "medium" } },
+    { "finest", { NULL, NULL, NULL, NULL, NULL, NULL, "-1" } },
+    { "stride", { NULL, NULL, NULL, NULL, NULL, NULL, "-1" } },
+    { "patch_iterations", { NULL, NULL, NULL, NULL, NULL, NULL, "-1" } },
+    { "refine", { NULL, NULL, NULL, NULL, NULL, NULL, "-1" } },
 };
 #define NDOC ((int)(sizeof doc / sizeof doc[0]))
 

@@ -218,40 +218,9 @@ static void test_median(void)
 
 /* The flow of a generated pair by robust with the settings; AEE against
  * the exact flow, away from a margin of 8 pixels. */
-static double robust_aee(const flow_synth *s, int w, int h, int channels, const char *settings,
-                         flow_field *keep)
+static double robust_aee(const flow_synth *s, int w, int h, int channels, const char *settings)
 {
-    flow_device *d = dev();
-    flow_image a, b;
-    flow_field gt, out;
-    CHECK_OK(flow_synth_frame(s, w, h, channels, 0, &a));
-    CHECK_OK(flow_synth_frame(s, w, h, channels, 1, &b));
-    CHECK_OK(flow_synth_flow(s, w, h, 0, &gt));
-    CHECK_OK(flow_field_alloc(&out, w, h));
-    flow_params *p = harness_params("robust", settings);
-    flow_context *ctx = NULL;
-    double aee = INFINITY;
-    if (p && flow_context_create(d, w, h, channels, p, &ctx) == FLOW_OK
-        && flow_context_compute(ctx, &a, &b, &out) == FLOW_OK) {
-        double sum = 0;
-        int n = 0;
-        for (int y = 8; y < h - 8; y++)
-            for (int x = 8; x < w - 8; x++, n++)
-                sum += hypot(out.u[y * w + x] - gt.u[y * w + x], out.v[y * w + x] - gt.v[y * w + x]);
-        aee = sum / n;
-    } else {
-        fprintf(stderr, "    -> %s\n", flow_last_error());
-    }
-    if (keep) {
-        CHECK_OK(flow_field_alloc(keep, w, h));
-        memcpy(keep->u, out.u, sizeof *out.u * w * h);
-        memcpy(keep->v, out.v, sizeof *out.v * w * h);
-    }
-    flow_context_destroy(ctx);
-    flow_params_destroy(p);
-    flow_image_free(&a), flow_image_free(&b);
-    flow_field_free(&gt), flow_field_free(&out);
-    return aee;
+    return harness_synth_aee("robust", s, w, h, channels, settings, 8, NULL);
 }
 
 static void test_accuracy(void)
@@ -260,17 +229,17 @@ static void test_accuracy(void)
         return;
     const flow_synth smooth = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 1.5, .wavelength = 40,
                                 .seed = 5 };
-    const double e1 = robust_aee(&smooth, 96, 80, 1, NULL, NULL);
+    const double e1 = robust_aee(&smooth, 96, 80, 1, NULL);
     printf("    smooth motion, 1.5 px: AEE %.4f\n", e1);
     CHECK(e1 < 0.2); /* 0.137 measured */
     /* 9 px: a single linearisation cannot follow it, the pyramid does */
     const flow_synth far = { .motion = FLOW_SYNTH_TRANSLATE, .dx = 9.0, .dy = -6.0, .seed = 3 };
-    const double e2 = robust_aee(&far, 96, 80, 1, NULL, NULL);
+    const double e2 = robust_aee(&far, 96, 80, 1, NULL);
     printf("    translation (9, -6): AEE %.4f\n", e2);
     CHECK(e2 < 0.1);
     /* a fine scale ends the pyramid where a side stops shrinking (ceil(9 *
      * 0.9) = 9) instead of stacking rescaled 9x9 levels up to warp_levels */
-    const double e3 = robust_aee(&far, 96, 80, 1, "warp_scale=0.9", NULL);
+    const double e3 = robust_aee(&far, 96, 80, 1, "warp_scale=0.9");
     printf("    translation (9, -6), scale 0.9: AEE %.4f\n", e3);
     CHECK(e3 < 0.1);
     /* each lever off still gives a flow (the parameters that switch them) */
@@ -278,7 +247,7 @@ static void test_accuracy(void)
                                           "median=0", "median_sigma_c=0", "bicubic=0",
                                           "texture=0.9", "rho=1", "warps=1 warp_scale=0.5" };
     for (size_t k = 0; k < sizeof levers / sizeof levers[0]; k++) {
-        const double e = robust_aee(&smooth, 96, 80, 1, levers[k], NULL);
+        const double e = robust_aee(&smooth, 96, 80, 1, levers[k]);
         printf("    smooth motion, %s: AEE %.4f\n", levers[k], e);
         CHECK(e < 0.6); /* 0.12 .. 0.45 measured (gamma=0 the worst) */
     }

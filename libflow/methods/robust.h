@@ -1,0 +1,29 @@
+/* robust.h -- the data terms of method robust (brightness and gradient
+ * constancy, each under a Charbonnier penaliser, optionally normalised),
+ * shared with the variational refinement of method dis.  Not installed. */
+#ifndef FLOW_METHODS_ROBUST_H
+#define FLOW_METHODS_ROBUST_H
+
+#include "methods/method.h"
+
+/* How the data terms are built from a pair of frames. */
+typedef struct flow_robust_data {
+    int channels;
+    int gradient;  /* the gradient constancy term too */
+    int normalise; /* each term divided by its squared gradient + zeta^2 */
+    float zeta2;
+} flow_robust_data;
+
+/* The nonlinear model of the terms into *m: brightness with weight 1 and
+ * gradient constancy with weight gamma (0: none), each under Psi with
+ * eps_d, the smoothness term alpha Psi(|grad u|^2 + |grad v|^2) with eps_s. */
+flow_robust_data flow_robust_model(flow_mg_model *m, int channels, double alpha, double gamma,
+                                   double eps_d, double eps_s, int normalise, double zeta);
+
+/* The data terms of f1 and f2 (the second frame warped along w) into the
+ * tensors of mg, rewritten for the total flow. */
+flow_status flow_robust_data_terms(flow_device *d, flow_mg *mg, const flow_robust_data *t,
+                                   const flow_plane *f1, const flow_plane *f2,
+                                   const flow_pair *w);
+
+#endif

@@ -1,0 +1,360 @@
+/* patch.h -- patch Lucas-Kanade at one point: the translation of a square
+ * patch of the first frame into the second by inverse-compositional
+ * Gauss-Newton iterations (Baker, Matthews, IJCV 2004; seed 000, Ringaby 2008,
+ * ch. 2.3 and 3.1), and the two methods built on it: dense iterative LK (one patch per
+ * pixel) and dense inverse search (a grid of patches, densified; Kroeger,
+ * Timofte, Dai, Van Gool, ECCV 2016).
+ *
+ * A patch of side s has its top-left pixel at (x0, y0).  With g = grad f1
+ * and e(d) = f2(x + d) - f1(x) over the patch (summed over the channels),
+ * minimising sum (f1(x + D) - f2(x + d))^2 over the increment D gives
+ *   H D = b,  H = sum g g^T,  b = sum g e(d),   d <- d - D
+ * (inverse compositional: H belongs to the first frame and is built once).
+ * Mean normalisation compares the patches less their means, which makes the
+ * search blind to a brightness offset: g and e are then replaced by their
+ * deviations from the patch mean, H = sum g g^T - (sum g)(sum g)^T / n and
+ * b = sum g e - (sum g)(sum e) / n.  The iterate of least residual wins,
+ * so an iteration that makes things worse is undone; a result that moved
+ * more than s pixels from its start is no match and the start is kept. */
+#ifndef FLOW_PIXEL_PATCH_H
+#define FLOW_PIXEL_PATCH_H
+
+#include "qualifier.h"
+#include "stencil.h"
+#include "transfer.h"
+#include "warp.h"
+
+#include <math.h>
+
+/* The frames of one pyramid level as a patch search reads them: both
+ * frames and the gradient of the first, per channel. */
+typedef struct flow_patch_frames {
+    flow_plane f1[3], f2[3], gx[3], gy[3];
+    int channels;
+} flow_patch_frames;
+
+/* How a patch is matched. */
+typedef struct flow_patch_opts {
+    int size;       /* side s of the patch */
+    int iterations; /* Gauss-Newton iterations */
+    int normalise;  /* compare the patches less their means */
+    float tau;      /* smallest eigenvalue of H / n accepted */
+    int cubic;      /* sample the second frame bicubically (else bilinearly) */
+    int affine;     /* the patch may rotate, scale and shear (else it translates) */
+} flow_patch_opts;
+
+/* f at a point between pixels, bilinear or bicubic. */
+FLOW_HD float flow_sample_at(const flow_plane *f, float px, float py, int cubic)
+{
+    return cubic ? flow_bicubic_at(f, px, py) : flow_bilinear_at(f, px, py);
+}
+
+/* The smaller eigenvalue of the symmetric 2x2 matrix (a b; b c). */
+FLOW_HD float flow_eig_min2(float a, float b, float c)
+{
+    const float m = 0.5f * (a + c), r = sqrtf(0.25f * (a - c) * (a - c) + b * b);
+    return m - r;
+}
+
+/* The patch at (x0, y0) of the first frame tracked into the second from the
+ * displacement (*u, *v), which it replaces.  Returns 0, leaving (*u, *v)
+ * alone, where the patch has too little texture (eigenvalue below tau) or
+ * its best match lies more than s pixels from the start. */
+FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *o, int x0,
+                             int y0, float *u, float *v)
+{
+    const int s = o->size;
+    const float n = (float)(s * s); /* pixels per channel */
+    float h11 = 0.0f, h12 = 0.0f, h22 = 0.0f, sgx[3] = { 0, 0, 0 }, sgy[3] = { 0, 0, 0 };
+    for (int c = 0; c < f->channels; c++) {
+        for (int j = 0; j < s; j++)
+            for (int i = 0; i < s; i++) {
+                const float gx = flow_at(&f->gx[c], x0 + i, y0 + j);
+                const float gy = flow_at(&f->gy[c], x0 + i, y0 + j);
+                h11 += gx * gx, h12 += gx * gy, h22 += gy * gy;
+                sgx[c] += gx, sgy[c] += gy;
+            }
+        if (o->normalise)
+            h11 -= sgx[c] * sgx[c] / n, h12 -= sgx[c] * sgy[c] / n, h22 -= sgy[c] * sgy[c] / n;
+    }
+    const float det = h11 * h22 - h12 * h12, tr = h11 + h22;
+    if (!(flow_eig_min2(h11, h12, h22) / (n * (float)f->channels) >= o->tau)
+        || !(det > 1e-9f * tr * tr))
+        return 0;
+    const float u0 = *u, v0 = *v;
+    float du = u0, dv = v0, best = INFINITY, bu = u0, bv = v0;
+    for (int k = 0, converged = 0;; k++) {
+        float bx = 0.0f, by = 0.0f, see = 0.0f;
+        for (int c = 0; c < f->channels; c++) {
+            float se = 0.0f;
+            for (int j = 0; j < s; j++)
+                for (int i = 0; i < s; i++) {
+                    const int px = x0 + i, py = y0 + j;
+                    const float e =
+                        flow_sample_at(&f->f2[c], (float)px + du, (float)py + dv, o->cubic)
+                        - flow_at(&f->f1[c], px, py);
+                    bx += flow_at(&f->gx[c], px, py) * e;
+                    by += flow_at(&f->gy[c], px, py) * e;
+                    se += e, see += e * e;
+                }
+            if (o->normalise)
+                bx -= sgx[c] * se / n, by -= sgy[c] * se / n, see -= se * se / n;
+        }
+        if (see < best)
+            best = see, bu = du, bv = dv;
+        if (converged || k == o->iterations)
+            break;
+        const float Du = (h22 * bx - h12 * by) / det, Dv = (h11 * by - h12 * bx) / det;
+        du -= Du, dv -= Dv;
+        converged = Du * Du + Dv * Dv < 1e-6f; /* one more pass scores it */
+    }
+    if ((bu - u0) * (bu - u0) + (bv - v0) * (bv - v0) > n)
+        return 0;
+    *u = bu, *v = bv;
+    return 1;
+}
+
+/* Solves H x = b in place (b becomes x) for a symmetric positive definite
+ * 6x6 H, by Cholesky (H overwritten); 0 when H is not positive definite. */
+FLOW_HD int flow_cholesky6(float H[6][6], float b[6])
+{
+    for (int j = 0; j < 6; j++) {
+        float d = H[j][j];
+        for (int k = 0; k < j; k++)
+            d -= H[j][k] * H[j][k];
+        if (!(d > 1e-9f * H[j][j]) || !(d > 0.0f))
+            return 0;
+        H[j][j] = sqrtf(d);
+        for (int i = j + 1; i < 6; i++) {
+            float t = H[i][j];
+            for (int k = 0; k < j; k++)
+                t -= H[i][k] * H[j][k];
+            H[i][j] = t / H[j][j];
+        }
+    }
+    for (int i = 0; i < 6; i++) { /* L y = b */
+        for (int k = 0; k < i; k++)
+            b[i] -= H[i][k] * b[k];
+        b[i] /= H[i][i];
+    }
+    for (int i = 5; i >= 0; i--) { /* L^T x = y */
+        for (int k = i + 1; k < 6; k++)
+            b[i] -= H[k][i] * b[k];
+        b[i] /= H[i][i];
+    }
+    return 1;
+}
+
+/* The same patch (top-left (x0, y0)) under an affine warp: its point r
+ * (relative to the patch centre) goes to centre + A r + t.  Six parameters
+ * p = (t, A - I) with the steepest-descent images
+ *   sd = (g_x, g_y, r_x g_x, r_y g_x, r_x g_y, r_y g_y),
+ * the same inverse-compositional iterations (warp <- warp o D(dp)^-1), and
+ * as result the displacement of pixel (x0 + s/2, y0 + s/2).  A translation
+ * cannot describe a rotating or zooming patch: its estimate belongs to
+ * wherever the patch's texture is strongest, not to its centre; the affine
+ * warp removes that error.  Falls back to flow_patch_track where the six
+ * parameters are not determined (a straight edge). */
+FLOW_HD int flow_patch_track_affine(const flow_patch_frames *f, const flow_patch_opts *o,
+                                    int x0, int y0, float *u, float *v)
+{
+    const int s = o->size;
+    const float n = (float)(s * s), half = 0.5f * (float)(s - 1);
+    float H[6][6], sd0[3][6];
+    for (int a = 0; a < 6; a++)
+        for (int b = 0; b < 6; b++)
+            H[a][b] = 0.0f;
+    for (int c = 0; c < f->channels; c++) {
+        for (int k = 0; k < 6; k++)
+            sd0[c][k] = 0.0f;
+        for (int j = 0; j < s; j++)
+            for (int i = 0; i < s; i++) {
+                const float gx = flow_at(&f->gx[c], x0 + i, y0 + j);
+                const float gy = flow_at(&f->gy[c], x0 + i, y0 + j);
+                const float rx = (float)i - half, ry = (float)j - half;
+                const float sd[6] = { gx, gy, rx * gx, ry * gx, rx * gy, ry * gy };
+                for (int a = 0; a < 6; a++) {
+                    sd0[c][a] += sd[a];
+                    for (int b = 0; b <= a; b++)
+                        H[a][b] += sd[a] * sd[b];
+                }
+            }
+        if (o->normalise)
+            for (int a = 0; a < 6; a++)
+                for (int b = 0; b <= a; b++)
+                    H[a][b] -= sd0[c][a] * sd0[c][b] / n;
+    }
+    const float h11 = H[0][0], h12 = H[1][0], h22 = H[1][1];
+    if (!(flow_eig_min2(h11, h12, h22) / (n * (float)f->channels) >= o->tau))
+        return 0;
+    float L[6][6], probe[6] = { 0, 0, 0, 0, 0, 0 };
+    for (int a = 0; a < 6; a++)
+        for (int b = 0; b < 6; b++)
+            L[a][b] = a >= b ? H[a][b] : H[b][a];
+    if (!flow_cholesky6(L, probe))
+        return flow_patch_track(f, o, x0, y0, u, v);
+    /* the pixel the flow belongs to, relative to the patch centre */
+    const float px = (float)(s / 2) - half, py = px;
+    const float cx = (float)x0 + half, cy = (float)y0 + half;
+    const float u0 = *u, v0 = *v;
+    float a11 = 1.0f, a12 = 0.0f, a21 = 0.0f, a22 = 1.0f, tx = u0, ty = v0;
+    float best = INFINITY, bu = u0, bv = v0;
+    for (int k = 0, converged = 0;; k++) {
+        float b[6] = { 0, 0, 0, 0, 0, 0 }, see = 0.0f;
+        for (int c = 0; c < f->channels; c++) {
+            float se = 0.0f;
+            for (int j = 0; j < s; j++)
+                for (int i = 0; i < s; i++) {
+                    const float rx = (float)i - half, ry = (float)j - half;
+                    const float qx = cx + a11 * rx + a12 * ry + tx;
+                    const float qy = cy + a21 * rx + a22 * ry + ty;
+                    const float gx = flow_at(&f->gx[c], x0 + i, y0 + j);
+                    const float gy = flow_at(&f->gy[c], x0 + i, y0 + j);
+                    const float e = flow_sample_at(&f->f2[c], qx, qy, o->cubic)
+                                    - flow_at(&f->f1[c], x0 + i, y0 + j);
+                    b[0] += gx * e, b[1] += gy * e;
+                    b[2] += rx * gx * e, b[3] += ry * gx * e;
+                    b[4] += rx * gy * e, b[5] += ry * gy * e;
+                    se += e, see += e * e;
+                }
+            if (o->normalise) {
+                for (int a = 0; a < 6; a++)
+                    b[a] -= sd0[c][a] * se / n;
+                see -= se * se / n;
+            }
+        }
+        if (see < best) {
+            best = see;
+            bu = a11 * px + a12 * py + tx - px;
+            bv = a21 * px + a22 * py + ty - py;
+        }
+        if (converged || k == o->iterations)
+            break;
+        for (int a = 0; a < 6; a++)
+            for (int c = 0; c < 6; c++)
+                L[a][c] = a >= c ? H[a][c] : H[c][a];
+        flow_cholesky6(L, b);
+        /* D = [1 + b2, b3, b0; b4, 1 + b5, b1]; warp <- warp o D^-1 */
+        const float d11 = 1.0f + b[2], d12 = b[3], d21 = b[4], d22 = 1.0f + b[5];
+        const float det = d11 * d22 - d12 * d21;
+        if (!(fabsf(det) > 1e-6f))
+            break;
+        const float m11 = d22 / det, m12 = -d12 / det, m21 = -d21 / det, m22 = d11 / det;
+        const float sx = -(m11 * b[0] + m12 * b[1]), sy = -(m21 * b[0] + m22 * b[1]);
+        const float n11 = a11 * m11 + a12 * m21, n12 = a11 * m12 + a12 * m22;
+        const float n21 = a21 * m11 + a22 * m21, n22 = a21 * m12 + a22 * m22;
+        tx += a11 * sx + a12 * sy, ty += a21 * sx + a22 * sy;
+        a11 = n11, a12 = n12, a21 = n21, a22 = n22;
+        converged = b[0] * b[0] + b[1] * b[1] < 1e-6f;
+    }
+    if ((bu - u0) * (bu - u0) + (bv - v0) * (bv - v0) > n)
+        return 0;
+    *u = bu, *v = bv;
+    return 1;
+}
+
+/* ---- the operations ----------------------------------------------------- */
+
+/* gx, gy = the gradient of f: fourth-order central differences. */
+typedef struct flow_gradient_args {
+    flow_plane gx, gy, f;
+} flow_gradient_args;
+
+FLOW_HD void flow_gradient_px(const flow_gradient_args *a, int x, int y)
+{
+    FLOW_PX(a->gx, x, y) = flow_diff4_at(&a->f, x, y, 1, 0);
+    FLOW_PX(a->gy, x, y) = flow_diff4_at(&a->f, x, y, 0, 1);
+}
+
+/* Dense iterative LK: the patch of side s around each pixel (its top-left
+ * pixel s/2 up and left: even sides are allowed) tracked from the flow in
+ * w, which it replaces.  A pixel whose patch does not track keeps its
+ * start, or with mark != 0 gets the value `unknown`. */
+typedef struct flow_plk_args {
+    flow_patch_frames f;
+    flow_patch_opts o;
+    flow_pair w; /* in: the start, out: the result */
+    int mark;
+    float unknown;
+} flow_plk_args;
+
+FLOW_HD void flow_plk_px(const flow_plk_args *a, int x, int y)
+{
+    float u = FLOW_PX(a->w.u, x, y), v = FLOW_PX(a->w.v, x, y);
+    const int r = a->o.size / 2;
+    /* the affine iterations start from the translation's result: far from
+     * the match, six parameters fitted at once go astray */
+    int ok = flow_patch_track(&a->f, &a->o, x - r, y - r, &u, &v);
+    if (ok && a->o.affine)
+        flow_patch_track_affine(&a->f, &a->o, x - r, y - r, &u, &v);
+    if (!ok && a->mark)
+        u = v = a->unknown;
+    FLOW_PX(a->w.u, x, y) = u;
+    FLOW_PX(a->w.v, x, y) = v;
+}
+
+/* Dense inverse search, step 1: patch (i, j) of the grid, its top-left
+ * pixel at (i, j) * stride, tracked from the dense flow w at its centre;
+ * its displacement goes to (p.u, p.v)(i, j). */
+typedef struct flow_dis_search_args {
+    flow_patch_frames f;
+    flow_patch_opts o;
+    flow_pair p; /* out: one displacement per patch */
+    flow_pair w; /* the dense flow to start from */
+    int stride;
+} flow_dis_search_args;
+
+FLOW_HD void flow_dis_search_px(const flow_dis_search_args *a, int i, int j)
+{
+    const int x0 = i * a->stride, y0 = j * a->stride, r = a->o.size / 2;
+    const int cx = flow_clampi(x0 + r, 0, a->w.u.width - 1);
+    const int cy = flow_clampi(y0 + r, 0, a->w.u.height - 1);
+    float u = FLOW_PX(a->w.u, cx, cy), v = FLOW_PX(a->w.v, cx, cy);
+    flow_patch_track(&a->f, &a->o, x0, y0, &u, &v);
+    FLOW_PX(a->p.u, i, j) = u;
+    FLOW_PX(a->p.v, i, j) = v;
+}
+
+/* The patches of a grid (side s, stride t, n of them along an axis) that
+ * cover pixel x: indices lo..hi; past the last patch, the last one. */
+FLOW_HD void flow_dis_cover(int x, int s, int t, int n, int *lo, int *hi)
+{
+    const int l = x - s + 1 > 0 ? (x - s + 1 + t - 1) / t : 0;
+    const int h = x / t < n - 1 ? x / t : n - 1;
+    *lo = l <= h ? l : h;
+    *hi = h;
+}
+
+/* Step 2, densification: the flow at a pixel is the mean of the
+ * displacements of the patches covering it, each weighted by
+ * 1 / max(1, |f2(x + d) - f1(x)|) (the mean absolute difference over the
+ * channels), so that a patch that does not fit this pixel counts little. */
+typedef struct flow_dis_densify_args {
+    flow_pair w;  /* out: the dense flow */
+    flow_pair p;  /* the patches' displacements */
+    flow_plane f1[3], f2[3];
+    int channels, size, stride;
+} flow_dis_densify_args;
+
+FLOW_HD void flow_dis_densify_px(const flow_dis_densify_args *a, int x, int y)
+{
+    int i0, i1, j0, j1;
+    flow_dis_cover(x, a->size, a->stride, a->p.u.width, &i0, &i1);
+    flow_dis_cover(y, a->size, a->stride, a->p.u.height, &j0, &j1);
+    float su = 0.0f, sv = 0.0f, sw = 0.0f;
+    for (int j = j0; j <= j1; j++)
+        for (int i = i0; i <= i1; i++) {
+            const float u = FLOW_PX(a->p.u, i, j), v = FLOW_PX(a->p.v, i, j);
+            float e = 0.0f;
+            for (int c = 0; c < a->channels; c++)
+                e += fabsf(flow_bilinear_at(&a->f2[c], (float)x + u, (float)y + v)
+                           - FLOW_PX(a->f1[c], x, y));
+            e /= (float)a->channels;
+            const float wt = 1.0f / (e > 1.0f ? e : 1.0f);
+            su += wt * u, sv += wt * v, sw += wt;
+        }
+    FLOW_PX(a->w.u, x, y) = su / sw;
+    FLOW_PX(a->w.v, x, y) = sv / sw;
+}
+
+#endif
