@@ -61,7 +61,7 @@ static const struct {
 enum {
     OPT_DX = 0, OPT_DY, OPT_ANGLE, OPT_SCALE, OPT_AMPLITUDE, OPT_WAVELENGTH, OPT_ODX, OPT_ODY,
     OPT_RADIUS, /* indices of motion_options */
-    OPT_SEED = 256, OPT_SIZE, OPT_FRAMES, OPT_FIRST, OPT_GT, OPT_VIDEO, OPT_FPS, OPT_VERSION
+    OPT_SEED = 256, OPT_COARSE, OPT_SIZE, OPT_FRAMES, OPT_FIRST, OPT_GT, OPT_VIDEO, OPT_FPS, OPT_VERSION
 };
 
 static const char *const motion_names[] = {"translate", "rotate", "zoom",
@@ -89,6 +89,9 @@ static void print_help(void)
            "      --odx PX, --ody PX  the disc's motion per frame (object) [2, -1]\n"
            "      --radius PX      the disc's radius (object) [a quarter of the smaller side]\n"
            "      --seed N         texture seed [1]\n"
+           "      --coarse F       texture wavelengths times F (1: 5..40 px): a coarser\n"
+           "                       texture keeps detail at the coarse pyramid levels that\n"
+           "                       motions of tens of pixels need [1]\n"
            "Frames:\n"
            "  -s, --size WxH       frame size [320x240]\n"
            "  -n, --frames N       number of frames [2]\n"
@@ -168,6 +171,7 @@ static int parse_options(int argc, char **argv, synth_options *o)
         {"ody", required_argument, 0, OPT_ODY},
         {"radius", required_argument, 0, OPT_RADIUS},
         {"seed", required_argument, 0, OPT_SEED},
+        {"coarse", required_argument, 0, OPT_COARSE},
         {"size", required_argument, 0, 's'},
         {"frames", required_argument, 0, 'n'},
         {"first", required_argument, 0, OPT_FIRST},
@@ -215,6 +219,10 @@ static int parse_options(int argc, char **argv, synth_options *o)
         case OPT_RADIUS: dst = &o->s.radius, lo = 1, hi = 1e6; break;
         case OPT_SEED:
             if (cli_parse_long("--seed", optarg, 0, (long)UINT_MAX, &seed) != 0)
+                return CLI_EXIT_USAGE;
+            continue;
+        case OPT_COARSE:
+            if (cli_parse_double("--coarse", optarg, 0.1, 1000, &o->s.coarse) != 0)
                 return CLI_EXIT_USAGE;
             continue;
         case 's':

@@ -134,6 +134,13 @@ expect "tau with the gauss window" 0 err EMPTY $FCC -m lk --tau 1 f0.png f1.png 
 expect "window size with the gauss window" 1 err "--window-size has no effect here: it applies with window box" $FCC -m lk --window-size 9 f0.png f1.png -o x.flo
 expect "rho with the box window" 1 err "--rho has no effect here: it applies with window gauss" $FCC -m lk --window box --rho 3 f0.png f1.png -o x.flo
 expect "nonlinear without clg-nl" 1 err "--eps-s does not apply to method clg \(a parameter of clg-nl, robust, dis\)" $FCC -m clg --eps-s 0.1 f0.png f1.png -o x.flo
+expect "dis preset" 0 err EMPTY $FCC -m dis --preset fast f0.png f1.png -o dis.flo
+check "dis flow written" 'is_flo dis.flo 64 48'
+expect "dis preset overridden" 0 err EMPTY $FCC -m dis --preset ultrafast --stride 2 --refine 2 f0.png f1.png -o dis2.flo
+expect "dis stride beyond the patch" 1 err "stride 9, it must be 1 \.\. patch \(8\)" $FCC -m dis --stride 9 f0.png f1.png -o x.flo
+expect "dis unknown preset" 1 err "--preset: .*'slow'" $FCC -m dis --preset slow f0.png f1.png -o x.flo
+expect "plk even patch" 0 err EMPTY $FCC -m plk --patch 6 --levels 1 f0.png f1.png -o plk.flo
+expect "plk option on dis" 1 err "--affine does not apply to method dis \(a parameter of plk\)" $FCC -m dis --affine 0 f0.png f1.png -o x.flo
 expect "eps without its robust term" 1 err "--eps-d has no effect here: it applies with nonlinear_data 1" $FCC -m clg-nl --nonlinear-data 0 --eps-d 2 f0.png f1.png -o x.flo
 expect "omega without SOR" 1 err "--omega has no effect here: it applies with solver rbsor" $FCC --solver jacobi --omega 1.5 f0.png f1.png -o x.flo
 expect "iterations with fmg" 1 err "--iterations has no effect here: it applies with solver jacobi, rbsor or cascadic" $FCC -m clg-nl --iterations 9 f0.png f1.png -o x.flo

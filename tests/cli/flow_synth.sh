@@ -20,6 +20,12 @@ expect "help defaults" 0 out "--scale S .*\[1\.02\]" "$FS" --help
 expect "help exit codes" 0 out "Exit status: 0 ok, 1 usage, 2 input/output" "$FS" --help
 expect "version" 0 out "^flow-synth [0-9]+\.[0-9]+\.[0-9]+ .*y4m" "$FS" --version
 
+expect "rotozoom" 0 err EMPTY "$FS" -m rotozoom --angle 3 --scale 1.05 --coarse 2 -s 32x24 -n 2 \
+    -o "rz%d.png" --gt "rz%d.flo"
+check "rotozoom written" '[ -f rz0.png ] && [ -f rz1.png ] && is_flo rz0.flo 32 24'
+expect "coarse out of range" 1 err "--coarse: 0 is out of range" "$FS" --coarse 0 -o x.png
+expect "angle not for zoom" 1 err "--angle" "$FS" -m zoom --angle 3 -o x.png
+
 # ---- frames and ground truth -------------------------------------------------------
 expect "translate" 0 err EMPTY "$FS" -m translate --dx 1.5 --dy -0.25 -s 24x16 -n 3 \
     -o "f%02d.png" --gt "g%d.flo"
