@@ -34,6 +34,7 @@ typedef struct compute_options {
     long count;              /* at most this many flows; 0: all */
     const char *device;      /* --device [auto] */
     int rgb;                 /* compute on the colour channels instead of the luminance */
+    double fb_check;         /* --fb-check T: forward-backward threshold, px; 0: off */
     int color, vectors;      /* pictures beside each flow file */
     double color_max;        /* fixed colour scale R; 0: per field */
     int legend;              /* colour picture with the direction key around it */

@@ -19,7 +19,7 @@
 enum {
     OPT_VIDEO = 300, OPT_CAMERA, OPT_FIRST, OPT_LAST, OPT_COUNT, OPT_RGB, OPT_COLOR,
     OPT_COLOR_MAX, OPT_LEGEND, OPT_VECTORS, OPT_VECTOR_STEP, OPT_VECTOR_SCALE, OPT_VECTOR_ZOOM,
-    OPT_TIMING_DEPTH, OPT_TIMING_FILE, OPT_REPEAT, OPT_TRACE
+    OPT_TIMING_DEPTH, OPT_TIMING_FILE, OPT_REPEAT, OPT_TRACE, OPT_FB_CHECK
 };
 enum { OPT_PARAM_BASE = 1000 }; /* getopt value of parameter option i: base + i */
 
@@ -42,6 +42,7 @@ static const struct option tool_options[] = {
     {"vector-step", required_argument, 0, OPT_VECTOR_STEP},
     {"vector-scale", required_argument, 0, OPT_VECTOR_SCALE},
     {"vector-zoom", required_argument, 0, OPT_VECTOR_ZOOM},
+    {"fb-check", required_argument, 0, OPT_FB_CHECK},
     {"device", required_argument, 0, 'd'},
     {"timing", no_argument, 0, 't'},
     {"timing-depth", required_argument, 0, OPT_TIMING_DEPTH},
@@ -93,6 +94,11 @@ static void print_help(void)
            "      --vector-step N  one arrow every N pixels [8]\n"
            "      --vector-scale S arrow length per pixel of flow [2]\n"
            "      --vector-zoom Z  picture enlarged Z times [1]\n"
+           "      --fb-check T     forward-backward check: also compute the flow from each\n"
+           "                       pair's second frame to its first and write as unknown\n"
+           "                       (drawn black) every vector the two flows disagree on by\n"
+           "                       more than T pixels (or that leaves the frame); prints\n"
+           "                       the density kept per pair on stderr [off]\n"
            "Method and parameters (the method's defaults, then a -p file, then the\n"
            "options; each parameter is listed with its default, the methods that have\n"
            "it and, where it has an effect only with some settings, which):\n"
@@ -263,6 +269,10 @@ static int parse_options(int argc, char **argv, compute_options *o)
             break;
         case OPT_VECTOR_SCALE:
             if (cli_parse_double("--vector-scale", optarg, 1e-6, 1e6, &o->vector_scale) != 0)
+                return CLI_EXIT_USAGE;
+            break;
+        case OPT_FB_CHECK:
+            if (cli_parse_double("--fb-check", optarg, 1e-6, 1e6, &o->fb_check) != 0)
                 return CLI_EXIT_USAGE;
             break;
         case OPT_VECTOR_ZOOM:

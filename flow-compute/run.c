@@ -8,7 +8,9 @@
  * observer hooks feed the timer, the workflow images and the trace.  On a
  * terminal a progress line shows the live rate; a summary at the end splits
  * the time per flow into the solver and what lies outside it (decode,
- * upload, download, write) and says how long the computing thread waited. */
+ * upload, download, write) and says how long the computing thread waited.
+ * With --fb-check each pair is computed both ways and the forward flow is
+ * checked against the backward one (flow_fb_check) before it is written. */
 #include "compute.h"
 
 #include <signal.h>
@@ -68,7 +70,10 @@ typedef struct totals {
     long flows, frames;
     double frame_wait_ms;  /* the computing thread waiting for frames */
     double decode_ms;      /* reading and decoding, in the reader thread */
-    double compute_ms;
+    double compute_ms;     /* the forward flows */
+    double backward_ms;    /* --fb-check: the backward flows */
+    double check_ms;       /* --fb-check: the checks */
+    double density_sum;    /* --fb-check: over the flows */
     double write_ms;       /* writing, in the writer thread */
     double write_wait_ms;  /* the computing thread waiting for the writer */
     double wall_start;
@@ -113,6 +118,49 @@ static void summary(const compute_options *o, const totals *t, const ftimer *tm,
                     "computation, which waited %.3f ms per flow for frames and %.3f ms for "
                     "writes\n",
             t->frame_wait_ms / n, t->write_wait_ms / n);
+    if (o->fb_check > 0)
+        fprintf(stderr, "flow-compute: fb-check %g px: mean density %.2f%%; per flow: backward "
+                        "flow %.3f ms, check %.3f ms (beside the solver figures above)\n",
+                o->fb_check, 100.0 * t->density_sum / n, t->backward_ms / runs,
+                t->check_ms / runs);
+}
+
+/* The backward flow f2 -> f1 into back, as the timer's stage "backward"
+ * (the library's stages nest inside it), without the trace and workflow
+ * hooks.  It leaves f1 on the device as the second frame: the forward flow
+ * that follows is a compute_next, one upload instead of two. */
+static flow_status compute_backward(flow_context *ctx, ftimer *tm, const flow_observer *obs,
+                                    const flow_image *f1, const flow_image *f2, flow_field *back)
+{
+    flow_context_set_observer(ctx, obs);
+    ftimer_stage_begin(tm, "backward");
+    const flow_status s = flow_context_compute(ctx, f2, f1, back);
+    ftimer_stage_end(tm, "backward");
+    return s;
+}
+
+/* The check of the forward flow against the backward one, in place, as the
+ * timer's stage "fb check". */
+static flow_status check_forward(ftimer *tm, flow_field *field, const flow_field *back,
+                                 double threshold, flow_fb_stats *st)
+{
+    ftimer_stage_begin(tm, "fb check");
+    const flow_status s = flow_fb_check(field, back, threshold, st);
+    ftimer_stage_end(tm, "fb check");
+    return s;
+}
+
+static void report_fb(const compute_options *o, const char *f1, const char *f2,
+                      const flow_fb_stats *st, int progress_shown)
+{
+    if (o->quiet)
+        return;
+    /* "\r": start over the progress line rather than after it */
+    fprintf(stderr, "%sflow-compute: fb-check %s -> %s: density %.2f%% (%ld of %ld pixels "
+                    "kept; removed: %ld disagree by more than %g px, %ld leave the frame, %ld "
+                    "need an unknown backward vector, %ld were unknown)\n",
+            progress_shown ? "\r" : "", f1, f2, 100.0 * st->density, st->kept, st->total,
+            st->inconsistent, o->fb_check, st->outside, st->unknown_bwd, st->unknown_fwd);
 }
 
 static void params_header(const compute_options *o, const flow_device *d, const char *f1,
@@ -166,7 +214,7 @@ int run_compute(const compute_options *o)
     workflow *wf = NULL;
     ftimer *tm = NULL;
     flow_image frame[2] = {{0}, {0}};
-    flow_field field = {0};
+    flow_field field = {0}, back = {0}; /* back: the backward flow of --fb-check */
     output_queue *queue = NULL;
     run_state rs = {0};
     totals t = {0};
@@ -242,6 +290,16 @@ int run_compute(const compute_options *o)
         goto done;
     }
     field_pin(d, &field);
+    const int fb = o->fb_check > 0;
+    if (fb) {
+        if (flow_field_alloc(&back, width, height) != FLOW_OK) {
+            rc = compute_failure(FLOW_ERR_NOMEM, "backward flow field");
+            goto done;
+        }
+        field_pin(d, &back);
+    }
+    flow_fb_stats fb_stats;
+    memset(&fb_stats, 0, sizeof fb_stats);
     rs.timer = tm;
     rs.wf = wf;
     const flow_observer timing_only = {&rs, on_stage_begin, on_stage_end, NULL, NULL};
@@ -267,24 +325,47 @@ int run_compute(const compute_options *o)
             workflow_image(wf, "frame2", &frame[nxt]);
         }
         for (int r = 0; r < o->repeat; r++) {
-            flow_context_set_observer(ctx, r == 0 ? &first_run : &timing_only);
             if ((rc = ftimer_frame_begin(tm)) != CLI_EXIT_OK)
                 goto done;
-            t0 = ftimer_now_ms();
-            /* after the first pair the device keeps frame[cur] from the
-             * last compute: only the new frame crosses the bus */
-            s = r == 0 && t.flows > 0 ? flow_context_compute_next(ctx, &frame[nxt], &field)
-                                      : flow_context_compute(ctx, &frame[cur], &frame[nxt], &field);
-            t.compute_ms += ftimer_now_ms() - t0;
+            const char *failed = ""; /* which part of an --fb-check run failed */
+            s = FLOW_OK;
+            if (fb) {
+                t0 = ftimer_now_ms();
+                s = compute_backward(ctx, tm, &timing_only, &frame[cur], &frame[nxt], &back);
+                t.backward_ms += ftimer_now_ms() - t0;
+                failed = " (the backward flow)";
+            }
+            if (s == FLOW_OK) {
+                failed = "";
+                flow_context_set_observer(ctx, r == 0 ? &first_run : &timing_only);
+                t0 = ftimer_now_ms();
+                /* after the first pair (or the backward flow) the device
+                 * keeps frame[cur] as its second frame: only the new frame
+                 * crosses the bus */
+                s = fb || (r == 0 && t.flows > 0)
+                        ? flow_context_compute_next(ctx, &frame[nxt], &field)
+                        : flow_context_compute(ctx, &frame[cur], &frame[nxt], &field);
+                t.compute_ms += ftimer_now_ms() - t0;
+            }
+            if (s == FLOW_OK && fb) {
+                t0 = ftimer_now_ms();
+                s = check_forward(tm, &field, &back, o->fb_check, &fb_stats);
+                t.check_ms += ftimer_now_ms() - t0;
+                failed = " (the forward-backward check)";
+            }
             int trc = ftimer_frame_end(tm);
             if (s != FLOW_OK) {
                 char what[4400];
-                snprintf(what, sizeof what, "%s -> %s", prev_name, next_name);
+                snprintf(what, sizeof what, "%s -> %s%s", prev_name, next_name, failed);
                 rc = compute_failure(s, what);
                 goto done;
             }
             if ((rc = trc) != CLI_EXIT_OK)
                 goto done;
+        }
+        if (fb) {
+            report_fb(o, prev_name, next_name, &fb_stats, show_progress);
+            t.density_sum += fb_stats.density;
         }
         if (o->trace)
             fflush(stdout);
@@ -333,6 +414,8 @@ done:
     }
     field_unpin(d, &field);
     flow_field_free(&field);
+    field_unpin(d, &back);
+    flow_field_free(&back);
     flow_image_free(&frame[0]);
     flow_image_free(&frame[1]);
     flow_context_destroy(ctx);

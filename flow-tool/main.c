@@ -1,6 +1,7 @@
 /* main.c -- flow-tool, the flow-file command-line tool (seed 001 section
  * 5.2): converts between .flo, .F and .pcm, measures errors against ground
- * truth, and draws colour codings, legends, vector plots, blends and mixes.
+ * truth, checks a forward flow against its backward flow, and draws colour
+ * codings, legends, vector plots, blends and mixes.
  * This file dispatches to the subcommands and holds the read/write helpers
  * they share; each subcommand parses its own options with getopt_long.
  *
@@ -20,6 +21,8 @@ static const struct {
 } commands[] = {
     {"convert", cmd_convert, "convert IN OUT          between .flo, .F and .pcm"},
     {"error", cmd_error, "error EST GT            angular and endpoint errors (AAE, AEE)"},
+    {"fb-check", cmd_fbcheck,
+     "fb-check FWD BWD        forward-backward check: density (-o: the checked flow)"},
     {"color", cmd_color, "color IN OUT.png        Middlebury colour coding (--legend: key frame)"},
     {"legend", cmd_legend, "legend OUT.png          the colour wheel alone"},
     {"vectors", cmd_vectors, "vectors IN OUT.png      vector (quiver) plot"},
@@ -66,8 +69,8 @@ int main(int argc, char **argv)
         if (strcmp(cmd, commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
     return cli_usage_error("flow-tool COMMAND [OPTIONS] ARGS...", "flow-tool",
-                           "unknown command '%s' (commands: convert, error, color, legend, "
-                           "vectors, blend, mix, info)",
+                           "unknown command '%s' (commands: convert, error, fb-check, color, "
+                           "legend, vectors, blend, mix, info)",
                            cmd);
 }
 

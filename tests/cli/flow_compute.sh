@@ -313,6 +313,44 @@ expect "legend, zoom, fixed scale" 0 err EMPTY $FCC f0.png f1.png -o leg.flo --c
 check "legend picture is framed (larger)" '[ "$(size leg-color.png)" -ne "$(size pic-color.png)" ]'
 check "zoomed vectors are larger" '[ "$(od -A n -t u1 -j 16 -N 8 leg-vectors.png | tr -s " ")" = " 0 0 0 128 0 0 0 96" ]'
 
+# ---- forward-backward check -------------------------------------------------------
+expect "fb-check" 0 err "^flow-compute: fb-check f0.png -> f1.png: density [0-9.]+% \([0-9]+ of 3072 pixels kept" \
+    $FCC f0.png f1.png -o fb.flo --fb-check 1 --color
+cp err fb-err.txt
+check "fb-check: a whole flow and its picture" 'is_flo fb.flo 64 48 && is_png fb-color.png'
+check "fb-check: unknown vectors written (1e10: f9021550)" 'od -An -v -tx1 -w4 fb.flo | tr -d " " | grep -qx f9021550'
+check "fb-check: in the .params command line" 'grep -q "^# command: flow-compute --device cpu f0.png f1.png -o fb.flo --fb-check 1 --color" fb.flo.params'
+check "fb-check: method parameters as without" '[ "$(keys fb.flo.params)" = "$(keys ab.flo.params)" ]'
+expect "fb-check: backward flow" 0 err EMPTY $FCC f1.png f0.png -o ba.flo
+if [ -x "$BIN/flow-tool" ]; then
+    "$BIN/flow-tool" error --csv fb.flo ab.flo >fbe.txt 2>&1
+    check "fb-check: kept vectors are the flow without the check, the rest unknown" \
+        'tail -n 1 fbe.txt | grep -Eq "^0,0,0,0,0,0,0,[0-9]+,3072,0,0,[1-9][0-9]*$"'
+    "$BIN/flow-tool" fb-check -t 1 -o tool.flo ab.flo ba.flo >fbt.txt 2>&1
+    check "fb-check: the same as flow-tool fb-check on the two flows" 'cmp -s fb.flo tool.flo'
+    d=$(sed -n 's/^density: \([0-9.]*\)%$/\1/p' fbt.txt)
+    check "fb-check: the same density as flow-tool ($d%)" '[ -n "$d" ] && grep -q "density $d%" fb-err.txt'
+else
+    skip "fb-check against flow-tool (flow-tool not built)"
+fi
+expect "fb-check repeated" 0 out "^\| backward \([0-9]+%\) : " $FCC f0.png f1.png -o fbr.flo --fb-check 1 --timing --repeat 2
+check "fb-check: timing has the check" 'grep -Eq "^\| fb check \([0-9]+%\) : " out && grep -Eq "^\| \| warping \(" out'
+check "fb-check: same flow when repeated" 'cmp -s fb.flo fbr.flo'
+expect "fb-check sequence" 0 err "^flow-compute: fb-check 1 px: mean density [0-9.]+%" $FCC "f%d.png" -o "fbs%d.flo" --fb-check 1
+check "fb-check sequence: a density per pair" '[ "$(grep -c "^flow-compute: fb-check f[0-9].png -> f[0-9].png: density" err)" -eq 3 ]'
+check "fb-check sequence: pair 0 as alone" 'cmp -s fbs0.flo fb.flo'
+expect "fb-check pair 1 alone" 0 err EMPTY $FCC -q f1.png f2.png -o fb12.flo --fb-check 1
+check "fb-check sequence: pair 1 as alone" 'cmp -s fbs1.flo fb12.flo'
+expect "fb-check quiet" 0 err EMPTY $FCC -q "f%d.png" --last 2 -o "fbq%d.flo" --fb-check 1
+expect "fb-check video" 0 err "fb-check v.y4m frame 2 -> v.y4m frame 3: density" $FCC --video v.y4m -o "fbv%d.flo" --fb-check 1
+check "fb-check video: the frames' flows" 'cmp -s fbv2.flo fbs2.flo'
+expect "fb-check zero" 1 err "^flow-compute: --fb-check: 0 is out of range" $FCC f0.png f1.png -o x.flo --fb-check 0
+expect "fb-check negative" 1 err "^flow-compute: --fb-check: -0.5 is out of range" $FCC f0.png f1.png -o x.flo --fb-check -0.5
+expect "fb-check not a number" 1 err "^flow-compute: --fb-check: 'one' is not a finite number" $FCC f0.png f1.png -o x.flo --fb-check one
+expect "fb-check without a value" 1 err "option '--fb-check' needs a value" $FCC f0.png f1.png -o x.flo --fb-check
+check "fb-check: no output after a bad value" '[ ! -e x.flo ]'
+expect "fb-check in --help" 0 out "^      --fb-check T " $FC --help
+
 # ---- coarse-to-fine warping ------------------------------------------------------
 "$FS" -m translate --dx 4.5 --dy -2.5 -s 96x72 -n 2 -o "big%d.png" --gt big.flo
 expect "warping" 0 err EMPTY $FCC -m clg-nl big0.png big1.png --warp-levels 3 -o bigw.flo

@@ -52,13 +52,13 @@ expect "version" 0 out "^flow-tool \(flow-platform\) [0-9]+\.[0-9]+\.[0-9]+" "$F
 expect "no command" 1 err "^flow-tool: no command given" "$FT"
 expect "unknown command" 1 err "unknown command 'frobnicate'" "$FT" frobnicate
 expect "unknown command usage" 1 err "^usage: flow-tool" "$FT" frobnicate
-for c in convert error color legend vectors blend mix info; do
+for c in convert error fb-check color legend vectors blend mix info; do
     expect "$c --help" 0 out "^usage: flow-tool $c" "$FT" $c --help
     expect "$c --help exit status" 0 out "Exit status: 0 ok, 1 usage" "$FT" $c -h
     expect "$c unknown option" 1 err "^flow-tool: $c: unknown option '--bogus'" "$FT" $c --bogus
     expect "$c missing argument" 1 err "$c: missing argument" "$FT" $c
 done
-for c in error color vectors blend mix; do
+for c in error fb-check color vectors blend mix; do
     expect "$c --help defaults" 0 out "\[default: " "$FT" $c --help
 done
 expect "too many arguments" 1 err "too many arguments \(3 given, 2 expected\)" \
@@ -147,6 +147,41 @@ expect "error bad GT" 2 err "trunc.flo: truncated" "$FT" error "$T/est.flo" "$T/
 if [ ! -e "$T/none.aae" ]; then ok; else bad "failed error wrote .aae"; fi
 "$FT" error --aae "$T/none.aae" "$T/est-nan.flo" "$T/gt.flo" 2>/dev/null
 if [ ! -e "$T/none.aae" ]; then ok; else bad "failed error wrote .aae"; fi
+
+# ---- fb-check ----------------------------------------------------------------------
+# 3x1 forward (1,0) (1,0) (1,0); backward (-1,0) (-1,0) (-3,0): pixel 0 lands on
+# backward pixel 1 (|f + b| = 0, kept), pixel 1 on pixel 2 (|f + b| = 2),
+# pixel 2 leaves the frame.  With T 2 pixel 1 is kept (the boundary).
+I3='\003\000\000\000' FM3='\000\000\100\300'
+flo "$I3" "$I1" "$F1$F0" "$F1$F0" "$F1$F0" >"$T/fw.flo"
+flo "$I3" "$I1" "$FM1$F0" "$FM1$F0" "$FM3$F0" >"$T/bw.flo"
+expect "fb-check density" 0 out "^density: 33.33%" "$FT" fb-check "$T/fw.flo" "$T/bw.flo"
+expect "fb-check counts" 0 out "^kept: 1 of 3 pixels" "$FT" fb-check "$T/fw.flo" "$T/bw.flo"
+expect "fb-check inconsistent" 0 out "^inconsistent: 1 \(\|f \+ b\| > 1 px\)" "$FT" fb-check "$T/fw.flo" "$T/bw.flo"
+expect "fb-check outside" 0 out "^outside: 1 " "$FT" fb-check "$T/fw.flo" "$T/bw.flo"
+expect "fb-check threshold boundary" 0 out "^kept: 2 of 3 pixels" "$FT" fb-check -t 2 "$T/fw.flo" "$T/bw.flo"
+expect "fb-check -o" 0 out "^density: 33.33%" "$FT" fb-check --threshold 1 -o "$T/fwc.flo" "$T/fw.flo" "$T/bw.flo"
+expect "fb-check output has unknowns" 0 out "^unknown: 2 \(66.67%\)" "$FT" info "$T/fwc.flo"
+# pixel 0 kept as it was (1, 0), pixels 1 and 2 the unknown marker 1e10
+if [ "$(tail -c 24 "$T/fwc.flo" | od -An -tx1 | tr -d ' \n')" = \
+     "0000803f00000000f9021550f9021550f9021550f9021550" ]; then ok
+else bad "fb-check -o values: $(tail -c 24 "$T/fwc.flo" | od -An -tx1)"; fi
+expect "fb-check output drawn" 0 out EMPTY "$FT" color "$T/fwc.flo" "$T/fwc.ppm"
+# (1, 0) at scale 1 is red, the unknowns black
+if [ "$(tail -c 9 "$T/fwc.ppm" | od -An -tx1 | tr -d ' \n')" = "ff0000000000000000" ]; then ok
+else bad "fb-check unknowns not black: $(tail -c 9 "$T/fwc.ppm" | od -An -tx1)"; fi
+expect "fb-check .F output" 0 out "density" "$FT" fb-check -o "$T/fwc.F" "$T/fw.flo" "$T/bw.flo"
+expect "fb-check .F unknowns" 0 out "^unknown: 2 " "$FT" info "$T/fwc.F"
+expect "fb-check zero threshold" 1 err "fb-check: --threshold: 0 is out of range" \
+    "$FT" fb-check -t 0 "$T/fw.flo" "$T/bw.flo"
+expect "fb-check negative threshold" 1 err "fb-check: --threshold: -1 is out of range" \
+    "$FT" fb-check -t -1 "$T/fw.flo" "$T/bw.flo"
+expect "fb-check words threshold" 1 err "fb-check: --threshold: 'one' is not a finite number" \
+    "$FT" fb-check -t one "$T/fw.flo" "$T/bw.flo"
+expect "fb-check size mismatch" 2 err "forward flow .*fw.flo is 3x1 but the backward flow .*small.flo is 2x1: sizes must match" \
+    "$FT" fb-check -o "$T/x.flo" "$T/fw.flo" "$T/small.flo"
+expect "fb-check bad backward" 2 err "trunc.flo: truncated" "$FT" fb-check "$T/fw.flo" "$T/trunc.flo"
+if [ ! -e "$T/x.flo" ]; then ok; else bad "a failed fb-check left an output"; fi
 
 # ---- color, legend, blend ----------------------------------------------------------
 # 2x1 (1,0) (0,0), scale 1: red then white

@@ -12,7 +12,10 @@
  *   .pcm  Otago "portable complex map": text header "PC", then w h, then
  *         little-endian float32 (x, y) pairs.
  * Readers reject absurd sizes, wrong magic and truncation with a message
- * naming the file; writers go through a temporary file and rename. */
+ * naming the file; writers go through a temporary file and rename.
+ *
+ * flow_fb_check marks unknown the vectors that the flow computed the other
+ * way (second frame to first) does not confirm. */
 #ifndef FLOW_FIELD_H
 #define FLOW_FIELD_H
 
@@ -44,6 +47,35 @@ void flow_field_free(flow_field *f);
 flow_status flow_field_read(const char *path, flow_field *f);
 /* Writes a flow file in the format of its extension. */
 flow_status flow_field_write(const char *path, const flow_field *f);
+
+/* ---- forward-backward check (eval/fbcheck.c) ----------------------------
+ * A forward vector f(p) is kept when the backward flow b (computed from the
+ * second frame to the first) brings its end point back to p:
+ *     |f(p) + b(p + f(p))| <= threshold   (pixels),
+ * b sampled bilinearly at p + f(p).  The point must lie inside the frame
+ * (0 <= x <= width - 1, 0 <= y <= height - 1) and every backward sample
+ * with a nonzero bilinear weight must be known; otherwise the vector is
+ * not kept.  Occlusions, and errors of one flow that the other does not
+ * share, fail the check; errors both flows make alike pass it. */
+typedef struct flow_fb_stats {
+    long total;        /* width * height */
+    long kept;         /* forward vectors that passed */
+    long unknown_fwd;  /* the forward vector was already unknown (left as it was) */
+    long outside;      /* p + f(p) outside the frame */
+    long unknown_bwd;  /* a backward sample needed at p + f(p) is unknown */
+    long inconsistent; /* |f(p) + b(p + f(p))| > threshold */
+    double density;    /* kept / total, 0..1 */
+} flow_fb_stats;
+
+/* Applies the check to fwd in place: every known vector that is not kept
+ * becomes (FLOW_UNKNOWN, FLOW_UNKNOWN); vectors already unknown stay as
+ * they are.  The four removal counts and kept add up to total.  out may be
+ * NULL.  Returns FLOW_OK; FLOW_ERR_SIZE when the sizes differ (the detail
+ * names both) or are empty; FLOW_ERR_INVALID for a missing field, fwd and
+ * bwd sharing memory, or a threshold that is not a finite number > 0.  On
+ * failure fwd is unchanged. */
+flow_status flow_fb_check(flow_field *fwd, const flow_field *bwd, double threshold,
+                          flow_fb_stats *out);
 
 #ifdef __cplusplus
 }

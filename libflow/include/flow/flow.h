@@ -7,7 +7,7 @@
  * params.h   the methods, their parameter schemas, parameter values, .params files
  * context.h  computing flow fields: contexts, observers
  * image.h    images and video (OpenCV when built with it)
- * field.h    flow fields and .flo/.F/.pcm files
+ * field.h    flow fields, .flo/.F/.pcm files, the forward-backward check
  * synth.h    generated sequences with exact ground truth
  * error.h    angular and endpoint errors against ground truth
  * render.h   colour coding, legend, blends and vector arrows
