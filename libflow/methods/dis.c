@@ -7,6 +7,7 @@
  * variational refinement (the data terms of method robust, red-black SOR)
  * clean it up.  Levels finer than `finest` take the flow upsampled.  The
  * presets mirror OpenCV's DIS: -1 in a parameter means the preset's value. */
+#include "methods/patches.h"
 #include "methods/robust.h"
 #include "core/pair.h"
 #include "core/tensor.h"
@@ -81,12 +82,12 @@ typedef struct dis_state {
     flow_robust_data data;
     flow_warp_params pyr;
     flow_kernel k_sigma;
-    flow_plane frame[2][3], scratch;
+    flow_patch_input in;
     flow_pyramid *py;
 } dis_state;
 
 typedef struct dis_level {
-    flow_plane gx[3], gy[3];
+    flow_patch_grad grad;
     flow_pair patches; /* one displacement per patch of the grid */
     flow_mg *mg;       /* the refinement (levels >= finest, refine > 0) */
 } dis_level;
@@ -107,10 +108,7 @@ static flow_status level_create(void *user, flow_device *d, flow_pyr_level *L)
     L->x = &L->w;
     if (!L->active)
         return FLOW_OK;
-    for (int c = 0; c < st->channels; c++) {
-        FLOW_TRY(flow_plane_alloc(d, &dl->gx[c], L->width, L->height));
-        FLOW_TRY(flow_plane_alloc(d, &dl->gy[c], L->width, L->height));
-    }
+    FLOW_TRY(flow_patch_grad_alloc(d, &dl->grad, L->width, L->height, st->channels));
     const int s = st->p.size, t = st->p.stride;
     FLOW_TRY(flow_pair_alloc(d, &dl->patches, grid_count(L->width, s, t),
                              grid_count(L->height, s, t)));
@@ -128,10 +126,7 @@ static void level_destroy(void *user, flow_device *d, flow_pyr_level *L)
     dis_level *dl = L->state;
     if (!dl)
         return;
-    for (int c = 0; c < 3; c++) {
-        flow_plane_free(d, &dl->gx[c]);
-        flow_plane_free(d, &dl->gy[c]);
-    }
+    flow_patch_grad_free(d, &dl->grad);
     flow_pair_free(d, &dl->patches);
     flow_mg_destroy(dl->mg);
     free(dl);
@@ -148,17 +143,12 @@ static flow_status search(void *user, flow_exec *ex, flow_pyr_level *L)
                                .stride = st->p.stride };
     flow_dis_densify_args b = { .w = L->w, .p = dl->patches, .channels = st->channels,
                                 .size = st->p.size, .stride = st->p.stride };
-    a.f.channels = st->channels;
-    flow_stage_begin(ex, "patch search");
-    flow_status s = FLOW_OK;
-    for (int c = 0; c < st->channels && s == FLOW_OK; c++) {
-        a.f.f1[c] = b.f1[c] = L->frame[0][c];
-        a.f.f2[c] = b.f2[c] = L->frame[1][c];
-        a.f.gx[c] = dl->gx[c];
-        a.f.gy[c] = dl->gy[c];
-        const flow_gradient_args g = { dl->gx[c], dl->gy[c], L->frame[0][c] };
-        s = flow_k_gradient(ex->dev, &g);
+    for (int c = 0; c < st->channels; c++) {
+        b.f1[c] = L->frame[0][c];
+        b.f2[c] = L->frame[1][c];
     }
+    flow_stage_begin(ex, "patch search");
+    flow_status s = flow_patch_level_frames(ex->dev, L, &dl->grad, st->channels, &a.f);
     if (s == FLOW_OK)
         s = flow_k_dis_search(ex->dev, &a);
     flow_stage_end(ex, "patch search");
@@ -192,10 +182,7 @@ static void dis_destroy(void *state)
     if (!st)
         return;
     flow_pyramid_destroy(st->py);
-    for (int k = 0; k < 2; k++)
-        for (int c = 0; c < 3; c++)
-            flow_plane_free(st->dev, &st->frame[k][c]);
-    flow_plane_free(st->dev, &st->scratch);
+    flow_patch_input_free(st->dev, &st->in);
     free(st);
 }
 
@@ -258,10 +245,7 @@ static flow_status dis_create(flow_device *d, int width, int height, int channel
                                               .init = search };
     flow_status s = flow_gauss_kernel(st->p.sigma, &st->k_sigma);
     if (s == FLOW_OK)
-        s = flow_plane_alloc(d, &st->scratch, width, height);
-    for (int k = 0; k < 2 && s == FLOW_OK; k++)
-        for (int c = 0; c < channels && s == FLOW_OK; c++)
-            s = flow_plane_alloc(d, &st->frame[k][c], width, height);
+        s = flow_patch_input_alloc(d, &st->in, width, height, channels, &st->k_sigma);
     if (s == FLOW_OK)
         s = flow_pyramid_create(d, width, height, channels, &st->pyr,
                                 st->p.refine > 0 ? &refined : &plain, st, &st->py);
@@ -277,16 +261,9 @@ static flow_status dis_run(void *state, flow_exec *ex, const flow_frames *in,
                            const flow_pair **flow)
 {
     dis_state *st = state;
-    flow_stage_begin(ex, "prepare");
-    flow_status s = FLOW_OK;
-    for (int c = 0; c < st->channels && s == FLOW_OK; c++) {
-        s = flow_smooth(st->dev, &st->frame[0][c], &in->f1[c], &st->scratch, &st->k_sigma);
-        if (s == FLOW_OK)
-            s = flow_smooth(st->dev, &st->frame[1][c], &in->f2[c], &st->scratch, &st->k_sigma);
-    }
-    flow_stage_end(ex, "prepare");
-    FLOW_TRY(s);
-    FLOW_TRY(flow_pyramid_run(st->py, ex, st->frame[0], st->frame[1]));
+    const flow_plane *f1, *f2;
+    FLOW_TRY(flow_patch_input_smooth(&st->in, ex, in, &f1, &f2));
+    FLOW_TRY(flow_pyramid_run(st->py, ex, f1, f2));
     *flow = st->py->lev[0].x;
     return FLOW_OK;
 }

@@ -5,7 +5,7 @@
  * starting from the flow of the level below.  Large motions become small
  * ones at the coarse levels; the patch iterations follow them to sub-pixel
  * accuracy without a global system. */
-#include "methods/method.h"
+#include "methods/patches.h"
 #include "core/pair.h"
 #include "core/tensor.h"
 #include "base/fail.h"
@@ -56,65 +56,43 @@ typedef struct plk_state {
     plk_params p;
     int channels;
     flow_kernel k_sigma;
-    flow_plane frame[2][3], scratch;
+    flow_patch_input in;
     flow_pyramid *py;
 } plk_state;
-
-/* A level's gradient planes of the first frame. */
-typedef struct plk_level {
-    flow_plane gx[3], gy[3];
-} plk_level;
 
 static flow_status level_create(void *user, flow_device *d, flow_pyr_level *L)
 {
     plk_state *st = user;
-    plk_level *pl = calloc(1, sizeof *pl);
-    if (!pl)
+    flow_patch_grad *g = calloc(1, sizeof *g);
+    if (!g)
         return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a pyramid level");
-    L->state = pl;
+    L->state = g;
     L->x = &L->w;
-    for (int c = 0; c < st->channels; c++) {
-        FLOW_TRY(flow_plane_alloc(d, &pl->gx[c], L->width, L->height));
-        FLOW_TRY(flow_plane_alloc(d, &pl->gy[c], L->width, L->height));
-    }
-    return FLOW_OK;
+    return flow_patch_grad_alloc(d, g, L->width, L->height, st->channels);
 }
 
 static void level_destroy(void *user, flow_device *d, flow_pyr_level *L)
 {
     (void)user;
-    plk_level *pl = L->state;
-    if (!pl)
+    flow_patch_grad *g = L->state;
+    if (!g)
         return;
-    for (int c = 0; c < 3; c++) {
-        flow_plane_free(d, &pl->gx[c]);
-        flow_plane_free(d, &pl->gy[c]);
-    }
-    free(pl);
+    flow_patch_grad_free(d, g);
+    free(g);
     L->state = NULL;
 }
 
 static flow_status track(void *user, flow_exec *ex, flow_pyr_level *L)
 {
     plk_state *st = user;
-    plk_level *pl = L->state;
     flow_plk_args a = { .o = st->p.patch,
                         .w = L->w,
                         .mark = L->level == 0 && !st->p.fill_unknown,
                         .unknown = FLOW_UNKNOWN };
     /* coarser levels only give the finest a start: translation suffices */
     a.o.affine = st->p.patch.affine && L->level == 0;
-    a.f.channels = st->channels;
     flow_stage_begin(ex, "patch lk");
-    flow_status s = FLOW_OK;
-    for (int c = 0; c < st->channels && s == FLOW_OK; c++) {
-        a.f.f1[c] = L->frame[0][c];
-        a.f.f2[c] = L->frame[1][c];
-        a.f.gx[c] = pl->gx[c];
-        a.f.gy[c] = pl->gy[c];
-        const flow_gradient_args g = { pl->gx[c], pl->gy[c], L->frame[0][c] };
-        s = flow_k_gradient(ex->dev, &g);
-    }
+    flow_status s = flow_patch_level_frames(ex->dev, L, L->state, st->channels, &a.f);
     if (s == FLOW_OK)
         s = flow_k_plk(ex->dev, &a);
     flow_stage_end(ex, "patch lk");
@@ -141,10 +119,7 @@ static void plk_destroy(void *state)
     if (!st)
         return;
     flow_pyramid_destroy(st->py);
-    for (int k = 0; k < 2; k++)
-        for (int c = 0; c < 3; c++)
-            flow_plane_free(st->dev, &st->frame[k][c]);
-    flow_plane_free(st->dev, &st->scratch);
+    flow_patch_input_free(st->dev, &st->in);
     free(st);
 }
 
@@ -166,10 +141,7 @@ static flow_status plk_create(flow_device *d, int width, int height, int channel
                                                .init = track };
     flow_status s = flow_gauss_kernel(st->p.sigma, &st->k_sigma);
     if (s == FLOW_OK)
-        s = flow_plane_alloc(d, &st->scratch, width, height);
-    for (int k = 0; k < 2 && s == FLOW_OK; k++)
-        for (int c = 0; c < channels && s == FLOW_OK; c++)
-            s = flow_plane_alloc(d, &st->frame[k][c], width, height);
+        s = flow_patch_input_alloc(d, &st->in, width, height, channels, &st->k_sigma);
     if (s == FLOW_OK)
         s = flow_pyramid_create(d, width, height, channels, &st->p.pyr, &hooks, st, &st->py);
     if (s != FLOW_OK) {
@@ -184,16 +156,9 @@ static flow_status plk_run(void *state, flow_exec *ex, const flow_frames *in,
                            const flow_pair **flow)
 {
     plk_state *st = state;
-    flow_stage_begin(ex, "prepare");
-    flow_status s = FLOW_OK;
-    for (int c = 0; c < st->channels && s == FLOW_OK; c++) {
-        s = flow_smooth(st->dev, &st->frame[0][c], &in->f1[c], &st->scratch, &st->k_sigma);
-        if (s == FLOW_OK)
-            s = flow_smooth(st->dev, &st->frame[1][c], &in->f2[c], &st->scratch, &st->k_sigma);
-    }
-    flow_stage_end(ex, "prepare");
-    FLOW_TRY(s);
-    FLOW_TRY(flow_pyramid_run(st->py, ex, st->frame[0], st->frame[1]));
+    const flow_plane *f1, *f2;
+    FLOW_TRY(flow_patch_input_smooth(&st->in, ex, in, &f1, &f2));
+    FLOW_TRY(flow_pyramid_run(st->py, ex, f1, f2));
     *flow = st->py->lev[0].x;
     return FLOW_OK;
 }
