@@ -1,8 +1,8 @@
 /* compute.h -- what the parts of flow-compute share: the options as parsed
- * from the command line (main.c), the frame sources (input.c), the output
- * names and files (output.c, written by a thread: writer.c), the
- * hierarchical timer (timing.c), the workflow images (workflow.c) and the
- * computing loop (run.c).
+ * from the command line (main.c), the output names and files (output.c,
+ * written by a thread: writer.c), the workflow images (workflow.c) and the
+ * computing loop (run.c).  The frame sources and the hierarchical timer are
+ * shared with the other tools (tools-common/source.h, timer.h).
  *
  * Conventions: functions that can fail print their own message on stderr
  * (through tools-common/cli.h) and return an exit code: CLI_EXIT_OK,
@@ -14,6 +14,8 @@
 #include "flow/render.h"
 
 #include "cli.h"
+#include "source.h"
+#include "timer.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -26,11 +28,7 @@ typedef struct compute_options {
     flow_params *params;     /* effective parameters: defaults <- -p file <- options */
     const char *params_file; /* -p */
     const char *output;      /* -o: a name, or a pattern with one integer field */
-    char **frames;           /* positional arguments */
-    int nframes;
-    const char *video;       /* --video FILE */
-    int camera;              /* --camera N, -1 when not given */
-    long first, last;        /* pattern input range; -1: automatic */
+    source_options input;    /* the frames */
     long count;              /* at most this many flows; 0: all */
     const char *device;      /* --device [auto] */
     int rgb;                 /* compute on the colour channels instead of the luminance */
@@ -80,32 +78,6 @@ void param_cli_help(const param_cli *pc, FILE *f);
  * usage errors; a bad file an input error.  *out is the caller's. */
 int param_cli_merge(const param_cli *pc, const char *file, int rgb, flow_params **out);
 
-/* ---- frame sources (input.c) ------------------------------------------- */
-
-typedef struct frame_source frame_source;
-
-/* Opens the source the options name: two or more frame files, a printf
- * pattern (one argument with an integer field), a directory, --video or
- * --camera.  Missing files, empty directories and patterns that match
- * fewer than two frames are input errors (exit 2). */
-int source_open(const compute_options *o, frame_source **out);
-/* Reads the next frame into img (allocated by the first call, then reused;
- * a frame of another size is an error naming both frames).  *got is 0 at
- * the end.  Colour frames are reduced to their luminance unless --rgb. */
-int source_next(frame_source *s, flow_image *img, int *got);
-/* The name of the last frame read ("a.png", "clip.y4m frame 12"). */
-const char *source_frame_name(const frame_source *s);
-/* The number naming the last frame read in output patterns: the pattern's
- * own index for a pattern input, else the position from 0. */
-long source_frame_number(const frame_source *s);
-/* Milliseconds the reader thread spent reading and decoding the frames
- * taken so far. */
-double source_read_ms(const frame_source *s);
-/* The number of frames when known in advance (files), else -1 (streams). */
-long source_frame_count(const frame_source *s);
-int source_is_stream(const frame_source *s);
-void source_close(frame_source *s);
-
 /* ---- outputs (output.c) ------------------------------------------------ */
 
 /* Checks -o against the expected number of flows (-1: unknown, a stream)
@@ -134,34 +106,6 @@ void field_unpin(flow_device *d, flow_field *f);
 int output_queue_put(output_queue *q, const char *name, flow_field *field,
                      const flow_image *frame1, const char *header);
 int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms);
-
-/* ---- hierarchical timer (timing.c) ------------------------------------- */
-
-/* Milliseconds on the monotonic clock: the difference of two calls is the
- * wall time between them. */
-double ftimer_now_ms(void);
-
-typedef struct ftimer ftimer;
-
-/* A timer on device d that times stages down to `depth` levels below the
- * total (0: the total only); keep_samples keeps every frame's figures for
- * medians. */
-int ftimer_create(flow_device *d, int depth, int keep_samples, ftimer **out);
-void ftimer_destroy(ftimer *t);
-void ftimer_stage_begin(ftimer *t, const char *name);
-void ftimer_stage_end(ftimer *t, const char *name);
-/* Bracket one computation (the TOTAL node); frame_end resolves the events
- * recorded in between (this waits for the device, once per frame). */
-int ftimer_frame_begin(ftimer *t);
-int ftimer_frame_end(ftimer *t);
-/* Mean milliseconds per frame of the top-level stage `name` (0 if none). */
-double ftimer_stage_mean(const ftimer *t, const char *name);
-long ftimer_samples(const ftimer *t);
-/* The report of seed 001 figures 5.3 and 5.4 for frames of `pixels`. */
-void ftimer_report(const ftimer *t, FILE *f, long pixels);
-/* The same as CSV for scripts (docs/flow-compute.md); `meta` goes in a
- * leading '#' line. */
-int ftimer_write_csv(const ftimer *t, const char *path, long pixels, const char *meta);
 
 /* ---- workflow images (workflow.c) -------------------------------------- */
 

@@ -17,7 +17,7 @@
 #include <string.h>
 
 enum {
-    OPT_VIDEO = 300, OPT_CAMERA, OPT_FIRST, OPT_LAST, OPT_COUNT, OPT_RGB, OPT_COLOR,
+    OPT_COUNT = 300, OPT_RGB, OPT_COLOR,
     OPT_COLOR_MAX, OPT_LEGEND, OPT_VECTORS, OPT_VECTOR_STEP, OPT_VECTOR_SCALE, OPT_VECTOR_ZOOM,
     OPT_TIMING_DEPTH, OPT_TIMING_FILE, OPT_REPEAT, OPT_TRACE, OPT_FB_CHECK
 };
@@ -29,10 +29,7 @@ static const struct option tool_options[] = {
     {"method", required_argument, 0, 'm'},
     {"params", required_argument, 0, 'p'},
     {"output", required_argument, 0, 'o'},
-    {"video", required_argument, 0, OPT_VIDEO},
-    {"camera", required_argument, 0, OPT_CAMERA},
-    {"first", required_argument, 0, OPT_FIRST},
-    {"last", required_argument, 0, OPT_LAST},
+    SOURCE_LONG_OPTIONS,
     {"count", required_argument, 0, OPT_COUNT},
     {"rgb", no_argument, 0, OPT_RGB},
     {"color", no_argument, 0, OPT_COLOR},
@@ -67,17 +64,9 @@ static void print_help(void)
            "Computes the optical flow from each frame to the next (seed 001 chapter 5.1).\n"
            "\n"
            "Input:\n"
-           "  FRAME1 FRAME2 ...    two frames, or a list: the flow of every consecutive pair\n"
-           "  PATTERN              a printf pattern with one integer field (seq/f%%03d.png):\n"
-           "                       frames --first, --first+1, ... up to --last or the first\n"
-           "                       missing file\n"
-           "  DIRECTORY            its image files in natural name order (f2 before f10)\n"
-           "      --video FILE     a video: .y4m natively (\"-\" is a .y4m stream on stdin),\n"
-           "                       other formats through OpenCV when built with it\n"
-           "      --camera N       camera N (/dev/videoN) through OpenCV; stop with Ctrl-C\n"
-           "      --first N        first index of a PATTERN [0, else 1 when 0 is missing]\n"
-           "      --last N         last index of a PATTERN [until a file is missing]\n"
-           "      --count N        compute at most N flows [all]\n"
+           "  FRAME1 FRAME2 ...    two frames, or a list: the flow of every consecutive pair\n");
+    source_help(stdout);
+    printf("      --count N        compute at most N flows [all]\n"
            "      --rgb            compute on the R, G, B channels (their motion tensors\n"
            "                       summed) instead of the luminance [luminance]\n"
            "Output:\n"
@@ -189,18 +178,11 @@ static void record_command_line(compute_options *o, int argc, char **argv)
 static int check_contradictions(const compute_options *o)
 {
 #define CONTRADICTS(...) return cli_usage_error(COMPUTE_USAGE, "flow-compute", __VA_ARGS__)
-    int sources = (o->nframes > 0) + (o->video != NULL) + (o->camera >= 0);
-    if (sources > 1)
-        CONTRADICTS("give one input: frame arguments, --video or --camera");
-    if (sources == 0)
-        CONTRADICTS("no input: give two frames, a pattern, a directory, --video or --camera");
+    const int rc = source_check_options(&o->input);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     if (o->quiet && o->verbose)
         CONTRADICTS("--quiet and --verbose contradict each other");
-    if ((o->first >= 0 || o->last >= 0) && !(o->nframes == 1 && strchr(o->frames[0], '%')))
-        CONTRADICTS("--first and --last apply to a PATTERN input (one argument with %%d)");
-    if (o->first >= 0 && o->last >= 0 && o->last <= o->first)
-        CONTRADICTS("--last %ld must be greater than --first %ld (a pair needs two frames)",
-                    o->last, o->first);
     if (!o->color && (o->color_max > 0 || o->legend))
         CONTRADICTS("%s applies to the colour picture: add --color",
                     o->legend ? "--legend" : "--color-max");
@@ -234,23 +216,15 @@ static int parse_options(int argc, char **argv, compute_options *o)
             pc.value[c - OPT_PARAM_BASE] = optarg; /* the last one given wins */
             continue;
         }
+        const int input = source_parse_option(&o->input, c, optarg);
+        if (input < 0)
+            return CLI_EXIT_USAGE;
+        if (input > 0)
+            continue;
         switch (c) {
         case 'm': pc.method = optarg; break;
         case 'p': o->params_file = optarg; break;
         case 'o': o->output = optarg; break;
-        case OPT_VIDEO: o->video = optarg; break;
-        case OPT_CAMERA:
-            if (cli_parse_int("--camera", optarg, 0, 9999, &o->camera) != 0)
-                return CLI_EXIT_USAGE;
-            break;
-        case OPT_FIRST:
-            if (cli_parse_long("--first", optarg, 0, 100000000, &o->first) != 0)
-                return CLI_EXIT_USAGE;
-            break;
-        case OPT_LAST:
-            if (cli_parse_long("--last", optarg, 0, 100000000, &o->last) != 0)
-                return CLI_EXIT_USAGE;
-            break;
         case OPT_COUNT:
             if (cli_parse_long("--count", optarg, 1, LONG_MAX, &o->count) != 0)
                 return CLI_EXIT_USAGE;
@@ -299,8 +273,8 @@ static int parse_options(int argc, char **argv, compute_options *o)
         default: return cli_bad_option(c, argv, COMPUTE_USAGE, "flow-compute", NULL);
         }
     }
-    o->frames = argv + optind;
-    o->nframes = argc - optind;
+    o->input.frames = argv + optind;
+    o->input.nframes = argc - optind;
 
     /* The tool's options first: a usage error comes before a file is read. */
     int rc = check_contradictions(o);
@@ -311,6 +285,7 @@ static int parse_options(int argc, char **argv, compute_options *o)
     double color = 0;
     flow_params_get_number(o->params, "color", &color);
     o->rgb = color != 0; /* a .params with color,1 reads colour too */
+    o->input.channels = o->rgb ? SOURCE_RGB : SOURCE_LUMINANCE;
     /* Defaults of the tool options that were left unset. */
     if (o->timing_depth < 0)
         o->timing_depth = 2;
@@ -331,8 +306,7 @@ int main(int argc, char **argv)
 {
     cli_set_program("flow-compute");
     static compute_options o;
-    o.camera = -1;
-    o.first = o.last = -1;
+    source_options_init(&o.input, COMPUTE_USAGE, "flow-compute");
     o.timing_depth = -1;
     record_command_line(&o, argc, argv);
     int rc = parse_options(argc, argv, &o);

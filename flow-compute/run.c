@@ -3,9 +3,10 @@
  * allocated there, seed 001 section 5.1.5), then for each consecutive pair
  * compute (--repeat times), hand the outputs to the writer thread and move
  * on, reusing the frame buffers and the flow fields.  Frames are read
- * ahead and outputs written behind by threads of their own (input.c,
- * writer.c), so that decoding and writing overlap the computation.  The
- * observer hooks feed the timer, the workflow images and the trace.  On a
+ * ahead and outputs written behind by threads of their own
+ * (tools-common/source.c, writer.c), so that decoding and writing overlap
+ * the computation.  The observer hooks feed the timer, the workflow images
+ * and the trace.  On a
  * terminal a progress line shows the live rate; a summary at the end splits
  * the time per flow into the solver and what lies outside it (decode,
  * upload, download, write) and says how long the computing thread waited.
@@ -235,7 +236,7 @@ int run_compute(const compute_options *o)
         fprintf(stderr, "flow-compute: backend %s, device %s\n", flow_device_kind(d),
                 flow_device_name(d));
 
-    if ((rc = source_open(o, &src)) != CLI_EXIT_OK)
+    if ((rc = source_open(&o->input, &src)) != CLI_EXIT_OK)
         goto done;
     const long nframes = source_frame_count(src);
     long expected = nframes > 0 ? nframes - 1 : -1;
@@ -266,7 +267,7 @@ int run_compute(const compute_options *o)
         goto done;
     t.frame_wait_ms += ftimer_now_ms() - t0;
     if (!got) {
-        cli_error("%s: no frame to read", o->video ? o->video : "input");
+        cli_error("%s: no frame to read", o->input.video ? o->input.video : "input");
         rc = CLI_EXIT_IO;
         goto done;
     }
@@ -395,7 +396,8 @@ int run_compute(const compute_options *o)
     if (show_progress)
         progress(&t, expected, &last_progress, &last_flows, 1);
     if (!t.flows) {
-        cli_error("%s: only one frame: no pair to compute", o->video ? o->video : prev_name);
+        cli_error("%s: only one frame: no pair to compute",
+                  o->input.video ? o->input.video : prev_name);
         rc = CLI_EXIT_IO;
         goto done;
     }

@@ -1,6 +1,6 @@
-/* timing.c -- the hierarchical timer of seed 001 section 5.1.3 (figures 5.3
+/* timer.c -- the hierarchical timer of seed 001 section 5.1.3 (figures 5.3
  * and 5.4), built on the library's observer stage hooks and the device's
- * timing events.
+ * timing events (see timer.h).
  *
  * Non-intrusive: stage_begin/stage_end only record an event (a CUDA event
  * queued on the stream, or the host clock on the CPU) from a pool that is
@@ -11,7 +11,10 @@
  * nothing.  Each node keeps its time per frame (summed over its calls in
  * that frame), so the report gives the mean, and with samples kept the
  * median, over frames and --repeat runs. */
-#include "compute.h"
+#include "timer.h"
+#include "cli.h"
+
+#include "flow/atomic_file.h"
 
 #include <stdlib.h>
 #include <string.h>

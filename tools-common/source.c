@@ -1,17 +1,20 @@
-/* input.c -- where flow-compute's frames come from: a list of frame files,
- * a printf pattern, a directory (image files in natural name order), a
- * video file or a camera.  Every source hands out frames one at a time,
- * reduced to the luminance unless --rgb; a frame whose size differs from
- * the first is an error that names both frames.
+/* source.c -- where a tool's frames come from: a list of frame files, a
+ * printf pattern, a directory (image files in natural name order), a video
+ * file or a camera.  Every source hands out frames one at a time, reduced
+ * to the luminance or as read (source_channels); a frame whose size
+ * differs from the first is an error that names both frames.
  *
  * Frames are read ahead by a thread of their own: while the main thread
- * computes the flow of a pair, the next frame is being read and decoded.
+ * works on a frame (flow-compute computes the flow of a pair, flow-track
+ * follows the features), the next frame is being read and decoded.
  * The reader fills one slot; source_next() swaps the slot's buffer with
  * the caller's (no copy, and no allocation once every buffer exists: the
  * two frames of the pair being computed, the slot and the decoder's buffer
  * circulate; image files are still decoded into a fresh buffer each). */
-#include "compute.h"
+#include "source.h"
+#include "cli.h"
 #include "pattern.h"
+#include "timer.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -32,14 +35,14 @@ struct frame_source {
     long first, last;    /* pattern indices, last inclusive */
     flow_video *video;   /* SRC_VIDEO */
     const char *video_name;
-    int rgb;
+    source_channels channels;
     /* Read by the reader thread only. */
     long next;           /* index of the next frame (position, or pattern index) */
     long tnumber;        /* number of the frame being read */
     flow_image raw;      /* a video's frame as decoded */
     char tname[4200];    /* the name of the frame being read */
     char first_name[4200];
-    int width, height, channels; /* of the first frame */
+    int width, height, first_channels; /* of the first frame */
     /* The hand-over between the reader and the main thread, under mu. */
     pthread_t thread;
     int started;
@@ -57,6 +60,63 @@ struct frame_source {
     char name[4200];
     double read_ms;      /* reading and decoding, summed (reader thread) */
 };
+
+/* ---- options -------------------------------------------------------------- */
+
+void source_options_init(source_options *o, const char *usage, const char *program)
+{
+    memset(o, 0, sizeof *o);
+    o->camera = -1;
+    o->first = o->last = -1;
+    o->channels = SOURCE_LUMINANCE;
+    o->usage = usage;
+    o->program = program;
+}
+
+int source_parse_option(source_options *o, int c, const char *arg)
+{
+    switch (c) {
+    case SOURCE_OPT_VIDEO: o->video = arg; return 1;
+    case SOURCE_OPT_CAMERA: return cli_parse_int("--camera", arg, 0, 9999, &o->camera) ? -1 : 1;
+    case SOURCE_OPT_FIRST:
+        return cli_parse_long("--first", arg, 0, 100000000, &o->first) ? -1 : 1;
+    case SOURCE_OPT_LAST: return cli_parse_long("--last", arg, 0, 100000000, &o->last) ? -1 : 1;
+    default: return 0;
+    }
+}
+
+void source_help(FILE *f)
+{
+    fputs("  PATTERN              a printf pattern with one integer field (seq/f%03d.png):\n"
+          "                       frames --first, --first+1, ... up to --last or the first\n"
+          "                       missing file\n"
+          "  DIRECTORY            its image files in natural name order (f2 before f10)\n"
+          "      --video FILE     a video: .y4m natively (\"-\" is a .y4m stream on stdin),\n"
+          "                       other formats through OpenCV when built with it\n"
+          "      --camera N       camera N (/dev/videoN) through OpenCV; stop with Ctrl-C\n"
+          "      --first N        first index of a PATTERN [0, else 1 when 0 is missing]\n"
+          "      --last N         last index of a PATTERN [until a file is missing]\n",
+          f);
+}
+
+int source_check_options(const source_options *o)
+{
+#define CONTRADICTS(...) return cli_usage_error(o->usage, o->program, __VA_ARGS__)
+    int sources = (o->nframes > 0) + (o->video != NULL) + (o->camera >= 0);
+    if (sources > 1)
+        CONTRADICTS("give one input: frame arguments, --video or --camera");
+    if (sources == 0)
+        CONTRADICTS("no input: give two frames, a pattern, a directory, --video or --camera");
+    if ((o->first >= 0 || o->last >= 0) && !(o->nframes == 1 && strchr(o->frames[0], '%')))
+        CONTRADICTS("--first and --last apply to a PATTERN input (one argument with %%d)");
+    if (o->first >= 0 && o->last >= 0 && o->last <= o->first)
+        CONTRADICTS("--last %ld must be greater than --first %ld (a pair needs two frames)",
+                    o->last, o->first);
+#undef CONTRADICTS
+    return CLI_EXIT_OK;
+}
+
+/* ---- opening ---------------------------------------------------------------- */
 
 static int exists(const char *path)
 {
@@ -163,11 +223,11 @@ static int open_directory(frame_source *s, const char *dir)
     return CLI_EXIT_OK;
 }
 
-static int open_pattern(frame_source *s, const compute_options *o)
+static int open_pattern(frame_source *s, const source_options *o)
 {
     const char *pat = o->frames[0];
     if (!cli_pattern_valid(pat))
-        return cli_usage_error(COMPUTE_USAGE, "flow-compute",
+        return cli_usage_error(o->usage, o->program,
                                "'%s' is not a frame pattern (one integer field such as %%04d; "
                                "%%%% for a percent sign)",
                                pat);
@@ -211,7 +271,7 @@ static int open_pattern(frame_source *s, const compute_options *o)
 
 static void *reader(void *arg);
 
-int source_open(const compute_options *o, frame_source **out)
+int source_open(const source_options *o, frame_source **out)
 {
     *out = NULL;
     frame_source *s = calloc(1, sizeof *s);
@@ -219,7 +279,7 @@ int source_open(const compute_options *o, frame_source **out)
         cli_error("out of memory");
         return CLI_EXIT_COMPUTE;
     }
-    s->rgb = o->rgb;
+    s->channels = o->channels;
     int rc = CLI_EXIT_OK;
     flow_status st = FLOW_OK;
     if (o->video || o->camera >= 0) {
@@ -236,7 +296,7 @@ int source_open(const compute_options *o, frame_source **out)
         s->kind = SRC_LIST;
         rc = open_directory(s, o->frames[0]);
     } else if (o->nframes == 1) {
-        rc = cli_usage_error(COMPUTE_USAGE, "flow-compute",
+        rc = cli_usage_error(o->usage, o->program,
                              "one frame '%s' gives no pair: give two frames, a pattern with "
                              "%%d, a directory, or --video for a video file",
                              o->frames[0]);
@@ -262,25 +322,25 @@ int source_open(const compute_options *o, frame_source **out)
     return CLI_EXIT_OK;
 }
 
-/* img = frame reduced to what the computation takes: the luminance, or the
- * channels themselves with --rgb.  When no conversion is needed the buffers
- * are swapped instead of copied (frame then holds img's old buffer, or none). */
+/* img = frame reduced to what the tool takes: the luminance, or the
+ * channels themselves.  When no conversion is needed the buffers are
+ * swapped instead of copied (frame then holds img's old buffer, or none). */
 static int take_frame(frame_source *s, flow_image *frame, flow_image *img)
 {
-    const int channels = s->rgb ? frame->channels : 1;
+    const int channels = s->channels == SOURCE_LUMINANCE ? 1 : frame->channels;
     if (!s->first_name[0]) {
         snprintf(s->first_name, sizeof s->first_name, "%s", s->tname);
-        s->width = frame->width, s->height = frame->height, s->channels = channels;
+        s->width = frame->width, s->height = frame->height, s->first_channels = channels;
     }
     if (frame->width != s->width || frame->height != s->height) {
         cli_error("%s: frame is %dx%d but %s is %dx%d: all frames must have one size", s->tname,
                   frame->width, frame->height, s->first_name, s->width, s->height);
         return CLI_EXIT_IO;
     }
-    if (channels != s->channels) {
+    if (s->channels == SOURCE_RGB && channels != s->first_channels) {
         cli_error("%s: frame has %d channels but %s has %d (--rgb needs colour frames "
                   "throughout)",
-                  s->tname, channels, s->first_name, s->channels);
+                  s->tname, channels, s->first_name, s->first_channels);
         return CLI_EXIT_IO;
     }
     if (channels == frame->channels) {

@@ -1,0 +1,81 @@
+/* source.h -- where a tool's frames come from (flow-compute, flow-track):
+ * two or more frame files, a printf pattern, a directory, a video file or
+ * a camera, read ahead by a thread of their own.  The input options
+ * (--video, --camera, --first, --last) are parsed, checked and listed in
+ * --help here, so that every tool takes them alike.
+ *
+ * Conventions as in cli.h: functions that can fail print their own message
+ * on stderr and return an exit code (CLI_EXIT_*). */
+#ifndef FLOW_TOOLS_SOURCE_H
+#define FLOW_TOOLS_SOURCE_H
+
+#include "flow/image.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+/* What a source does with the channels of the frames it reads. */
+typedef enum source_channels {
+    SOURCE_LUMINANCE, /* colour frames reduced to their luminance */
+    SOURCE_RGB,       /* as read; every frame has the first's channels (flow-compute --rgb) */
+    SOURCE_AS_READ    /* as read, gray or colour frame by frame */
+} source_channels;
+
+typedef struct source_options {
+    char **frames;            /* the positional arguments */
+    int nframes;
+    const char *video;        /* --video FILE */
+    int camera;               /* --camera N, -1 when not given */
+    long first, last;         /* pattern input range; -1: automatic */
+    source_channels channels;
+    const char *usage;        /* the tool's usage line and name, for usage errors */
+    const char *program;
+} source_options;
+
+/* The options before parsing: no input, automatic range, luminance. */
+void source_options_init(source_options *o, const char *usage, const char *program);
+
+/* getopt_long values and entries of the input options; a tool puts
+ * SOURCE_LONG_OPTIONS in its table and hands every value to
+ * source_parse_option. */
+enum { SOURCE_OPT_VIDEO = 200, SOURCE_OPT_CAMERA, SOURCE_OPT_FIRST, SOURCE_OPT_LAST };
+#define SOURCE_LONG_OPTIONS                                                                       \
+    {"video", required_argument, 0, SOURCE_OPT_VIDEO},                                            \
+        {"camera", required_argument, 0, SOURCE_OPT_CAMERA},                                      \
+        {"first", required_argument, 0, SOURCE_OPT_FIRST},                                        \
+        {"last", required_argument, 0, SOURCE_OPT_LAST}
+
+/* 1 when c is an input option (its value taken), 0 when it is not, -1 for
+ * a bad value (the message printed). */
+int source_parse_option(source_options *o, int c, const char *arg);
+/* The --help lines of PATTERN, DIRECTORY and the input options. */
+void source_help(FILE *f);
+/* Usage errors of the input: none or several inputs, --first or --last
+ * without a pattern, --last not after --first. */
+int source_check_options(const source_options *o);
+
+typedef struct frame_source frame_source;
+
+/* Opens the source the options name: two or more frame files, a printf
+ * pattern (one argument with an integer field), a directory, --video or
+ * --camera.  Missing files, empty directories and patterns that match
+ * fewer than two frames are input errors (exit 2). */
+int source_open(const source_options *o, frame_source **out);
+/* Reads the next frame into img (allocated by the first call, then reused;
+ * a frame of another size is an error naming both frames).  *got is 0 at
+ * the end.  Channels as the options say. */
+int source_next(frame_source *s, flow_image *img, int *got);
+/* The name of the last frame read ("a.png", "clip.y4m frame 12"). */
+const char *source_frame_name(const frame_source *s);
+/* The number naming the last frame read in output names: the pattern's
+ * own index for a pattern input, else the position from 0. */
+long source_frame_number(const frame_source *s);
+/* Milliseconds the reader thread spent reading and decoding the frames
+ * taken so far. */
+double source_read_ms(const frame_source *s);
+/* The number of frames when known in advance (files), else -1 (streams). */
+long source_frame_count(const frame_source *s);
+int source_is_stream(const frame_source *s);
+void source_close(frame_source *s);
+
+#endif
