@@ -1,79 +1,33 @@
 /* render_vectors.c -- vector (quiver) plots drawn directly into an image,
  * for machines without gnuplot (GPU hosts, pipelines).  Each arrow is a
- * shaft and a two-stroke head, rasterised as anti-aliased 1-pixel lines:
- * the coverage of a pixel is 1 at the line's centre falling linearly to 0
- * one pixel away.  Coverage is first gathered (maximum over strokes) in a
- * mask, then the colour is laid over the image once, so that overlapping
- * strokes do not darken each other.  Lines are `zoom` pixels wide, so an
- * enlarged plot looks like the plain one scaled.  Contract in
- * flow/render.h. */
+ * shaft and a two-stroke head, rasterised as anti-aliased lines on one
+ * canvas over the whole picture (canvas.h), so that overlapping strokes do
+ * not darken each other.  Lines are `zoom` pixels wide, so an enlarged
+ * plot looks like the plain one scaled.  Contract in flow/render.h. */
 #include "flow/render.h"
 #include "base/fail.h"
+#include "render/canvas.h"
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* Distance from point (px, py) to the segment (ax, ay)-(bx, by). */
-static double segment_distance(double px, double py, double ax, double ay, double bx, double by)
-{
-    const double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
-    double t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0.0;
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    const double ex = ax + t * dx - px, ey = ay + t * dy - py;
-    return sqrt(ex * ex + ey * ey);
-}
-
-/* The picture being drawn on: the coverage mask and the line width. */
-typedef struct canvas {
-    float *mask;
-    int w, h;
-    double half; /* half the line width, pixels */
-} canvas;
-
-/* Adds the coverage of one stroke (pixel-centre coordinates) to the mask:
- * 1 within half the width of the segment, falling to 0 one pixel further. */
-static void stroke(const canvas *c, double ax, double ay, double bx, double by)
-{
-    const double len = hypot(bx - ax, by - ay);
-    const int steps = (int)ceil(len * 2.0) + 1; /* samples every half pixel */
-    const int r = (int)ceil(c->half + 0.5);
-    for (int s = 0; s <= steps; s++) {
-        const double t = (double)s / steps;
-        const int cx = (int)lround(ax + t * (bx - ax)), cy = (int)lround(ay + t * (by - ay));
-        for (int y = cy - r; y <= cy + r; y++) {
-            if (y < 0 || y >= c->h)
-                continue;
-            for (int x = cx - r; x <= cx + r; x++) {
-                if (x < 0 || x >= c->w)
-                    continue;
-                double cov = c->half + 0.5 - segment_distance(x, y, ax, ay, bx, by);
-                cov = cov > 1.0 ? 1.0 : cov;
-                float *m = c->mask + (size_t)y * c->w + x;
-                if (cov > *m)
-                    *m = (float)cov;
-            }
-        }
-    }
-}
+#include <stddef.h>
 
 /* One arrow from (x0, y0) to (x1, y1): the shaft and a head whose strokes
  * are a third of the shaft long (2 to 10 line widths) at 25 degrees.  A
  * shaft longer than twice the picture's perimeter is cut there (its end is
  * off the picture anyway), which bounds the work per arrow. */
-static void arrow(const canvas *c, double x0, double y0, double x1, double y1)
+static void arrow(const flow_canvas *c, double x0, double y0, double x1, double y1)
 {
     const double dx = x1 - x0, dy = y1 - y0, len = hypot(dx, dy);
     if (len < 0.5) {
-        stroke(c, x0, y0, x0, y0);
+        flow_canvas_stroke(c, x0, y0, x0, y0);
         return;
     }
     const double limit = 2.0 * (c->w + c->h);
     if (len > limit) { /* the head is off the picture: draw the visible shaft */
-        stroke(c, x0, y0, x0 + dx / len * limit, y0 + dy / len * limit);
+        flow_canvas_stroke(c, x0, y0, x0 + dx / len * limit, y0 + dy / len * limit);
         return;
     }
-    stroke(c, x0, y0, x1, y1);
+    flow_canvas_stroke(c, x0, y0, x1, y1);
     const double width = 2.0 * c->half;
     double head = len / 3.0;
     head = head < 2.0 * width ? 2.0 * width : head > 10.0 * width ? 10.0 * width : head;
@@ -83,8 +37,8 @@ static void arrow(const canvas *c, double x0, double y0, double x1, double y1)
     /* the direction back along the shaft, rotated by +-25 degrees */
     const double lx = -(ux * cs - uy * sn), ly = -(ux * sn + uy * cs);
     const double rx = -(ux * cs + uy * sn), ry = -(-ux * sn + uy * cs);
-    stroke(c, x1, y1, x1 + head * lx, y1 + head * ly);
-    stroke(c, x1, y1, x1 + head * rx, y1 + head * ry);
+    flow_canvas_stroke(c, x1, y1, x1 + head * lx, y1 + head * ly);
+    flow_canvas_stroke(c, x1, y1, x1 + head * rx, y1 + head * ry);
 }
 
 flow_status flow_render_vectors(const flow_field *f, int step, double scale,
@@ -104,11 +58,9 @@ flow_status flow_render_vectors(const flow_field *f, int step, double scale,
         return flow_fail(FLOW_ERR_SIZE,
                          "a %dx%d picture is not an RGB enlargement of the %dx%d flow field",
                          img->width, img->height, f->width, f->height);
-    const int zoom = img->width / f->width, W = img->width, H = img->height;
-    float *mask = calloc((size_t)W * H, sizeof *mask);
-    const canvas cv = {mask, W, H, 0.5 * zoom}; /* lines zoom pixels wide */
-    if (!mask)
-        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a %dx%d drawing mask", W, H);
+    const int zoom = img->width / f->width;
+    flow_canvas cv;
+    FLOW_TRY(flow_canvas_open(&cv, 0, 0, img->width, img->height, zoom)); /* lines zoom px wide */
     /* one arrow at the centre of every step x step cell */
     for (int y = step / 2; y < f->height; y += step)
         for (int x = step / 2; x < f->width; x += step) {
@@ -121,13 +73,7 @@ flow_status flow_render_vectors(const flow_field *f, int step, double scale,
                 continue; /* scale * a huge known vector: no drawable end */
             arrow(&cv, x0, y0, x1, y1);
         }
-    const size_t plane = (size_t)W * H;
-    for (int b = 0; b < 3; b++) {
-        float *p = img->data + b * plane;
-        for (size_t i = 0; i < plane; i++)
-            if (mask[i] > 0)
-                p[i] = (1.0f - mask[i]) * p[i] + mask[i] * rgb[b];
-    }
-    free(mask);
+    flow_canvas_lay(&cv, img, rgb);
+    flow_canvas_close(&cv);
     return FLOW_OK;
 }

@@ -2,7 +2,8 @@
  * wheel's segment colours, the four primary directions, the segment
  * boundaries, saturation (white centre, full colour at the scale, darker
  * beyond), unknown vectors, automatic and fixed scales; the legend frame,
- * the legend wheel, blending, enlargement and directly drawn arrows.
+ * the legend wheel, blending, enlargement, directly drawn arrows and
+ * polylines.
  * Expected colours are worked out by hand from the wheel's definition
  * (segment lengths RY 15, YG 6, GC 4, CB 11, BM 13, MR 6; entry i of a
  * segment of n colours has its changing channel at floor(255 i / n)). */
@@ -315,6 +316,74 @@ static void test_vectors(void)
     flow_field_free(&f);
 }
 
+static void fill_white(flow_image *img)
+{
+    for (int i = 0; i < 3 * img->width * img->height; i++)
+        img->data[i] = 255;
+}
+
+/* Polylines on a white 9x9 picture.  Coverage is 1 - (d - width / 2) at
+ * distance d from the line, clamped to [0, 1]: a 1-pixel line covers its
+ * own row fully and leaves the next rows white; a dot 3 pixels wide covers
+ * (d <= 1) fully and the diagonal neighbours (d = sqrt 2) by 2 - sqrt 2.
+ * At the joint of a 2-pixel-wide V, (4, 5) lies at d = 1 from both
+ * segments: laid once it is half covered (127.5), not 63.75. */
+static void test_polyline(void)
+{
+    const float black[3] = {0, 0, 0}, red[3] = {255, 0, 0};
+    flow_image img;
+    CHECK_OK(flow_image_alloc(&img, 9, 9, 3));
+    fill_white(&img);
+    const float row[4] = {1, 4, 7, 4};
+    CHECK_OK(flow_render_polyline(&img, row, 2, 1.0, black));
+    int on = 1, off = 1;
+    for (int x = 1; x <= 7; x++)
+        on &= pixel_is(&img, x, 4, 0, 0, 0);
+    for (int x = 0; x < 9; x++)
+        off &= px(&img, x, 3, 0) == 255 && px(&img, x, 5, 0) == 255;
+    CHECK(on && off);
+    CHECK(px(&img, 0, 4, 0) == 255 && px(&img, 8, 4, 0) == 255); /* one pixel past the ends */
+
+    fill_white(&img);
+    const float dot[2] = {4, 4};
+    CHECK_OK(flow_render_polyline(&img, dot, 1, 3.0, red));
+    CHECK(pixel_is(&img, 4, 4, 255, 0, 0) && pixel_is(&img, 5, 4, 255, 0, 0) &&
+          pixel_is(&img, 4, 3, 255, 0, 0));
+    CHECK(fabsf(px(&img, 5, 5, 1) - 255.0f * (float)(sqrt(2.0) - 1.0)) < 0.01f);
+    CHECK(pixel_is(&img, 6, 4, 255, 255, 255) && pixel_is(&img, 2, 2, 255, 255, 255));
+
+    fill_white(&img);
+    const float vee[6] = {1, 1, 4, 4, 7, 1};
+    CHECK_OK(flow_render_polyline(&img, vee, 3, 2.0, black));
+    CHECK(px(&img, 4, 4, 0) == 0);
+    CHECK(fabsf(px(&img, 4, 5, 0) - 127.5f) < 1e-3f);
+
+    /* ends far outside: clipped, the visible part drawn */
+    fill_white(&img);
+    const float far[4] = {-1e9f, 2, 1e9f, 2};
+    CHECK_OK(flow_render_polyline(&img, far, 2, 1.0, black));
+    on = 1;
+    for (int x = 0; x < 9; x++)
+        on &= px(&img, x, 2, 0) == 0 && px(&img, x, 3, 0) == 255;
+    CHECK(on);
+    fill_white(&img);
+    const float outside[4] = {-20, -20, -10, 30};
+    CHECK_OK(flow_render_polyline(&img, outside, 2, 1.0, black));
+    int white = 1;
+    for (int i = 0; i < 3 * 81; i++)
+        white &= img.data[i] == 255;
+    CHECK(white);
+
+    const float nan_point[2] = {NAN, 1};
+    CHECK(flow_render_polyline(&img, row, 0, 1.0, black) == FLOW_ERR_INVALID);
+    CHECK(flow_render_polyline(&img, row, 2, 0.0, black) == FLOW_ERR_INVALID);
+    CHECK(flow_render_polyline(&img, nan_point, 1, 1.0, black) == FLOW_ERR_INVALID);
+    flow_image_free(&img);
+    CHECK_OK(flow_image_alloc(&img, 9, 9, 1));
+    CHECK(flow_render_polyline(&img, row, 2, 1.0, black) == FLOW_ERR_INVALID);
+    flow_image_free(&img);
+}
+
 int main(void)
 {
     RUN(test_wheel);
@@ -327,5 +396,6 @@ int main(void)
     RUN(test_legend);
     RUN(test_blend_and_zoom);
     RUN(test_vectors);
+    RUN(test_polyline);
     return harness_report();
 }

@@ -1,6 +1,6 @@
 /* render.h -- pictures of flow fields: the Middlebury colour coding, its
- * legend, blends with a frame, and vector (quiver) arrows drawn directly
- * into an image (no gnuplot needed).
+ * legend, blends with a frame, and vector (quiver) arrows and lines drawn
+ * directly into an image (no gnuplot needed).
  *
  * Colour coding (Baker et al., IJCV 2011; seed 001 figure A.1): the hue is
  * the direction, from atan2(-v, -u) over a wheel of 55 colours built from
@@ -84,6 +84,18 @@ flow_status flow_render_zoom_rgb(const flow_image *src, int zoom, flow_image *ou
  * scale > 0 and finite. */
 flow_status flow_render_vectors(const flow_field *f, int step, double scale,
                                 const float rgb[3], flow_image *img);
+
+/* An anti-aliased polyline through the n points xy = (x0, y0, x1, y1, ...)
+ * (pixels, (0, 0) the centre of the top-left pixel), `width` pixels wide,
+ * laid in colour rgb (0..255) over the RGB image img; one point (n = 1) is
+ * a dot of diameter `width`.  A pixel's coverage is 1 within half the
+ * width of the line, falling to 0 one pixel further; it is gathered over
+ * the whole line before the colour is laid, so the joints of the segments
+ * are not laid twice.  What falls outside the image is left out.
+ * FLOW_ERR_INVALID for a missing or non-RGB image, n < 1, a width outside
+ * (0, 1000] or a coordinate that is not finite. */
+flow_status flow_render_polyline(flow_image *img, const float *xy, int n, double width,
+                                 const float rgb[3]);
 
 #ifdef __cplusplus
 }
