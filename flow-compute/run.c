@@ -14,17 +14,8 @@
  * checked against the backward one (flow_fb_check) before it is written. */
 #include "compute.h"
 
-#include <signal.h>
 #include <string.h>
 #include <unistd.h>
-
-static volatile sig_atomic_t interrupted;
-
-static void on_interrupt(int sig)
-{
-    interrupted = 1;
-    signal(sig, SIG_DFL); /* a second Ctrl-C ends at once */
-}
 
 /* What the observer hooks reach. */
 typedef struct run_state {
@@ -222,20 +213,10 @@ int run_compute(const compute_options *o)
     int rc = CLI_EXIT_OK, width = 0, height = 0;
     char prev_name[4200] = "", header[8192];
 
-    flow_status s = flow_device_open(o->device, &d);
-    if (s != FLOW_OK) {
-        if (s == FLOW_ERR_INVALID)
-            return cli_usage_error(COMPUTE_USAGE, "flow-compute", "--device: %s",
-                                   flow_last_error());
-        cli_error("--device %s: %s", o->device, flow_last_error());
-        return CLI_EXIT_COMPUTE;
-    }
-    if (flow_device_notice(d)[0] && !o->quiet)
-        fprintf(stderr, "flow-compute: notice: %s\n", flow_device_notice(d));
-    if (o->verbose)
-        fprintf(stderr, "flow-compute: backend %s, device %s\n", flow_device_kind(d),
-                flow_device_name(d));
-
+    rc = cli_open_device(o->device, COMPUTE_USAGE, o->quiet, o->verbose, &d);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    flow_status s;
     if ((rc = source_open(&o->input, &src)) != CLI_EXIT_OK)
         goto done;
     const long nframes = source_frame_count(src);
@@ -255,7 +236,7 @@ int run_compute(const compute_options *o)
         fprintf(stderr, "flow-compute: notice: the timings include writing the workflow "
                         "images\n");
 
-    signal(SIGINT, on_interrupt);
+    cli_catch_interrupt();
     const int show_progress = !o->quiet && isatty(2) && (expected < 0 || expected > 1);
     double last_progress = ftimer_now_ms();
     long last_flows = 0;
@@ -307,7 +288,7 @@ int run_compute(const compute_options *o)
     const flow_observer first_run = {&rs, on_stage_begin, on_stage_end, o->trace ? on_trace : NULL,
                                      wf ? on_workflow : NULL};
 
-    while (!interrupted && !(o->count && t.flows >= o->count)) {
+    while (!cli_interrupted() && !(o->count && t.flows >= o->count)) {
         const int nxt = 1 - cur;
         t0 = ftimer_now_ms();
         if ((rc = source_next(src, &frame[nxt], &got)) != CLI_EXIT_OK)
@@ -404,7 +385,7 @@ int run_compute(const compute_options *o)
     if (!o->quiet && (t.flows > 1 || source_is_stream(src) || o->verbose))
         summary(o, &t, tm, width, height);
     rc = write_timing(o, tm, d, width, height, t.flows);
-    if (rc == CLI_EXIT_OK && interrupted) {
+    if (rc == CLI_EXIT_OK && cli_interrupted()) {
         if (!o->quiet)
             fprintf(stderr, "flow-compute: interrupted after %ld flows\n", t.flows);
         rc = 130;

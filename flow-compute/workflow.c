@@ -14,11 +14,9 @@
  * was mapped to black and white, so the images can be read quantitatively. */
 #include "compute.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 struct workflow {
     char dir[4096];  /* DIR */
@@ -28,32 +26,6 @@ struct workflow {
     char index_path[4300];
     int error;       /* exit code of the first failure in this pair */
 };
-
-/* mkdir -p. */
-static int make_dirs(const char *path)
-{
-    char buf[4200];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-                cli_error("%s: cannot create the directory: %s", buf, strerror(errno));
-                return CLI_EXIT_IO;
-            }
-            struct stat st;
-            if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
-                cli_error("%s: exists and is not a directory", buf);
-                return CLI_EXIT_IO;
-            }
-            if (!c)
-                break;
-            *p = c;
-        }
-    }
-    return CLI_EXIT_OK;
-}
 
 int workflow_open(const char *dir, workflow **out)
 {
@@ -67,7 +39,7 @@ int workflow_open(const char *dir, workflow **out)
     size_t n = strlen(w->dir);
     while (n > 1 && w->dir[n - 1] == '/')
         w->dir[--n] = '\0';
-    int rc = make_dirs(w->dir);
+    int rc = cli_make_dirs(w->dir);
     if (rc != CLI_EXIT_OK) {
         free(w);
         return rc;
@@ -91,7 +63,7 @@ int workflow_begin_pair(workflow *w, long number, int single)
         snprintf(w->pair, sizeof w->pair, "%s", w->dir);
     else
         snprintf(w->pair, sizeof w->pair, "%s/%04ld", w->dir, number);
-    int rc = make_dirs(w->pair);
+    int rc = cli_make_dirs(w->pair);
     if (rc != CLI_EXIT_OK)
         return rc;
     w->step = 0;

@@ -1,15 +1,18 @@
-/* cli.c -- messages, exit codes, option errors and checked number parsing
- * shared by the command-line tools (see cli.h). */
+/* cli.c -- messages, exit codes, option errors, checked number parsing,
+ * the device option, output directories and Ctrl-C, shared by the
+ * command-line tools (see cli.h). */
 #include "cli.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *program = "flow";
 
@@ -174,4 +177,65 @@ int cli_has_suffix(const char *name, const char *suffix)
         if (tolower((unsigned char)name[n - k + i]) != tolower((unsigned char)suffix[i]))
             return 0;
     return 1;
+}
+
+int cli_open_device(const char *name, const char *usage, int quiet, int verbose,
+                    flow_device **out)
+{
+    flow_status s = flow_device_open(name, out);
+    if (s != FLOW_OK) {
+        if (s == FLOW_ERR_INVALID)
+            return cli_usage_error(usage, program, "--device: %s", flow_last_error());
+        cli_error("--device %s: %s", name, flow_last_error());
+        return CLI_EXIT_COMPUTE;
+    }
+    if (flow_device_notice(*out)[0] && !quiet)
+        fprintf(stderr, "%s: notice: %s\n", program, flow_device_notice(*out));
+    if (verbose)
+        fprintf(stderr, "%s: backend %s, device %s\n", program, flow_device_kind(*out),
+                flow_device_name(*out));
+    return CLI_EXIT_OK;
+}
+
+int cli_make_dirs(const char *path)
+{
+    char buf[4200];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+                cli_error("%s: cannot create the directory: %s", buf, strerror(errno));
+                return CLI_EXIT_IO;
+            }
+            struct stat st;
+            if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                cli_error("%s: exists and is not a directory", buf);
+                return CLI_EXIT_IO;
+            }
+            if (!c)
+                break;
+            *p = c;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    interrupted = 1;
+    signal(sig, SIG_DFL); /* a second Ctrl-C ends at once */
+}
+
+void cli_catch_interrupt(void)
+{
+    signal(SIGINT, on_interrupt);
+}
+
+int cli_interrupted(void)
+{
+    return interrupted;
 }

@@ -1,13 +1,15 @@
-/* cli.h -- what the command-line tools (flow-compute, flow-tool,
- * flow-synth) share: the documented exit codes, diagnostics on stderr
- * prefixed with the program name, the mapping from a libflow status to an
- * exit code, usage errors (rejected options included), and number parsing
- * that names the option and the value it rejects.
+/* cli.h -- what the command-line tools (flow-compute, flow-track,
+ * flow-tool, flow-synth) share: the documented exit codes, diagnostics on
+ * stderr prefixed with the program name, the mapping from a libflow status
+ * to an exit code, usage errors (rejected options included), number
+ * parsing that names the option and the value it rejects, the --device
+ * option, directories made for outputs, and Ctrl-C.
  *
  * Nothing here knows about a particular tool; keep it that way. */
 #ifndef FLOW_TOOLS_CLI_H
 #define FLOW_TOOLS_CLI_H
 
+#include "flow/device.h"
 #include "flow/status.h"
 
 /* Exit codes of every tool (documented in each tool's --help). */
@@ -75,5 +77,22 @@ int cli_parse_int_list(const char *what, const char *text, int n, int lo, int hi
 
 /* Whether name ends with suffix, ignoring ASCII case (".PNG" matches ".png"). */
 int cli_has_suffix(const char *name, const char *suffix);
+
+/* Opens the device --device names (auto, cpu, cuda, cuda:N): an unknown
+ * name is a usage error (with the usage line), a device that cannot be
+ * opened a compute error.  Prints the device's notice (auto fell back to
+ * the CPU) unless quiet, and the backend and device when verbose. */
+int cli_open_device(const char *name, const char *usage, int quiet, int verbose,
+                    flow_device **out);
+
+/* mkdir -p: path and every missing parent; an error (exit code) names the
+ * part that could not be made or that exists and is not a directory. */
+int cli_make_dirs(const char *path);
+
+/* Ctrl-C: after cli_catch_interrupt() the first SIGINT only sets the flag
+ * cli_interrupted() returns, so that the tool can finish what it has done
+ * (its exit status then 130); a second one ends the process at once. */
+void cli_catch_interrupt(void);
+int cli_interrupted(void);
 
 #endif
