@@ -1,6 +1,7 @@
 # flow-platform -- the one entry point: build, install, test, bench.
 #
-#   make                 libflow (static + shared), flow-compute, flow-tool
+#   make                 libflow (static + shared), flow-compute, flow-track, flow-tool,
+#                        flow-synth
 #   make test            unit and CLI tests on the CPU backend
 #   make test-gpu        the same on CUDA, plus CPU/GPU agreement tests
 #   make bench           GPU benchmarks (needs a CUDA device)
@@ -97,7 +98,7 @@ LIB_SO_REAL := $(BUILD)/lib/libflow.so.$(VERSION)
 LIB_SO_LINK := $(BUILD)/lib/$(SONAME)
 LIB_SO  := $(BUILD)/lib/libflow.so
 
-TOOLS      := flow-compute flow-tool flow-synth
+TOOLS      := flow-compute flow-track flow-tool flow-synth
 TOOL_BINS  := $(foreach t,$(TOOLS),$(if $(wildcard $(t)/*.c),$(BUILD)/bin/$(t)))
 TOOL_SHARED_C := $(wildcard tools-common/*.c)
 

@@ -129,11 +129,7 @@ static void print_help(void)
 
 static void print_version(void)
 {
-    printf("flow-compute %s (libflow %s)\n", flow_version(), flow_version());
-    printf("backends: cpu%s\n", flow_device_has_cuda() ? ", cuda" : "");
-    printf("OpenCV: %s\n", flow_image_has_opencv()
-                               ? "yes (all image formats, video files, cameras)"
-                               : "no (PGM/PPM, PNG and .y4m video only; no cameras)");
+    cli_print_version();
     printf("flow formats: .flo, .F, .pcm\n");
 }
 

@@ -171,31 +171,21 @@ static int write_timing(const compute_options *o, const ftimer *tm, const flow_d
                         int h, long pairs)
 {
     const long pixels = (long)w * h;
-    if (o->timing) {
-        printf("timing: %ld computation%s (%ld pair%s x %d run%s) of %dx%d on %s (%s); mean "
-               "per computation\n",
-               ftimer_samples(tm), ftimer_samples(tm) == 1 ? "" : "s", pairs, pairs == 1 ? "" : "s",
-               o->repeat, o->repeat == 1 ? "" : "s", w, h, flow_device_kind(d), flow_device_name(d));
-        ftimer_report(tm, stdout, pixels);
-        fflush(stdout);
-    }
-    if (o->timing_file) {
-        char meta[1024], solver[32] = "-";
-        if (flow_params_get(o->params, "solver", solver, sizeof solver) != FLOW_OK)
-            snprintf(solver, sizeof solver, "-");
-        snprintf(meta, sizeof meta,
-                 "flow-compute timing: version=%s width=%d height=%d pixels=%ld samples=%ld "
-                 "pairs=%ld repeat=%d depth=%d backend=%s method=%s solver=%s device=%s",
-                 flow_version(), w, h, pixels, ftimer_samples(tm), pairs, o->repeat,
-                 o->timing_depth, flow_device_kind(d), flow_params_method(o->params), solver,
-                 flow_device_name(d));
-        int rc = ftimer_write_csv(tm, o->timing_file, pixels, meta);
-        if (rc != CLI_EXIT_OK)
-            return rc;
-        if (o->verbose)
-            fprintf(stderr, "flow-compute: wrote %s\n", o->timing_file);
-    }
-    return CLI_EXIT_OK;
+    char title[1024], meta[1024], solver[32] = "-";
+    snprintf(title, sizeof title,
+             "timing: %ld computation%s (%ld pair%s x %d run%s) of %dx%d on %s (%s); mean per "
+             "computation",
+             ftimer_samples(tm), ftimer_samples(tm) == 1 ? "" : "s", pairs, pairs == 1 ? "" : "s",
+             o->repeat, o->repeat == 1 ? "" : "s", w, h, flow_device_kind(d), flow_device_name(d));
+    if (flow_params_get(o->params, "solver", solver, sizeof solver) != FLOW_OK)
+        snprintf(solver, sizeof solver, "-");
+    snprintf(meta, sizeof meta,
+             "flow-compute timing: version=%s width=%d height=%d pixels=%ld samples=%ld "
+             "pairs=%ld repeat=%d depth=%d backend=%s method=%s solver=%s device=%s",
+             flow_version(), w, h, pixels, ftimer_samples(tm), pairs, o->repeat,
+             o->timing_depth, flow_device_kind(d), flow_params_method(o->params), solver,
+             flow_device_name(d));
+    return ftimer_output(tm, o->timing, o->timing_file, pixels, title, meta, o->verbose);
 }
 
 int run_compute(const compute_options *o)

@@ -3,9 +3,12 @@
  * command-line tools (see cli.h). */
 #include "cli.h"
 
+#include "flow/flow.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -20,6 +23,11 @@ void cli_set_program(const char *name)
 {
     if (name && *name)
         program = name;
+}
+
+const char *cli_program(void)
+{
+    return program;
 }
 
 static void vmessage(const char *kind, const char *fmt, va_list ap)
@@ -108,8 +116,11 @@ int cli_parse_long(const char *what, const char *text, long lo, long hi, long *o
     errno = 0;
     long x = starts_badly(text) ? 0 : strtol(text, &end, 10);
     if (starts_badly(text) || !end || *end || errno == ERANGE) {
-        cli_error("%s: '%s' is not an integer (expected %ld to %ld)", what, text ? text : "",
-                  lo, hi);
+        if (lo <= INT_MIN && hi >= INT_MAX) /* any integer: the range is checked elsewhere */
+            cli_error("%s: '%s' is not an integer", what, text ? text : "");
+        else
+            cli_error("%s: '%s' is not an integer (expected %ld to %ld)", what,
+                      text ? text : "", lo, hi);
         return -1;
     }
     if (x < lo || x > hi) {
@@ -135,8 +146,11 @@ int cli_parse_double(const char *what, const char *text, double lo, double hi, d
     errno = 0;
     double x = starts_badly(text) ? 0 : strtod(text, &end);
     if (starts_badly(text) || !end || *end || !isfinite(x)) {
-        cli_error("%s: '%s' is not a finite number (expected %g to %g)", what,
-                  text ? text : "", lo, hi);
+        if (isinf(lo) && isinf(hi)) /* any number: the range is checked elsewhere */
+            cli_error("%s: '%s' is not a finite number", what, text ? text : "");
+        else
+            cli_error("%s: '%s' is not a finite number (expected %g to %g)", what,
+                      text ? text : "", lo, hi);
         return -1;
     }
     if (x < lo || x > hi) {
@@ -195,6 +209,15 @@ int cli_open_device(const char *name, const char *usage, int quiet, int verbose,
         fprintf(stderr, "%s: backend %s, device %s\n", program, flow_device_kind(*out),
                 flow_device_name(*out));
     return CLI_EXIT_OK;
+}
+
+void cli_print_version(void)
+{
+    printf("%s %s (libflow %s)\n", program, flow_version(), flow_version());
+    printf("backends: cpu%s\n", flow_device_has_cuda() ? ", cuda" : "");
+    printf("OpenCV: %s\n", flow_image_has_opencv()
+                               ? "yes (all image formats, video files, cameras)"
+                               : "no (PGM/PPM, PNG and .y4m video only; no cameras)");
 }
 
 int cli_make_dirs(const char *path)

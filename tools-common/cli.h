@@ -20,8 +20,10 @@ enum {
     CLI_EXIT_COMPUTE = 3  /* computation or device failure, out of memory */
 };
 
-/* Sets the name used as the prefix of every message ("flow-tool"). */
+/* Sets the name used as the prefix of every message ("flow-tool"), and
+ * gives it back. */
 void cli_set_program(const char *name);
+const char *cli_program(void);
 
 /* "<program>: <message>\n" on stderr. */
 void cli_error(const char *fmt, ...)
@@ -68,7 +70,9 @@ int cli_bad_option(int c, char **argv, const char *usage, const char *help_cmd,
 /* Number parsing: the whole of text must be the number, inside [lo, hi]
  * (NaN and infinities are rejected).  On success stores it and returns 0;
  * otherwise prints "<program>: <what>: '<text>' is not ..., expected ..."
- * and returns -1.  `what` names the option or argument ("--step"). */
+ * and returns -1.  `what` names the option or argument ("--step").  Bounds
+ * INT_MIN..INT_MAX (or wider) and -INFINITY..INFINITY take any number and
+ * leave "expected" out: for values whose range the library checks. */
 int cli_parse_long(const char *what, const char *text, long lo, long hi, long *out);
 int cli_parse_int(const char *what, const char *text, int lo, int hi, int *out);
 int cli_parse_double(const char *what, const char *text, double lo, double hi, double *out);
@@ -84,6 +88,10 @@ int cli_has_suffix(const char *name, const char *suffix);
  * the CPU) unless quiet, and the backend and device when verbose. */
 int cli_open_device(const char *name, const char *usage, int quiet, int verbose,
                     flow_device **out);
+
+/* --version of a tool that reads frames: "<program> X (libflow X)", the
+ * backends built in and whether OpenCV is (which formats it reads). */
+void cli_print_version(void);
 
 /* mkdir -p: path and every missing parent; an error (exit code) names the
  * part that could not be made or that exists and is not a directory. */

@@ -430,3 +430,21 @@ int ftimer_write_csv(const ftimer *t, const char *path, long pixels, const char 
     s = flow_atomic_commit(&a);
     return s == FLOW_OK ? CLI_EXIT_OK : cli_report_status(s);
 }
+
+int ftimer_output(const ftimer *t, int print, const char *path, long pixels, const char *title,
+                  const char *meta, int verbose)
+{
+    if (print) {
+        printf("%s\n", title);
+        ftimer_report(t, stdout, pixels);
+        fflush(stdout);
+    }
+    if (path) {
+        const int rc = ftimer_write_csv(t, path, pixels, meta);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+        if (verbose)
+            fprintf(stderr, "%s: wrote %s\n", cli_program(), path);
+    }
+    return CLI_EXIT_OK;
+}

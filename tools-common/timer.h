@@ -38,5 +38,10 @@ void ftimer_report(const ftimer *t, FILE *f, long pixels);
 /* The same as CSV for scripts (docs/flow-compute.md); `meta` goes in a
  * leading '#' line. */
 int ftimer_write_csv(const ftimer *t, const char *path, long pixels, const char *meta);
+/* What --timing and --timing-file ask for: with `print`, the line `title`
+ * and the report on stdout; with `path`, the CSV (and, when verbose, a
+ * line on stderr saying it was written). */
+int ftimer_output(const ftimer *t, int print, const char *path, long pixels, const char *title,
+                  const char *meta, int verbose);
 
 #endif
