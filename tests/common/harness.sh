@@ -49,6 +49,12 @@ is_flo() {
         && [ "$(size "$1")" -eq $((12 + $2 * $3 * 8)) ]
 }
 is_png() { [ -f "$1" ] && [ "$(od -A n -t x1 -N 4 "$1" | tr -d ' ')" = 89504e47 ]; }
+# png_size FILE: "W H" from the PNG's header (IHDR), nothing when it is no PNG
+png_size() {
+    is_png "$1" || return 0
+    od -A n -t u1 -j 16 -N 8 "$1" \
+        | awk '{ printf "%d %d", (($1 * 256 + $2) * 256 + $3) * 256 + $4, (($5 * 256 + $6) * 256 + $7) * 256 + $8 }'
+}
 
 # harness_need_bins FILE...: when one of them is not an executable, prints
 # the failure and "0 passed, 1 failed" and exits 1.
