@@ -141,10 +141,11 @@ int run_track(const track_options *o)
         return rc;
     if ((rc = source_open(&o->input, &src)) != CLI_EXIT_OK)
         goto done;
-    if ((rc = rows_open(o->output, &rows)) != CLI_EXIT_OK)
-        goto done;
+    /* the pictures' directory first: -o may name a file inside it */
     if (o->draw_dir && (rc = pictures_open(o->draw_dir, o->trail, o->quiet, o->verbose, &pics))
                            != CLI_EXIT_OK)
+        goto done;
+    if ((rc = rows_open(o->output, &rows)) != CLI_EXIT_OK)
         goto done;
     const int timed = o->timing || o->timing_file;
     if ((rc = ftimer_create(d, timed ? TIMING_DEPTH : 0, timed, &tm)) != CLI_EXIT_OK)
