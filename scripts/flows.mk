@@ -5,8 +5,8 @@
 # The top-level Makefile reaches this file through scripts/pipeline.mk; it
 # runs from the repository root.  docs/PIPELINE.md is the user's guide.
 #
-#   flows-compute   flow-compute and flow-tool error only (no ImageMagick, no
-#                   gnuplot): what a GPU machine runs
+#   flows-compute   flow-compute, flow-tool error and flow-track only (no
+#                   ImageMagick, no gnuplot): what a GPU machine runs
 #   flows-pictures  colour, vectors, mix, blend (flow-tool only)
 #   flows-montage   ground-truth comparison montages (ImageMagick montage)
 #   flows-render    flows-pictures + flows-montage
@@ -26,10 +26,15 @@
 #                       frame (none): seed 001 figure 5.10
 #   P-blend.png         the frame blended with the colour: figure 5.11
 #   P-montage.png       ground truth | estimate, colour over vectors (figure
-#                       5.9); frame | colour | vectors without ground truth
+#                       5.9); frame | colour | vectors | tracks without
+#                       ground truth
 #   timing.stats        flow-compute --timing-file over the whole sequence
 #                       (figure 5.8): one flow-compute run per S and M, so
 #                       memory is allocated once, as for a video
+# and, for a sequence with pairs without ground truth, results/S/tracks/:
+#   tracks.csv          flow-track over the whole sequence (KLT features)
+#   NNNNNN.png          the trail picture of frame NNNNNN: the panel "tracks"
+#                       of the montage of pair NNN
 # SEQUENCES and METHODS choose (SEQUENCES="demo-%" takes make patterns).
 # Incremental: a flow is recomputed when a frame or its method's parameter
 # file changed (a link's own time counts: make -L), or a flow is missing.
@@ -43,11 +48,13 @@ SEQ_DIR       ?= sequences/dst
 SEQ_SRC       ?= sequences/src
 RESULTS       ?= results
 METHODS       ?= $(ALL_METHODS)
-# flow-compute --device: cpu, cuda, cuda:N; empty: its default (auto).
+# flow-compute and flow-track --device: cpu, cuda, cuda:N; empty: their default (auto).
 DEVICE        ?=
 # flow-compute --repeat: runs per pair averaged in timing.stats.
 REPEAT        ?= 1
 COMPUTE_FLAGS ?=
+# More flow-track options for the tracks of sequences without ground truth.
+TRACK_FLAGS   ?=
 # flow-tool options for every vector plot and mix: --direct draws in
 # flow-tool (fast, the same everywhere) instead of through gnuplot.
 VECTORS_FLAGS ?= --direct
@@ -58,8 +65,8 @@ FONT          ?= $(shell fc-match -f '%{file}' sans 2>/dev/null)
 # 0: use SEQ_DIR as it is (a copy on another machine) instead of refreshing
 # its parameter links through sequences/Makefile first.
 SEQ_REFRESH   ?= 1
-# 1: never run flow-compute; a flow that needs computing is an error (for
-# rendering results computed elsewhere).
+# 1: never run flow-compute or flow-track; a flow or tracks that need
+# computing are an error (for rendering results computed elsewhere).
 NOCOMPUTE     ?= 0
 
 THIS := scripts/flows.mk
@@ -99,18 +106,47 @@ gt_of      = $(wildcard $(SEQ_DIR)/$(1)/gt_$(2).flo)
 scale_file = $(if $(call gt_of,$(1),$(2)),$(SEQ_DIR)/$(1)/gt_$(2).scale)
 scale      = $(if $(call gt_of,$(1),$(2)),$$$$(sed -n 's/^$(3)=//p' $(SEQ_DIR)/$(1)/gt_$(2).scale))
 
+# The trail picture of frame P (3 digits) of sequence S: flow-track names
+# its pictures by the frame's number in 6 digits.
+tracks_of = $(RESULTS)/$(1)/tracks
+trail_of  = $(call tracks_of,$(1))/000$(2).png
+
 COMPUTE  :=
 ERRORS   :=
+TRACKS   :=
 PICTURES :=
 MONTAGES :=
 
-# $(call sequence_rules,S): the pairs of S and their ground truth.
+# $(call sequence_rules,S): the pairs of S, those with ground truth and
+# those without.
 define sequence_rules
 FRAMES.$(1) := $(call frames_of,$(1))
 PAIRS.$(1)  := $$(patsubst $(SEQ_DIR)/$(1)/frame_%.png,%,$$(filter-out $$(lastword $$(FRAMES.$(1))),$$(FRAMES.$(1))))
 GTPAIRS.$(1) := $$(filter $$(PAIRS.$(1)),$$(patsubst $(SEQ_DIR)/$(1)/gt_%.flo,%,$$(wildcard $(SEQ_DIR)/$(1)/gt_*.flo)))
+NOGTPAIRS.$(1) := $$(filter-out $$(GTPAIRS.$(1)),$$(PAIRS.$(1)))
 endef
 $(foreach s,$(SEQUENCES),$(eval $(call sequence_rules,$(s))))
+
+# $(call track_rules,S,T): the tracks of sequence S into T: one flow-track
+# run over the whole sequence, into a fresh directory that replaces the old
+# one when it is complete.  A missing trail picture forces the run.
+define track_rules
+TRAILS.$(1) := $(patsubst $(SEQ_DIR)/$(1)/frame_%.png,$(2)/000%.png,$(FRAMES.$(1)))
+TRACKS += $(2)/tracks.csv
+
+$(2)/tracks.csv: $(FRAMES.$(1)) $$(if $$(filter-out $$(wildcard $$(TRAILS.$(1))),$$(TRAILS.$(1))),FORCE) | $(if $(filter 1,$(NOCOMPUTE)),,$(FLOW_TRACK))
+ifeq ($(NOCOMPUTE),1)
+	@echo "flows: $(1)/tracks needs computing (missing tracks or pictures, or frames newer than $$@), and NOCOMPUTE=1" >&2; exit 2
+else
+	@$$(call say,TRACK,$(1) ($(words $(FRAMES.$(1))) frames))
+	$(Q)rm -rf $(2).tmp
+	$(Q)$(FLOW_TRACK) -q $(if $(DEVICE),--device $(DEVICE)) $(TRACK_FLAGS) --draw $(2).tmp \
+	    -o $(2).tmp/tracks.csv $(SEQ_DIR)/$(1)/frame_%03d.png $(QOUT) || { rm -rf $(2).tmp; exit 3; }
+	$(Q)rm -rf $(2) && mv $(2).tmp $(2)
+endif
+$$(TRAILS.$(1)): $(2)/tracks.csv ;
+endef
+$(foreach s,$(SEQUENCES),$(if $(NOGTPAIRS.$(s)),$(eval $(call track_rules,$(s),$(call tracks_of,$(s))))))
 
 # $(call method_rules,S,M,R): the flows of sequence S by method M into R.
 define method_rules
@@ -163,14 +199,15 @@ $(3)/$(4)-blend.png: $(3)/$(4).flo $(SEQ_DIR)/$(1)/frame_$(4).png $(call scale_f
 	@$$(call say,BLEND,$(1)/$(2)/$(4))
 	$(Q)$(FLOW_TOOL) blend $(call scale,$(1),$(4),blend) $(SEQ_DIR)/$(1)/frame_$(4).png $$< $$@.tmp.png && mv -f $$@.tmp.png $$@
 $(3)/$(4)-montage.png: $(if $(call gt_of,$(1),$(4)),$(SEQ_DIR)/$(1)/gt_$(4).png $(3)/$(4).png \
-    $(SEQ_DIR)/$(1)/gt_$(4)-vectors.png $(3)/$(4)-vectors.png,$(SEQ_DIR)/$(1)/frame_$(4).png $(3)/$(4).png $(3)/$(4)-vectors.png)
+    $(SEQ_DIR)/$(1)/gt_$(4)-vectors.png $(3)/$(4)-vectors.png,$(SEQ_DIR)/$(1)/frame_$(4).png $(3)/$(4).png \
+    $(3)/$(4)-vectors.png $(call trail_of,$(1),$(4)))
 	@$$(call say,MONTAGE,$(1)/$(2)/$(4))
 	$(Q)$(MONTAGE) $(if $(FONT),-font $(FONT) -pointsize 12 -title '$(1) $(4): $(2)') \
 	    $(if $(call gt_of,$(1),$(4)),\
 	    $(call label,ground truth) $(SEQ_DIR)/$(1)/gt_$(4).png $(call label,$(2)) $(3)/$(4).png \
 	    $(call label,) $(SEQ_DIR)/$(1)/gt_$(4)-vectors.png $(call label,) $(3)/$(4)-vectors.png -tile 2x2,\
 	    $(call label,frame $(4)) $(SEQ_DIR)/$(1)/frame_$(4).png $(call label,$(2)) $(3)/$(4).png \
-	    $(call label,) $(3)/$(4)-vectors.png -tile 3x1) \
+	    $(call label,) $(3)/$(4)-vectors.png $(call label,tracks) $(call trail_of,$(1),$(4)) -tile 4x1) \
 	    -geometry +4+4 -background white PNG:$$@.tmp && mv -f $$@.tmp $$@
 
 endef
@@ -187,7 +224,7 @@ $(SEQ_DIR)/%.params:
 	@echo "flows: no $@ (run make -C sequences params, or make flows without SEQ_REFRESH=0)" >&2; exit 2
 
 # (The empty recipes keep make from saying "Nothing to be done".)
-flows-compute: $(COMPUTE) $(ERRORS) ; @:
+flows-compute: $(COMPUTE) $(ERRORS) $(TRACKS) ; @:
 flows-pictures: $(PICTURES) ; @:
 # Montages need ImageMagick; without it they are skipped with one notice, so
 # that `make flows` still gives every flow, error and picture.

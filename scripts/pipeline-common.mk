@@ -9,13 +9,14 @@
 # ---- user-editable ---------------------------------------------------------
 V          ?= 0
 BUILD      ?= build
-# Where flow-compute, flow-tool and flow-synth are.
+# Where flow-compute, flow-track, flow-tool and flow-synth are.
 BIN        ?= $(if $(filter /%,$(BUILD)),$(BUILD),$(TOP)/$(BUILD))/bin
 # The parameter files: one per method (params/lk.params) and per-sequence
 # ones named <sequence prefix>-<method>.params (params/yosemite-clg-nl.params).
 PARAMS_DIR ?= $(TOP)/params
 
 FLOW_COMPUTE := $(BIN)/flow-compute
+FLOW_TRACK   := $(BIN)/flow-track
 FLOW_TOOL    := $(BIN)/flow-tool
 FLOW_SYNTH   := $(BIN)/flow-synth
 

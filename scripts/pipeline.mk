@@ -5,7 +5,8 @@
 #   make sequences       convert sequences/src/* into sequences/dst/
 #   make import DIR=../shared/data [ONLY_GT=1]   path lists of a collection, then convert
 #   make flows           every sequence x method: flows, errors, pictures, montages
-#   make flows-compute   the flows and errors alone (no ImageMagick, no gnuplot)
+#                        (and the tracks of sequences without ground truth)
+#   make flows-compute   the flows, errors and tracks alone (no ImageMagick, no gnuplot)
 #   make flows-render    pictures and montages of computed flows
 #   make stats           results/stats.csv, stats.md, charts (no computing)
 #   make pipeline-clean  remove results/ and sequences/dst/

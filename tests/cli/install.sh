@@ -37,9 +37,10 @@ else
 fi
 P="$T/prefix"
 expect "make install" 0 err EMPTY env MAKEFLAGS= make -s -C "$root" install BUILD="$BUILD" PREFIX="$P"
-check "tools installed" '[ -x "$P/bin/flow-compute" ] && [ -x "$P/bin/flow-tool" ] && [ -x "$P/bin/flow-synth" ]'
-check "headers installed" '[ -f "$P/include/flow/flow.h" ] && [ -f "$P/include/flow/params.h" ] && [ -f "$P/include/flow/context.h" ]'
+check "tools installed" '[ -x "$P/bin/flow-compute" ] && [ -x "$P/bin/flow-track" ] && [ -x "$P/bin/flow-tool" ] && [ -x "$P/bin/flow-synth" ]'
+check "headers installed" '[ -f "$P/include/flow/flow.h" ] && [ -f "$P/include/flow/params.h" ] && [ -f "$P/include/flow/context.h" ] && [ -f "$P/include/flow/track.h" ]'
 expect "installed tool runs" 0 out "^flow-compute [0-9]" "$P/bin/flow-compute" --version
+expect "installed flow-track runs" 0 out "^flow-track [0-9]" "$P/bin/flow-track" --version
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
 expect "pkg-config finds it" 0 out "^0\.[0-9]+\.[0-9]+$" pkg-config --modversion libflow
 check "pkg-config names the prefix" '[ "$(pkg-config --variable=prefix libflow)" = "$P" ]'

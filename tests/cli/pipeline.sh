@@ -9,9 +9,11 @@
 # sequence only (and again when removed).  Also: importing a collection laid
 # out like ../shared/data (a generated one, and the real one when present),
 # stats on results without flows (brought back from another machine),
-# NOCOMPUTE=1, and bad METHODS.
+# NOCOMPUTE=1, bad METHODS, and the tracks (flow-track) and their panel in
+# the montages of a sequence without ground truth.
 #
-# Needs $BUILD/bin/{flow-compute,flow-tool,flow-synth} and params/{lk,hs}.params.
+# Needs $BUILD/bin/{flow-compute,flow-track,flow-tool,flow-synth} and
+# params/{lk,hs}.params.
 # ImageMagick (convert, identify, montage) and gnuplot: without them the
 # montage and chart checks are skipped (counted) and pictures are checked by
 # their PNG header only.  Prints "N passed, N failed[, N skipped]".
@@ -40,7 +42,7 @@ finish() {
     exit
 }
 
-for t in flow-compute flow-tool flow-synth; do
+for t in flow-compute flow-track flow-tool flow-synth; do
     [ -n "$BIN" ] && [ -x "$BIN/$t" ] || { bad "no $BUILD/bin/$t (build first)"; finish; }
 done
 for m in $METHODS; do
@@ -117,6 +119,7 @@ check "make flows (rc $rc): $(printf '%s' "$out" | tail -n 5)" [ $rc -eq 0 ]
 nflow=$(printf '%s\n' "$out" | grep -c '^  FLOW ')
 check "make flows: one FLOW line per sequence and method ($nflow)" [ "$nflow" -eq $((ndemo * nmeth)) ]
 check "make flows: one line per target (no commands echoed)" [ -z "$(printf '%s\n' "$out" | grep -v '^  [A-Z]' | grep -v '^$')" ]
+check "make flows: no tracks where every pair has ground truth" [ -z "$(printf '%s\n' "$out" | grep '^  TRACK ')" ]
 for d in $DEMOS; do
     fs=$(png_size "$tmp/dst/demo-$d/frame_000.png")
     for m in $METHODS; do
@@ -260,7 +263,41 @@ check "stats on brought-back results: same rows" \
 out=$(flowmake flows METHODS="lk nosuch" 2>&1)
 check "METHODS=nosuch fails, naming the file ($out)" eval 'printf "%s" "$out" | grep -q "no .*nosuch.params"'
 
-# ---- 6. import -------------------------------------------------------------------------
+# ---- 6. tracks of a sequence without ground truth ---------------------------------------
+mkdir -p "$tmp/src/plain"
+"$BIN/flow-synth" -q -m rotate --angle 2 -s 64x48 -n 3 -o "$tmp/src/plain/f%d.png"
+seqmake >/dev/null 2>&1
+out=$(flowmake flows SEQUENCES=plain METHODS=lk 2>&1)
+check "plain (no ground truth): make flows ($(printf '%s' "$out" | tail -n 3))" [ $? -eq 0 ]
+check "plain: one TRACK line for the sequence" \
+    [ "$(printf '%s\n' "$out" | grep -c '^  TRACK   plain (3 frames)$')" -eq 1 ]
+tr=$tmp/results/plain/tracks
+check "plain: tracks.csv" grep -q '^frame,id,x,y,status,error$' "$tr/tracks.csv"
+check "plain: tracks of frames 0 1 2" \
+    [ "$(awk -F, 'NR > 1 { print $1 }' "$tr/tracks.csv" | uniq | tr '\n' ' ')" = "0 1 2 " ]
+for f in 000000 000001 000002; do
+    ps=$(png_size "$tr/$f.png")
+    check "plain: trail picture $f.png decodes at the frame size ($ps)" [ "$ps" = "64 48" ]
+done
+if [ "$have_im" = 1 ]; then
+    ms=$(png_size "$tmp/results/plain/lk/001-montage.png")
+    check "plain/lk/001-montage.png: frame, colour, vectors, tracks ($ms)" \
+        awk -v a="$ms" 'BEGIN { split(a, x, " "); exit !(x[1] >= 4 * 64) }'
+fi
+out=$(flowmake flows SEQUENCES=plain METHODS=lk 2>&1)
+check "plain: a second make flows does nothing ($out)" \
+    [ -z "$(printf '%s\n' "$out" | grep -v '^  SKIP    montages' | grep -v '^$')" ]
+rm -f "$tr/000001.png"
+out=$(flowmake flows-compute SEQUENCES=plain METHODS=lk 2>&1)
+check "plain: a missing trail picture is tracked again, nothing else ($out)" \
+    [ "$(printf '%s\n' "$out" | tr '\n' ' ')" = "  TRACK   plain (3 frames) " ]
+sleep 1
+touch "$tmp/src/plain/f2.png"
+out=$(flowmake -k flows-compute SEQUENCES=plain METHODS=lk NOCOMPUTE=1 2>&1)
+check "plain: NOCOMPUTE=1 with a newer frame says the tracks need computing ($out)" \
+    eval 'printf "%s" "$out" | grep -q "plain/tracks needs computing.*NOCOMPUTE=1"'
+
+# ---- 7. import -------------------------------------------------------------------------
 # A collection laid out like ../shared/data, generated: Middlebury-style
 # (frameNN + flowNN.flo), Yosemite-style (yosNN, yosAA-yosBB.flo, a mask) and
 # FlyingChairs-style PPM pairs (N-img0/N-img1.ppm + N-gt.flo).
