@@ -61,7 +61,7 @@ ifeq ($(SANITIZE),1)
 endif
 
 # ---- sources: each directory is one part of the architecture ---------------
-LIB_DIRS := base device device/cpu core methods api render eval io
+LIB_DIRS := base device device/cpu core methods track api render eval io
 LIB_C   := $(wildcard $(LIB_DIRS:%=libflow/%/*.c))
 LIB_CU  :=
 LIB_CXX :=

@@ -6,8 +6,9 @@
  * The algorithms above the pixel (the motion tensor, the solvers, multigrid,
  * the coarse-to-fine pyramid) are written once in host C against this
  * table.  Its per-pixel operations come from libflow/kernels/list.h; the
- * rest is memory, transfers, timing, graphs and the two operations that are
- * not one function per point (the small-grid smoother and a reduction).
+ * rest is memory, transfers, timing, graphs and the operations that are not
+ * one function per point (the small-grid smoother, two reductions and a
+ * sort).
  * All operations are queued in order on the device (on CUDA one stream);
  * download(), synchronize() and sum_squares() wait.  Operations trust their
  * arguments: the core checks what users can get wrong before calling.
@@ -68,6 +69,14 @@ typedef struct flow_device_ops {
      * Waits for the device: for traces and tests, never inside a timed
      * solve. */
     flow_status (*sum_squares)(flow_device *d, const flow_plane *p, double *sum);
+    /* dst(0, 0) = the largest value of src, or 0 when none is positive (NaN
+     * counts as 0).  Queued like the per-pixel operations. */
+    flow_status (*plane_max)(flow_device *d, const flow_plane *src, flow_plane *dst);
+    /* The n = keys->width values of the one-row plane keys sorted largest
+     * first, equal ones in index order, into skeys, and their indices into
+     * sidx (exact in floats: n <= FLOW_SORT_MAX).  Queued. */
+    flow_status (*sort_desc)(flow_device *d, const flow_plane *keys, flow_plane *skeys,
+                             flow_plane *sidx);
 
     /* The per-pixel operations of libflow/kernels/list.h. */
 #define FLOW_KERNEL_ENTRY(stem, A, W, H, G) flow_status (*stem)(flow_device * d, const A *a);
@@ -82,6 +91,9 @@ struct flow_device {
     char name[128];    /* "CPU (16 threads)", "NVIDIA H100 80GB HBM3 (cuda:0, sm_90)" */
     char notice[256];  /* set when "auto" fell back to the CPU */
 };
+
+/* The most values sort_desc orders: indices stay exact in a float. */
+#define FLOW_SORT_MAX (1L << 24)
 
 /* ---- the calls of the core ---------------------------------------------- */
 
@@ -110,6 +122,15 @@ static inline flow_status flow_copy(flow_device *d, flow_plane *dst, const flow_
 static inline flow_status flow_sum_squares(flow_device *d, const flow_plane *p, double *sum)
 {
     return d->ops->sum_squares(d, p, sum);
+}
+static inline flow_status flow_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst)
+{
+    return d->ops->plane_max(d, src, dst);
+}
+static inline flow_status flow_sort_desc(flow_device *d, const flow_plane *keys, flow_plane *skeys,
+                                         flow_plane *sidx)
+{
+    return d->ops->sort_desc(d, keys, skeys, sidx);
 }
 static inline flow_status flow_smooth_small_run(flow_device *d, const flow_smooth_small_args *a)
 {

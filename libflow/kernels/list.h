@@ -11,7 +11,10 @@
  *     a kernel that computes (x, y), returns outside the grid and calls the
  *     function, and its launcher cuda_<stem> (gpu GRID); for gpu OWN the
  *     launcher is written by hand in the CUDA device (the convolutions run
- *     on shared-memory tiles, calling the same per-point functions);
+ *     on shared-memory tiles, calling the same per-point functions); gpu
+ *     POINTS is the same for operations whose every point does a window's
+ *     work (KLT tracking: a warp per point), which the CPU runs in parallel
+ *     from two points on (a column of points: width 1, height n);
  *   - by device/device.h into an entry of the operations table and the call
  *     flow_k_<stem>(device, &args) that the core uses.
  * Adding an operation: its args struct and _px function in a pixel header,
@@ -19,6 +22,7 @@
 #ifndef FLOW_KERNELS_LIST_H
 #define FLOW_KERNELS_LIST_H
 
+#include "pixel/klt.h"
 #include "pixel/lk.h"
 #include "pixel/patch.h"
 #include "pixel/robust.h"
@@ -57,6 +61,13 @@
     X(gradient, flow_gradient_args, a->f.width, a->f.height, GRID)                             \
     X(plk, flow_plk_args, a->w.u.width, a->w.u.height, GRID)                                   \
     X(dis_search, flow_dis_search_args, a->p.u.width, a->p.u.height, GRID)                     \
-    X(dis_densify, flow_dis_densify_args, a->w.u.width, a->w.u.height, GRID)
+    X(dis_densify, flow_dis_densify_args, a->w.u.width, a->w.u.height, GRID)                   \
+    X(klt_response, flow_klt_response_args, a->R.width, a->R.height, GRID)                     \
+    X(klt_cells, flow_klt_cells_args, a->cv.width, a->cv.height, GRID)                         \
+    X(klt_suppress, flow_klt_suppress_args, a->n, 1, GRID)                                     \
+    X(klt_mis, flow_klt_mis_args, a->cv.width, a->cv.height, GRID)                             \
+    X(klt_free_count, flow_klt_free_count_args, a->counts.width, 1, GRID)                      \
+    X(klt_spawn, flow_klt_spawn_args, a->n, 1, GRID)                                           \
+    X(klt_track, flow_klt_track_args, 1, a->n, POINTS)
 
 #endif

@@ -145,6 +145,38 @@ FLOW_HD int flow_cholesky6(float H[6][6], float b[6])
     return 1;
 }
 
+/* The full symmetric matrix L from the lower triangle of H (a >= b). */
+FLOW_HD void flow_sym6_fill(float L[6][6], const float H[6][6])
+{
+    for (int a = 0; a < 6; a++)
+        for (int b = 0; b < 6; b++)
+            L[a][b] = a >= b ? H[a][b] : H[b][a];
+}
+
+/* An affine warp of a patch: its point r (relative to the centre) goes to
+ * centre + A r + t. */
+typedef struct flow_affine {
+    float a11, a12, a21, a22, tx, ty;
+} flow_affine;
+
+/* The inverse-compositional update of the six parameters p = (t, A - I)
+ * by the step b: warp <- warp o D^-1, D = [1 + b2, b3, b0; b4, 1 + b5, b1].
+ * 0, the warp unchanged, when D is singular. */
+FLOW_HD int flow_affine_compose_inverse(flow_affine *w, const float b[6])
+{
+    const float d11 = 1.0f + b[2], d12 = b[3], d21 = b[4], d22 = 1.0f + b[5];
+    const float det = d11 * d22 - d12 * d21;
+    if (!(fabsf(det) > 1e-6f))
+        return 0;
+    const float m11 = d22 / det, m12 = -d12 / det, m21 = -d21 / det, m22 = d11 / det;
+    const float sx = -(m11 * b[0] + m12 * b[1]), sy = -(m21 * b[0] + m22 * b[1]);
+    const float n11 = w->a11 * m11 + w->a12 * m21, n12 = w->a11 * m12 + w->a12 * m22;
+    const float n21 = w->a21 * m11 + w->a22 * m21, n22 = w->a21 * m12 + w->a22 * m22;
+    w->tx += w->a11 * sx + w->a12 * sy, w->ty += w->a21 * sx + w->a22 * sy;
+    w->a11 = n11, w->a12 = n12, w->a21 = n21, w->a22 = n22;
+    return 1;
+}
+
 /* The same patch (top-left (x0, y0)) under an affine warp: its point r
  * (relative to the patch centre) goes to centre + A r + t.  Six parameters
  * p = (t, A - I) with the steepest-descent images
@@ -188,16 +220,14 @@ FLOW_HD int flow_patch_track_affine(const flow_patch_frames *f, const flow_patch
     if (!(flow_eig_min2(h11, h12, h22) / (n * (float)f->channels) >= o->tau))
         return 0;
     float L[6][6], probe[6] = { 0, 0, 0, 0, 0, 0 };
-    for (int a = 0; a < 6; a++)
-        for (int b = 0; b < 6; b++)
-            L[a][b] = a >= b ? H[a][b] : H[b][a];
+    flow_sym6_fill(L, H);
     if (!flow_cholesky6(L, probe))
         return flow_patch_track(f, o, x0, y0, u, v);
     /* the pixel the flow belongs to, relative to the patch centre */
     const float px = (float)(s / 2) - half, py = px;
     const float cx = (float)x0 + half, cy = (float)y0 + half;
     const float u0 = *u, v0 = *v;
-    float a11 = 1.0f, a12 = 0.0f, a21 = 0.0f, a22 = 1.0f, tx = u0, ty = v0;
+    flow_affine wp = { 1.0f, 0.0f, 0.0f, 1.0f, u0, v0 };
     float best = INFINITY, bu = u0, bv = v0;
     for (int k = 0, converged = 0;; k++) {
         float b[6] = { 0, 0, 0, 0, 0, 0 }, see = 0.0f;
@@ -206,8 +236,8 @@ FLOW_HD int flow_patch_track_affine(const flow_patch_frames *f, const flow_patch
             for (int j = 0; j < s; j++)
                 for (int i = 0; i < s; i++) {
                     const float rx = (float)i - half, ry = (float)j - half;
-                    const float qx = cx + a11 * rx + a12 * ry + tx;
-                    const float qy = cy + a21 * rx + a22 * ry + ty;
+                    const float qx = cx + wp.a11 * rx + wp.a12 * ry + wp.tx;
+                    const float qy = cy + wp.a21 * rx + wp.a22 * ry + wp.ty;
                     const float gx = flow_at(&f->gx[c], x0 + i, y0 + j);
                     const float gy = flow_at(&f->gy[c], x0 + i, y0 + j);
                     const float e = flow_sample_at(&f->f2[c], qx, qy, o->cubic)
@@ -225,26 +255,15 @@ FLOW_HD int flow_patch_track_affine(const flow_patch_frames *f, const flow_patch
         }
         if (see < best) {
             best = see;
-            bu = a11 * px + a12 * py + tx - px;
-            bv = a21 * px + a22 * py + ty - py;
+            bu = wp.a11 * px + wp.a12 * py + wp.tx - px;
+            bv = wp.a21 * px + wp.a22 * py + wp.ty - py;
         }
         if (converged || k == o->iterations)
             break;
-        for (int a = 0; a < 6; a++)
-            for (int c = 0; c < 6; c++)
-                L[a][c] = a >= c ? H[a][c] : H[c][a];
+        flow_sym6_fill(L, H);
         flow_cholesky6(L, b);
-        /* D = [1 + b2, b3, b0; b4, 1 + b5, b1]; warp <- warp o D^-1 */
-        const float d11 = 1.0f + b[2], d12 = b[3], d21 = b[4], d22 = 1.0f + b[5];
-        const float det = d11 * d22 - d12 * d21;
-        if (!(fabsf(det) > 1e-6f))
+        if (!flow_affine_compose_inverse(&wp, b))
             break;
-        const float m11 = d22 / det, m12 = -d12 / det, m21 = -d21 / det, m22 = d11 / det;
-        const float sx = -(m11 * b[0] + m12 * b[1]), sy = -(m21 * b[0] + m22 * b[1]);
-        const float n11 = a11 * m11 + a12 * m21, n12 = a11 * m12 + a12 * m22;
-        const float n21 = a21 * m11 + a22 * m21, n22 = a21 * m12 + a22 * m22;
-        tx += a11 * sx + a12 * sy, ty += a21 * sx + a22 * sy;
-        a11 = n11, a12 = n12, a21 = n21, a22 = n22;
         converged = b[0] * b[0] + b[1] * b[1] < 1e-6f;
     }
     if ((bu - u0) * (bu - u0) + (bv - v0) * (bv - v0) > n)

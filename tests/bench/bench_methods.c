@@ -189,6 +189,44 @@ static double bytes_dis_densify(const flow_dis_densify_args *a)
     return (2.0 * a->channels + 2.0) * PX(&a->w.u) + 2.0 * PX(&a->p.u);
 }
 
+/* KLT: the response reads the gradient and writes R; a cell reads its
+ * pixels of R (and their neighbours: counted once); the point operations
+ * read a few rows of a thousand points, next to nothing; tracking reads
+ * every level of both frames' pyramids and gradients at most once (the
+ * windows of a thousand features cover a fraction of a 1080p frame: an
+ * upper bound of the minimum). */
+static double bytes_klt_response(const flow_klt_response_args *a)
+{
+    return 3 * PX(&a->R);
+}
+static double bytes_klt_cells(const flow_klt_cells_args *a)
+{
+    return PX(&a->R) + 3 * PX(&a->cv);
+}
+static double bytes_klt_suppress(const flow_klt_suppress_args *a)
+{
+    return 12.0 * a->n;
+}
+static double bytes_klt_mis(const flow_klt_mis_args *a)
+{
+    return (a->first ? 4 : 5) * PX(&a->cv) + (a->last ? PX(&a->cv) : 0);
+}
+static double bytes_klt_free_count(const flow_klt_free_count_args *a)
+{
+    return 4.0 * a->n;
+}
+static double bytes_klt_spawn(const flow_klt_spawn_args *a)
+{
+    return 24.0 * a->n;
+}
+static double bytes_klt_track(const flow_klt_track_args *a)
+{
+    double b = 0;
+    for (int L = 0; L < a->levels; L++)
+        b += 3 * PX(&a->prev.f[L]) + PX(&a->next.f[L]) * (a->fb > 0 ? 3 : 1);
+    return b + 4.0 * FLOW_KLT_ROWS * a->n;
+}
+
 /* w_<stem>: counts the call (one launch) and its bytes, then runs it. */
 #define FLOW_COUNTED(stem, A, W, H, G)                                                           \
     static flow_status w_##stem(flow_device *d, const A *a)                                      \
@@ -229,6 +267,18 @@ static flow_status w_smooth_small(flow_device *d, const flow_smooth_small_args *
     return real->smooth_small(d, a);
 }
 
+static flow_status w_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst)
+{
+    dev_bytes += PX(src), launches++;
+    return real->plane_max(d, src, dst);
+}
+/* A radix sort passes over keys and indices once per digit (4 of 8 bits). */
+static flow_status w_sort_desc(flow_device *d, const flow_plane *k, flow_plane *sk, flow_plane *si)
+{
+    dev_bytes += 4 * 4 * PX(k), launches += 4;
+    return real->sort_desc(d, k, sk, si);
+}
+
 static void install_counting(flow_device *d)
 {
     real = d->ops;
@@ -237,6 +287,8 @@ static void install_counting(flow_device *d)
     counting.download = w_download;
     counting.copy = w_copy;
     counting.smooth_small = w_smooth_small;
+    counting.plane_max = w_plane_max;
+    counting.sort_desc = w_sort_desc;
 #define FLOW_INSTALL(stem, A, W, H, G) counting.stem = w_##stem;
     FLOW_KERNELS(FLOW_INSTALL)
 #undef FLOW_INSTALL
@@ -598,6 +650,155 @@ static void stage_table(int quick)
         }
 }
 
+/* ---- KLT tracking --------------------------------------------------------
+ * flow_tracker_next over a generated sequence (a slow rotation-zoom of the
+ * default texture, KLT_FRAMES frames, then backwards, and so on): events
+ * before and after each call, so a frame's time is everything from its
+ * upload to the download of the points, selection of replacements
+ * included, and the host's gaps between the launches; per stage the same
+ * events as the methods' stage table.  FLOW_BENCH_FRAMES=DIR also writes
+ * the frames there as PGM (frame-NN.pgm) for tests/bench/peers_klt.py. */
+#define KLT_FRAMES 16
+static const char *const klt_stage_names[] = { "upload", "pyramid", "track", "select",
+                                               "download" };
+#define KLT_STAGES 5
+
+static double klt_events_ms(flow_event *const *ev, int n)
+{
+    double sum = 0;
+    for (int i = 0; i + 1 < n; i += 2) {
+        float ms = 0;
+        flow_event_elapsed(ev[i], ev[i + 1], &ms);
+        sum += ms;
+    }
+    return sum;
+}
+
+static flow_event *klt_ev[KLT_STAGES][2];
+static void klt_stage(void *user, const char *name, int end)
+{
+    (void)user;
+    for (int k = 0; k < KLT_STAGES; k++)
+        if (strcmp(name, klt_stage_names[k]) == 0)
+            flow_event_record(klt_ev[k][end]);
+}
+static void klt_begin(void *user, const char *name)
+{
+    klt_stage(user, name, 0);
+}
+static void klt_end(void *user, const char *name)
+{
+    klt_stage(user, name, 1);
+}
+
+static int klt_row(int w, int h, const flow_track_params *p, double bw, int quick)
+{
+    const flow_synth s = { .motion = FLOW_SYNTH_ROTOZOOM, .angle = 0.004, .scale = 1.004,
+                           .seed = 31 };
+    flow_image frames[KLT_FRAMES];
+    memset(frames, 0, sizeof frames);
+    const char *dir = getenv("FLOW_BENCH_FRAMES");
+    int ok = 1;
+    for (int k = 0; ok && k < KLT_FRAMES; k++) {
+        ok = flow_synth_frame(&s, w, h, 1, k, &frames[k]) == FLOW_OK;
+        if (ok && dir && w == 1920) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/frame-%02d.pgm", dir, k);
+            ok = flow_image_write(path, &frames[k]) == FLOW_OK;
+        }
+    }
+    flow_tracker *t = NULL;
+    ok = ok && flow_tracker_create(be, w, h, p, &t) == FLOW_OK;
+    flow_observer obs;
+    memset(&obs, 0, sizeof obs);
+    obs.stage_begin = klt_begin, obs.stage_end = klt_end;
+    if (t)
+        flow_tracker_set_observer(t, &obs);
+    flow_event *e0 = NULL, *e1 = NULL;
+    ok = ok && flow_event_create(be, &e0) == FLOW_OK && flow_event_create(be, &e1) == FLOW_OK;
+    for (int k = 0; ok && k < KLT_STAGES; k++)
+        ok = (klt_ev[k][0] || flow_event_create(be, &klt_ev[k][0]) == FLOW_OK)
+             && (klt_ev[k][1] || flow_event_create(be, &klt_ev[k][1]) == FLOW_OK);
+    const int nruns = quick ? 6 : 4 * KLT_FRAMES + 1;
+    double total[4 * KLT_FRAMES + 1], stage[KLT_STAGES][4 * KLT_FRAMES + 1], bytes = 0, nl = 0;
+    int n = 0, alive = 0;
+    long lost = 0;
+    for (int i = 0; ok && i < nruns; i++) {
+        /* 0 1 .. 15 14 .. 1 0 1 ..: a motion that turns back now and then */
+        const int period = 2 * (KLT_FRAMES - 1), m = i % period;
+        const int k = m < KLT_FRAMES ? m : period - m;
+        dev_bytes = launches = 0;
+        flow_event_record(e0);
+        ok = flow_tracker_next(t, &frames[k]) == FLOW_OK;
+        flow_event_record(e1);
+        float ms = 0;
+        ok = ok && flow_event_elapsed(e0, e1, &ms) == FLOW_OK;
+        if (!ok || i == 0) /* the first frame selects only */
+            continue;
+        bytes = dev_bytes, nl = launches;
+        const flow_track_losses l = flow_tracker_losses(t);
+        lost += l.texture + l.outside + l.residual + l.fb;
+        alive = flow_tracker_alive(t);
+        total[n] = ms;
+        for (int st = 0; st < KLT_STAGES; st++) {
+            flow_event *pair_ev[2] = { klt_ev[st][0], klt_ev[st][1] };
+            stage[st][n] = klt_events_ms(pair_ev, 2);
+        }
+        n++;
+    }
+    if (!ok)
+        fprintf(stderr, "bench: klt %dx%d: %s\n", w, h, flow_last_error());
+    flow_event_destroy(e0), flow_event_destroy(e1);
+    flow_tracker_destroy(t);
+    for (int k = 0; k < KLT_FRAMES; k++)
+        flow_image_free(&frames[k]);
+    if (!ok || n == 0)
+        return 0;
+    qsort(total, (size_t)n, sizeof total[0], cmp_double);
+    const double md = total[n / 2], floor_ms = bytes / (bw * 1e9) * 1e3;
+    printf("| %4dx%-4d | %5d | %d | %2d | %s | %8.3f | %7.0f |", w, h, p->features, p->levels,
+           p->window, p->fb_check > 0 ? "fb " : "   ", md, 1e3 / md);
+    for (int st = 0; st < KLT_STAGES; st++) {
+        qsort(stage[st], (size_t)n, sizeof stage[st][0], cmp_double);
+        printf(" %.3f |", stage[st][n / 2]);
+    }
+    printf(" %6.3f | %5.1f | %3.0f | %5.1f | %4d |\n", floor_ms, md / floor_ms, nl,
+           (double)lost / n, alive);
+    return 1;
+}
+
+static int klt_table(double bw, int quick)
+{
+    const char *only = getenv("FLOW_BENCH_ONLY");
+    if (only && !strstr("klt", only))
+        return 0;
+    printf("\nKLT tracking (flow_tracker_next), ms per frame between events before the upload "
+           "and after the download, selection of replacements included; median over %d frames of "
+           "a rotation-zoom:\n\n| size | features | levels | window | check | ms/frame | "
+           "frames/s | upload | pyramid | track | select | download | floor ms | x floor | "
+           "launches | lost/frame | alive |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+           quick ? 5 : 4 * KLT_FRAMES);
+    flow_track_params p;
+    flow_track_defaults(&p);
+    const int sizes[3][2] = { { 640, 480 }, { 1920, 1080 }, { 3840, 2160 } };
+    int failed = 0;
+    for (int z = 0; z < 3; z++)
+        if (!quick || z == 0)
+            failed += !klt_row(sizes[z][0], sizes[z][1], &p, bw, quick);
+    if (!quick) {
+        p.fb_check = 1.0;
+        failed += !klt_row(1920, 1080, &p, bw, quick);
+        p.fb_check = 0, p.features = 4000, p.min_distance = 5;
+        failed += !klt_row(1920, 1080, &p, bw, quick);
+    }
+    for (int k = 0; k < KLT_STAGES; k++) {
+        flow_event_destroy(klt_ev[k][0]), flow_event_destroy(klt_ev[k][1]);
+        klt_ev[k][0] = klt_ev[k][1] = NULL;
+    }
+    return failed;
+}
+
 int main(void)
 {
     const char *dev = getenv("FLOW_DEVICE");
@@ -641,8 +842,10 @@ int main(void)
                 continue;
             failed += !bench_one(&runs[k], &sizes[z], bw, quick);
         }
-    if (!only_size)
+    if (!only_size) {
         stage_table(quick);
+        failed += klt_table(bw, quick);
+    }
     printf("\nseed 001 figure 6.6 (316x252, GeForce of 2010): LK 15.4 ms, HS FMG 43.8 ms, "
            "CLG FMG 50.1 ms, CLG-NL FMG 88.6 ms, CLG J(3000) 3414 ms\n");
     flow_event_destroy(ev_tensor);

@@ -169,6 +169,32 @@ static void test_transfer(void)
     }
 }
 
+/* The largest value and the descending sort (KLT selection): equal on
+ * both devices, ties included (values drawn from a few levels). */
+static void test_max_and_sort(void)
+{
+    const int n = 70001;
+    pair keys, sk, si;
+    pair_alloc(&keys, n, 1), pair_alloc(&sk, n, 1), pair_alloc(&si, n, 1);
+    float *a = malloc(sizeof(float) * n);
+    unsigned seed = 5;
+    for (int i = 0; i < n; i++)
+        a[i] = i % 7 == 0 ? 0.0f : (float)(int)(50 * harness_uniform(&seed)) * 0.25f;
+    CHECK_OK(flow_upload(cpu, &keys.c, a, (size_t)n));
+    CHECK_OK(flow_upload(gpu, &keys.g, a, (size_t)n));
+    CHECK_OK(flow_sort_desc(cpu, &keys.c, &sk.c, &si.c));
+    CHECK_OK(flow_sort_desc(gpu, &keys.g, &sk.g, &si.g));
+    CHECK(pair_rel_error(&sk, "sort_desc keys") == 0);
+    CHECK(pair_rel_error(&si, "sort_desc indices") == 0);
+    pair m;
+    pair_alloc(&m, 1, 1);
+    CHECK_OK(flow_plane_max(cpu, &keys.c, &m.c));
+    CHECK_OK(flow_plane_max(gpu, &keys.g, &m.g));
+    CHECK(pair_rel_error(&m, "plane_max") == 0);
+    free(a);
+    pair_free(&keys), pair_free(&sk), pair_free(&si), pair_free(&m);
+}
+
 int main(void)
 {
     if (flow_device_open("cpu", &cpu) != FLOW_OK || flow_device_open("cuda", &gpu) != FLOW_OK) {
@@ -180,6 +206,7 @@ int main(void)
     RUN(test_convolution);
     RUN(test_derivatives_and_tensor);
     RUN(test_transfer);
+    RUN(test_max_and_sort);
     flow_device_close(cpu);
     flow_device_close(gpu);
     return harness_report();

@@ -9,6 +9,11 @@
  * the coarse multigrid levels are too small to pay for waking the team
  * (and a busy machine makes the team's barriers expensive). */
 #define FLOW_CPU_PAR_MIN 16384
+/* by the gpu kind of the operation (libflow/kernels/list.h): a point of a
+ * POINTS operation follows a whole window, two of them are worth a team */
+#define FLOW_CPU_PAR_MIN_GRID FLOW_CPU_PAR_MIN
+#define FLOW_CPU_PAR_MIN_OWN FLOW_CPU_PAR_MIN
+#define FLOW_CPU_PAR_MIN_POINTS 2
 
 #define FLOW_CPU_DECLARE(stem, A, W, H, G) flow_status cpu_##stem(flow_device *d, const A *a);
 FLOW_KERNELS(FLOW_CPU_DECLARE)
@@ -16,5 +21,8 @@ FLOW_KERNELS(FLOW_CPU_DECLARE)
 
 flow_status cpu_smooth_small(flow_device *d, const flow_smooth_small_args *a);
 flow_status cpu_sum_squares(flow_device *d, const flow_plane *p, double *sum);
+flow_status cpu_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst);
+flow_status cpu_sort_desc(flow_device *d, const flow_plane *keys, flow_plane *skeys,
+                          flow_plane *sidx);
 
 #endif

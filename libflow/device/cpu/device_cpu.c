@@ -129,5 +129,7 @@ const flow_device_ops flow_cpu_ops = {
     .event_elapsed = cpu_event_elapsed,
     .smooth_small = cpu_smooth_small,
     .sum_squares = cpu_sum_squares,
+    .plane_max = cpu_plane_max,
+    .sort_desc = cpu_sort_desc,
     FLOW_KERNELS(FLOW_CPU_ENTRY)
 };

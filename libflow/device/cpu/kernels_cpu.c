@@ -1,8 +1,12 @@
 /* kernels_cpu.c -- the CPU device's operations: the list of
  * libflow/kernels/list.h expanded into OpenMP loops over each operation's
  * grid, each point computed by the operation's per-pixel function; the
- * small-grid smoother run by one worker; the sum of squares. */
+ * small-grid smoother run by one worker; the reductions and the sort. */
 #include "device/cpu/cpu.h"
+
+#include "base/fail.h"
+
+#include <stdlib.h>
 
 /* cpu_<stem>: every point of the grid.  The arguments are copied into a
  * local whose address does not escape, so that the compiler may keep them
@@ -14,7 +18,8 @@
         const A local = *args;                                                                   \
         const A *a = &local;                                                                     \
         const int w = (W), h = (H);                                                              \
-        _Pragma("omp parallel for schedule(static) if ((long)w * h >= FLOW_CPU_PAR_MIN)")       \
+        const long par_min = FLOW_CPU_PAR_MIN_##G;                                               \
+        _Pragma("omp parallel for schedule(static) if ((long)w * h >= par_min)")                \
         for (int y = 0; y < h; y++)                                                              \
             for (int x = 0; x < w; x++)                                                          \
                 flow_##stem##_px(a, x, y);                                                       \
@@ -46,5 +51,52 @@ flow_status cpu_sum_squares(flow_device *d, const flow_plane *p, double *sum)
             s += v * v;
         }
     *sum = s;
+    return FLOW_OK;
+}
+
+flow_status cpu_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst)
+{
+    (void)d;
+    const flow_plane q = *src;
+    float m = 0.0f;
+    for (int y = 0; y < q.height; y++)
+        for (int x = 0; x < q.width; x++) {
+            const float v = FLOW_PX(q, x, y);
+            if (v > m)
+                m = v;
+        }
+    FLOW_PX(*dst, 0, 0) = m;
+    return FLOW_OK;
+}
+
+typedef struct cpu_key {
+    float key;
+    int index;
+} cpu_key;
+
+/* Larger keys first, equal keys in index order: a total order, so qsort's
+ * instability does not show. */
+static int cpu_key_cmp(const void *pa, const void *pb)
+{
+    const cpu_key *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key > b->key ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+flow_status cpu_sort_desc(flow_device *d, const flow_plane *keys, flow_plane *skeys,
+                          flow_plane *sidx)
+{
+    (void)d;
+    const int n = keys->width;
+    cpu_key *k = malloc((size_t)(n > 0 ? n : 1) * sizeof *k);
+    if (!k)
+        return flow_fail(FLOW_ERR_NOMEM, "sort of %d values", n);
+    for (int i = 0; i < n; i++)
+        k[i].key = keys->data[i], k[i].index = i;
+    qsort(k, (size_t)n, sizeof *k, cpu_key_cmp);
+    for (int i = 0; i < n; i++)
+        skeys->data[i] = k[i].key, sidx->data[i] = (float)k[i].index;
+    free(k);
     return FLOW_OK;
 }

@@ -13,6 +13,10 @@ struct flow_cuda {
     cudaStream_t stream;
     cudaDeviceProp prop;
     double *scratch; /* one device double for reductions (sum_squares) */
+    void *sort_tmp;  /* sort_desc's scratch (points.cu), for up to sort_n values */
+    size_t sort_tmp_bytes;
+    float *sort_iota; /* 0, 1, ..., sort_n - 1 */
+    int sort_n;
 };
 
 static inline flow_cuda *cuda_of(flow_device *d)
@@ -68,6 +72,11 @@ FLOW_KERNELS(FLOW_CUDA_DECLARE)
 #undef FLOW_CUDA_DECLARE
 flow_status cuda_smooth_small(flow_device *d, const flow_smooth_small_args *a);
 flow_status cuda_sum_squares(flow_device *d, const flow_plane *p, double *sum);
+
+/* points.cu: KLT tracking's launcher is in the list above */
+flow_status cuda_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst);
+flow_status cuda_sort_desc(flow_device *d, const flow_plane *keys, flow_plane *skeys,
+                           flow_plane *sidx);
 
 /* graph.cu */
 flow_status cuda_capture_begin(flow_device *d);

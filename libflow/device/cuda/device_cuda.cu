@@ -51,6 +51,8 @@ static void cuda_close(flow_device *d)
     cudaStreamSynchronize(c->stream);
     cudaStreamDestroy(c->stream);
     cudaFree(c->scratch);
+    cudaFree(c->sort_tmp);
+    cudaFree(c->sort_iota);
     free(c);
     d->impl = NULL;
 }
@@ -207,5 +209,7 @@ extern "C" const flow_device_ops flow_cuda_ops = {
     .host_unregister = cuda_host_unregister,
     .smooth_small = cuda_smooth_small,
     .sum_squares = cuda_sum_squares,
+    .plane_max = cuda_plane_max,
+    .sort_desc = cuda_sort_desc,
     FLOW_KERNELS(FLOW_CUDA_ENTRY)
 };

@@ -9,6 +9,7 @@
  * image.h    images and video (OpenCV when built with it)
  * field.h    flow fields, .flo/.F/.pcm files, the forward-backward check
  * synth.h    generated sequences with exact ground truth
+ * track.h    KLT feature tracking
  * error.h    angular and endpoint errors against ground truth
  * render.h   colour coding, legend, blends and vector arrows
  * atomic_file.h  whole-or-nothing file output */
@@ -25,6 +26,7 @@
 #include "flow/render.h"
 #include "flow/status.h"
 #include "flow/synth.h"
+#include "flow/track.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -17,7 +17,8 @@
  * that lie min_distance or more from every tracked feature and from each
  * other, up to `features` in all.  Tracking: each feature's window followed
  * from the coarsest pyramid level to the finest by Gauss-Newton iterations
- * on bilinearly sampled frames.  A feature is lost when its window has too
+ * on bilinearly sampled frames, then (with `affine`) once more at the
+ * finest level with a window that may rotate, scale and shear.  A feature is lost when its window has too
  * little texture, its residual is too large, it leaves the frame or (with
  * fb_check) tracking it back lands too far from where it started; with
  * `replace` the lost ones are replaced in the same frame by new features.
@@ -46,6 +47,8 @@ typedef struct flow_track_params {
     int levels;          /* pyramid levels, the frame itself counted, 1..8 */
     int iterations;      /* Gauss-Newton iterations per level, 1..100 */
     double epsilon;      /* an iteration moving less than this (px) ends a level */
+    int affine;          /* refine each match with an affine window (rotation,
+                            zoom, shear) at the finest level */
     double min_eigen;    /* lost below this smallest eigenvalue of the window's
                             gradient matrix per pixel (grey levels^2 / px^2) */
     double max_error;    /* lost above this residual (mean absolute difference over
@@ -57,7 +60,7 @@ typedef struct flow_track_params {
 
 /* features 1000, quality 0.01, min_distance 10, block 3, minimum eigenvalue
  * (harris_k 0.04), window 21, levels 3, iterations 30, epsilon 0.01,
- * min_eigen 1, max_error 0, fb_check 0, replace 1. */
+ * affine 1, min_eigen 0.1, max_error 0, fb_check 0, replace 1. */
 void flow_track_defaults(flow_track_params *p);
 /* FLOW_OK, or FLOW_ERR_INVALID with a detail naming the first bad field
  * and its range. */

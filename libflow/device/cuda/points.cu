@@ -1,0 +1,103 @@
+/* points.cu -- the CUDA device's operations on point sets and on whole
+ * planes: KLT tracking (gpu POINTS in libflow/kernels/list.h) with a warp per
+ * point, the largest value of a plane, and the descending sort of a row.
+ *
+ * A window of 21 x 21 pixels is 441 samples per Gauss-Newton step: a warp
+ * shares them out (14 per lane) and adds its sums by shuffles
+ * (flow_klt_lanes_sum), where a thread per point would run 441 in a row
+ * with a thousand threads on the whole GPU. */
+#include "common.cuh"
+
+#include <cub/device/device_radix_sort.cuh>
+
+#define TRACK_WARPS 4 /* points per block */
+
+__global__ void __launch_bounds__(32 * TRACK_WARPS)
+    flow_klt_track_kernel(const __grid_constant__ flow_klt_track_args a)
+{
+    const int i = blockIdx.x * TRACK_WARPS + threadIdx.y;
+    if (i < a.n) /* the same for the whole warp */
+        flow_klt_track_point(&a, i, threadIdx.x, 32);
+}
+
+flow_status cuda_klt_track(flow_device *d, const flow_klt_track_args *a)
+{
+    if (a->n <= 0)
+        return FLOW_OK;
+    FLOW_TRY(cuda_enter(d));
+    const dim3 block(32, TRACK_WARPS), grid((unsigned)(a->n + TRACK_WARPS - 1) / TRACK_WARPS);
+    flow_klt_track_kernel<<<grid, block, 0, cuda_stream(d)>>>(*a);
+    return FLOW_CUDA_LAUNCHED("klt_track");
+}
+
+/* ---- the largest value ------------------------------------------------- */
+
+/* Each warp's maximum by shuffles, then one atomicMax per warp on the bits:
+ * for floats >= 0 the order of the bits as integers is that of the values. */
+__global__ void flow_plane_max_kernel(flow_plane p, int *out)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    float v = 0.0f;
+    if (x < p.width && y < p.height) {
+        const float a = FLOW_PX(p, x, y);
+        v = a > 0.0f ? a : 0.0f;
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    if (threadIdx.x == 0)
+        atomicMax(out, __float_as_int(v));
+}
+
+flow_status cuda_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst)
+{
+    FLOW_TRY(cuda_enter(d));
+    cudaStream_t s = cuda_stream(d);
+    FLOW_TRY(flow_cuda_check(cudaMemsetAsync(dst->data, 0, sizeof(float), s), "plane_max"));
+    flow_plane_max_kernel<<<flow_grid(src->width, src->height), flow_block, 0, s>>>(
+        *src, (int *)dst->data);
+    return FLOW_CUDA_LAUNCHED("plane_max");
+}
+
+/* ---- the sort ------------------------------------------------------------ */
+
+__global__ void flow_iota_kernel(float *out, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = (float)i;
+}
+
+/* CUB's radix sort is stable: equal keys keep their index order, as the
+ * CPU's comparison sort orders them.  Its scratch and the indices 0..n-1
+ * are kept from one call to the next (remade when n grows). */
+flow_status cuda_sort_desc(flow_device *d, const flow_plane *keys, flow_plane *skeys,
+                           flow_plane *sidx)
+{
+    FLOW_TRY(cuda_enter(d));
+    flow_cuda *c = cuda_of(d);
+    const int n = keys->width;
+    if (n <= 0)
+        return FLOW_OK;
+    if (n > c->sort_n) {
+        cudaFree(c->sort_iota);
+        cudaFree(c->sort_tmp);
+        c->sort_iota = NULL, c->sort_tmp = NULL, c->sort_n = 0, c->sort_tmp_bytes = 0;
+        size_t bytes = 0;
+        FLOW_TRY(flow_cuda_check(cub::DeviceRadixSort::SortPairsDescending(
+                                     NULL, bytes, keys->data, skeys->data, (float *)NULL,
+                                     sidx->data, n, 0, 32, c->stream),
+                                 "sort_desc"));
+        FLOW_TRY(flow_cuda_check(cudaMalloc(&c->sort_tmp, bytes), "sort_desc"));
+        c->sort_tmp_bytes = bytes;
+        FLOW_TRY(flow_cuda_check(cudaMalloc((void **)&c->sort_iota, (size_t)n * sizeof(float)),
+                                 "sort_desc"));
+        flow_iota_kernel<<<(n + 255) / 256, 256, 0, c->stream>>>(c->sort_iota, n);
+        FLOW_TRY(FLOW_CUDA_LAUNCHED("sort_desc"));
+        c->sort_n = n;
+    }
+    size_t bytes = c->sort_tmp_bytes;
+    return flow_cuda_check(cub::DeviceRadixSort::SortPairsDescending(
+                               c->sort_tmp, bytes, keys->data, skeys->data, c->sort_iota,
+                               sidx->data, n, 0, 32, c->stream),
+                           "sort_desc");
+}
