@@ -20,8 +20,8 @@
 #include <string.h>
 
 enum {
-    OPT_COUNT = 300, OPT_HARRIS, OPT_REPLACE, OPT_NO_REPLACE, OPT_DRAW, OPT_TRAIL,
-    OPT_TIMING_FILE
+    OPT_COUNT = 300, OPT_HARRIS, OPT_AFFINE, OPT_NO_AFFINE, OPT_REPLACE, OPT_NO_REPLACE,
+    OPT_DRAW, OPT_TRAIL, OPT_TIMING_FILE
 };
 enum { OPT_PARAM_BASE = 1000 }; /* getopt value of parameter option i: base + i */
 
@@ -46,25 +46,26 @@ static const param_option param_options[] = {
               "Selection (in the first frame, and with --replace where features were lost):\n"),
     REAL_PARAM("quality", "Q", quality, "a corner's response is at least Q times the\n"
                                         "frame's best, 0 < Q <= 1", NULL),
-    REAL_PARAM("min-distance", "D", min_distance, "pixels between features, >= 1", NULL),
+    REAL_PARAM("min-distance", "D", min_distance, "pixels between features, 1..1000", NULL),
     INT_PARAM("block", "B", block, "side of the structure tensor's block for the\n"
                                    "response, odd 3..15", NULL),
     REAL_PARAM("harris-k", "K", harris_k, "Harris's k, 0 < K < 0.25 (with --harris)",
                "      --harris         Harris's response det - k trace^2 instead of the\n"
                "                       smallest eigenvalue of the structure tensor [off]\n"),
-    INT_PARAM("window", "W", window, "side of the tracking window, 3..63", "Tracking:\n"),
+    INT_PARAM("window", "W", window, "side of the tracking window, odd 3..63", "Tracking:\n"),
     INT_PARAM("levels", "L", levels, "pyramid levels, the frame itself counted, 1..8", NULL),
     INT_PARAM("iterations", "N", iterations, "Gauss-Newton iterations per level, 1..100", NULL),
     REAL_PARAM("epsilon", "E", epsilon, "an iteration moving less than E pixels ends a\n"
-                                        "level", NULL),
+                                        "level, 0 < E <= 1", NULL),
     REAL_PARAM("min-eigen", "E", min_eigen, "lost below this smallest eigenvalue of the\n"
                                             "window's gradient matrix per pixel (grey\n"
-                                            "levels^2 / px^2)", NULL),
+                                            "levels^2 / px^2), 0..1e6", NULL),
     REAL_PARAM("max-error", "E", max_error, "lost above this residual (mean absolute\n"
-                                            "difference over the window, grey levels);\n"
-                                            "0: no limit", NULL),
+                                            "difference over the window, grey levels),\n"
+                                            "0..255; 0: no limit", NULL),
     REAL_PARAM("fb-check", "T", fb_check, "lost when tracking back lands farther than T\n"
-                                          "pixels from the start; 0: no check", NULL),
+                                          "pixels from the start, 0..1000; 0: no check",
+               NULL),
 };
 #define NPARAM ((int)(sizeof param_options / sizeof param_options[0]))
 
@@ -73,6 +74,8 @@ static const struct option tool_options[] = {
     SOURCE_LONG_OPTIONS,
     {"count", required_argument, 0, OPT_COUNT},
     {"harris", no_argument, 0, OPT_HARRIS},
+    {"affine", no_argument, 0, OPT_AFFINE},
+    {"no-affine", no_argument, 0, OPT_NO_AFFINE},
     {"replace", no_argument, 0, OPT_REPLACE},
     {"no-replace", no_argument, 0, OPT_NO_REPLACE},
     {"device", required_argument, 0, 'd'},
@@ -139,7 +142,10 @@ static void print_help(void)
            "                       the frame with each live track's trail and position\n"
            "      --trail N        frames of trail in the pictures, 0..1000 [10]\n");
     param_help(&p);
-    printf("      --replace        replace lost features by new ones in the same frame%s\n"
+    printf("      --affine         refine each match at the finest level with a window that\n"
+           "                       may rotate, scale and shear%s\n"
+           "      --no-affine      windows that only move%s\n"
+           "      --replace        replace lost features by new ones in the same frame%s\n"
            "      --no-replace     follow the first frame's features only%s\n"
            "Device:\n"
            "  -d, --device D       auto, cpu, cuda or cuda:N [auto: CUDA when a GPU is\n"
@@ -164,7 +170,8 @@ static void print_help(void)
            "  flow-track 'seq/frame%%03d.png' -o tracks.csv --draw trails/ --trail 20\n"
            "  flow-track seq/ -o - --features 300 --min-distance 8 --no-replace\n"
            "  flow-track --video clip.y4m -o tracks.csv --fb-check 1 --timing\n",
-           p.replace ? " [on]" : "", p.replace ? "" : " [on]");
+           p.affine ? " [on]" : "", p.affine ? "" : " [on]", p.replace ? " [on]" : "",
+           p.replace ? "" : " [on]");
 }
 
 /* ---- parsing ------------------------------------------------------------- */
@@ -248,6 +255,8 @@ static int parse_options(int argc, char **argv, track_options *o)
                 return CLI_EXIT_USAGE;
             break;
         case OPT_HARRIS: o->params.harris = 1; break;
+        case OPT_AFFINE: o->params.affine = 1; break;
+        case OPT_NO_AFFINE: o->params.affine = 0; break;
         case OPT_REPLACE: o->params.replace = 1; break;
         case OPT_NO_REPLACE: o->params.replace = 0; break;
         case 'd': o->device = optarg; break;

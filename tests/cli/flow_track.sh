@@ -61,8 +61,8 @@ no_output() { [ ! -e "$1" ] && [ -z "$(ls -a | grep -F ".tmp-" | grep -F "$1")" 
 # ---- help, version, usage ------------------------------------------------------------------
 expect "help" 0 out "^Usage: flow-track" $FT --help
 for opt in output video camera first last count draw trail features quality min-distance block \
-    harris harris-k window levels iterations epsilon min-eigen max-error fb-check replace \
-    no-replace device timing timing-file quiet verbose help version; do
+    harris harris-k window levels iterations epsilon min-eigen max-error fb-check affine \
+    no-affine replace no-replace device timing timing-file quiet verbose help version; do
     check "help lists --$opt" '$FT --help | grep -Eq -- "^  (-[a-zA-Z], |    )--$opt( |$)"'
 done
 for opt in features quality min-distance block harris-k window levels iterations epsilon \
@@ -126,7 +126,7 @@ check "few features: at most 5 per frame" \
     '[ "$(awk -F, "NR > 1 && \$5 != \"lost\" { n[\$1]++ } END { for (f in n) if (n[f] > m) m = n[f]; print m + 0 }" few.csv)" -le 5 ]'
 expect "every option" 0 err EMPTY $FTC -q --features 50 --quality 0.05 --min-distance 6 --block 5 \
     --harris --harris-k 0.06 --window 15 --levels 2 --iterations 20 --epsilon 0.02 --min-eigen 0.5 \
-    --max-error 40 --fb-check 1 --replace "f%d.png" -o opts.csv
+    --max-error 40 --fb-check 1 --no-affine --replace "f%d.png" -o opts.csv
 problem=$(tracks_ok opts.csv 0)
 check "every option: well formed${problem:+: $problem}" '[ -z "$problem" ]'
 
@@ -161,6 +161,7 @@ expect "one-frame video" 2 err "one.y4m: only one frame: nothing to track" $FTC 
 check "one-frame video: no tracks" 'no_output x.csv'
 expect "negative --features" 1 err "--features: .*features.*-5" $FTC --features -5 f0.png f1.png -o x.csv
 expect "--window 2" 1 err "--window: .*window.*2" $FTC --window 2 f0.png f1.png -o x.csv
+expect "--window 20 (even)" 1 err "--window: .*window.*20.*odd" $FTC --window 20 f0.png f1.png -o x.csv
 expect "--levels 0" 1 err "--levels: .*levels.*0" $FTC --levels 0 f0.png f1.png -o x.csv
 expect "--quality 0" 1 err "--quality: .*quality.*0" $FTC --quality 0 f0.png f1.png -o x.csv
 expect "--quality 1.5" 1 err "--quality: .*quality.*1\.5" $FTC --quality 1.5 f0.png f1.png -o x.csv
