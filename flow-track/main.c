@@ -69,6 +69,12 @@ static const param_option param_options[] = {
 };
 #define NPARAM ((int)(sizeof param_options / sizeof param_options[0]))
 
+/* The field of p that option po sets. */
+static void *param_field(flow_track_params *p, const param_option *po)
+{
+    return (char *)p + po->offset;
+}
+
 static const struct option tool_options[] = {
     {"output", required_argument, 0, 'o'},
     SOURCE_LONG_OPTIONS,
@@ -94,7 +100,7 @@ static const struct option tool_options[] = {
 
 /* The help lines of the parameters, each with the default of
  * flow_track_defaults. */
-static void param_help(const flow_track_params *defaults)
+static void param_help(flow_track_params *defaults)
 {
     for (int i = 0; i < NPARAM; i++) {
         const param_option *po = &param_options[i];
@@ -108,11 +114,10 @@ static void param_help(const flow_track_params *defaults)
                 fputs("\n                       ", stdout);
             else
                 putchar(*c);
-        const char *field = (const char *)defaults + po->offset;
         if (po->is_int)
-            printf(" [%d]\n", *(const int *)field);
+            printf(" [%d]\n", *(int *)param_field(defaults, po));
         else
-            printf(" [%g]\n", *(const double *)field);
+            printf(" [%g]\n", *(double *)param_field(defaults, po));
     }
 }
 
@@ -181,7 +186,7 @@ static void print_help(void)
  * so that the message names the option and the field. */
 static int set_param(flow_track_params *p, int i, const char *text)
 {
-    const param_option *po = (&param_options[i]);
+    const param_option *po = &param_options[i];
     char what[64];
     snprintf(what, sizeof what, "--%s", po->name);
     flow_track_params alone;
@@ -190,12 +195,12 @@ static int set_param(flow_track_params *p, int i, const char *text)
         int x;
         if (cli_parse_int(what, text, INT_MIN, INT_MAX, &x) != 0)
             return CLI_EXIT_USAGE;
-        *(int *)((char *)p + po->offset) = *(int *)((char *)&alone + po->offset) = x;
+        *(int *)param_field(p, po) = *(int *)param_field(&alone, po) = x;
     } else {
         double x;
         if (cli_parse_double(what, text, -INFINITY, INFINITY, &x) != 0)
             return CLI_EXIT_USAGE;
-        *(double *)((char *)p + po->offset) = *(double *)((char *)&alone + po->offset) = x;
+        *(double *)param_field(p, po) = *(double *)param_field(&alone, po) = x;
     }
     if (flow_track_params_check(&alone) != FLOW_OK)
         return cli_usage_error(TRACK_USAGE, "flow-track", "%s: %s", what, flow_last_error());
@@ -228,7 +233,7 @@ static int parse_options(int argc, char **argv, track_options *o)
     static struct option longs[NTOOL + NPARAM + 1];
     memcpy(longs, tool_options, sizeof tool_options);
     for (int i = 0; i < NPARAM; i++)
-        longs[NTOOL + i] = (struct option){(&param_options[i])->name, required_argument, 0,
+        longs[NTOOL + i] = (struct option){param_options[i].name, required_argument, 0,
                                            OPT_PARAM_BASE + i};
     longs[NTOOL + NPARAM] = (struct option){0, 0, 0, 0};
 
