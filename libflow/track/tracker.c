@@ -37,6 +37,10 @@ struct flow_tracker {
     flow_track_point *rows; /* at most two per slot: a loss and a birth */
     int nrows, alive;
     flow_track_losses losses;
+    /* CUDA graphs of a frame's device work after the first: one per pyramid
+     * the frame goes to (the work differs only by which is which) */
+    void *graph[2];
+    int graphs, graph_failed, used_graph;
 };
 
 void flow_track_defaults(flow_track_params *p)
@@ -188,6 +192,7 @@ flow_status flow_tracker_create(flow_device *d, int width, int height, const flo
     t->pinned = flow_device_pin(d, t->host, n * FLOW_KLT_ROWS * sizeof *t->host) == FLOW_OK;
     for (size_t i = 0; i < n; i++)
         t->ids[i] = -1;
+    t->graphs = 1;
     *out = t;
     return FLOW_OK;
 }
@@ -197,6 +202,9 @@ void flow_tracker_destroy(flow_tracker *t)
     if (!t)
         return;
     flow_device *d = t->ex.dev;
+    for (int k = 0; k < 2; k++)
+        if (t->graph[k])
+            d->ops->graph_destroy(d, t->graph[k]);
     for (int k = 0; k < 2; k++)
         for (int L = 0; L < FLOW_KLT_LEVELS_MAX; L++) {
             flow_plane_free(d, &t->pyr[k].f[L]);
@@ -224,9 +232,23 @@ void flow_tracker_set_observer(flow_tracker *t, const flow_observer *obs)
         memset(&t->ex.obs, 0, sizeof t->ex.obs);
 }
 
-/* The frame into level 0 of pyramid y (its luminance when in colour), the
- * coarser levels by full-weighting restriction, every level's gradient. */
-static flow_status build_pyramid(flow_tracker *t, flow_klt_pyramid *y, const flow_image *frame)
+void flow_tracker_set_graphs(flow_tracker *t, int enable)
+{
+    t->graphs = enable != 0;
+    for (int k = 0; k < 2; k++)
+        if (t->graph[k]) {
+            t->ex.dev->ops->graph_destroy(t->ex.dev, t->graph[k]);
+            t->graph[k] = NULL;
+        }
+}
+
+int flow_tracker_used_graph(const flow_tracker *t)
+{
+    return t->used_graph;
+}
+
+/* The frame into level 0 of pyramid y (its luminance when in colour). */
+static flow_status upload_frame(flow_tracker *t, flow_klt_pyramid *y, const flow_image *frame)
 {
     flow_device *d = t->ex.dev;
     const size_t plane = (size_t)t->width * t->height;
@@ -243,6 +265,14 @@ static flow_status build_pyramid(flow_tracker *t, flow_klt_pyramid *y, const flo
         FLOW_TRY(flow_k_luminance(d, &lum));
     }
     flow_stage_end(&t->ex, "upload");
+    return FLOW_OK;
+}
+
+/* The coarser levels of y by full-weighting restriction, every level's
+ * gradient. */
+static flow_status build_pyramid(flow_tracker *t, flow_klt_pyramid *y)
+{
+    flow_device *d = t->ex.dev;
     flow_stage_begin(&t->ex, "pyramid");
     for (int L = 0; L < t->levels; L++) {
         if (L > 0) {
@@ -352,6 +382,17 @@ static void make_rows(flow_tracker *t)
     }
 }
 
+/* Everything a frame computes on the device, into pyramid `next`. */
+static flow_status device_work(flow_tracker *t, int next)
+{
+    FLOW_TRY(build_pyramid(t, &t->pyr[next]));
+    if (t->frames > 0)
+        FLOW_TRY(track(t, &t->pyr[t->cur], &t->pyr[next]));
+    if (t->frames == 0 || t->p.replace)
+        FLOW_TRY(select_features(t, &t->pyr[next]));
+    return FLOW_OK;
+}
+
 flow_status flow_tracker_next(flow_tracker *t, const flow_image *frame)
 {
     if (!t || !frame || !frame->data)
@@ -363,11 +404,35 @@ flow_status flow_tracker_next(flow_tracker *t, const flow_image *frame)
         return flow_fail(FLOW_ERR_INVALID, "frame with %d channels: expected 1 or 3",
                          frame->channels);
     const int next = t->frames == 0 ? 0 : 1 - t->cur;
-    FLOW_TRY(build_pyramid(t, &t->pyr[next], frame));
-    if (t->frames > 0)
-        FLOW_TRY(track(t, &t->pyr[t->cur], &t->pyr[next]));
-    if (t->frames == 0 || t->p.replace)
-        FLOW_TRY(select_features(t, &t->pyr[next]));
+    FLOW_TRY(upload_frame(t, &t->pyr[next], frame));
+    /* after the first frame (which also makes the sort's scratch) the work
+     * of a frame is one of two graphs */
+    flow_device *d = t->ex.dev;
+    const int graphable = t->frames > 0 && t->graphs && !t->graph_failed
+                          && d->ops->capture_begin;
+    if (graphable && !t->graph[next]) {
+        t->ex.capturing = 1;
+        flow_status s = d->ops->capture_begin(d);
+        if (s == FLOW_OK) {
+            s = device_work(t, next);
+            void *g = NULL;
+            const flow_status e = d->ops->capture_end(d, &g);
+            if (s == FLOW_OK && e == FLOW_OK && g)
+                t->graph[next] = g;
+            else if (g)
+                d->ops->graph_destroy(d, g);
+        }
+        t->ex.capturing = 0;
+        t->graph_failed = !t->graph[next];
+    }
+    t->used_graph = graphable && t->graph[next];
+    if (t->used_graph) {
+        flow_stage_begin(&t->ex, "graph");
+        FLOW_TRY(d->ops->graph_launch(d, t->graph[next]));
+        flow_stage_end(&t->ex, "graph");
+    } else {
+        FLOW_TRY(device_work(t, next));
+    }
     flow_stage_begin(&t->ex, "download");
     FLOW_TRY(flow_download(t->ex.dev, t->host, (size_t)t->p.features, &t->P));
     flow_stage_end(&t->ex, "download");

@@ -25,17 +25,11 @@ import time
 import cv2
 import numpy as np
 
+from peers_dis import read_flo
+
 FEATURES, QUALITY, MIN_DIST, BLOCK = 1000, 0.01, 10, 3
 LK = dict(winSize=(21, 21), maxLevel=2,
           criteria=(cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 0.01))
-
-
-def read_flo(path):
-    with open(path, "rb") as f:
-        if np.frombuffer(f.read(4), np.float32)[0] != 202021.25:
-            raise ValueError(path + ": not a .flo file")
-        w, h = np.frombuffer(f.read(8), np.int32)
-        return np.frombuffer(f.read(), np.float32).reshape(h, w, 2)
 
 
 def replace(frame, pts):

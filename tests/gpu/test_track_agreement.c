@@ -90,8 +90,49 @@ static void test_checks(void)
     run("harris, fb-check, max-error, translation only", &p);
 }
 
+/* A replayed graph computes what the direct launches compute, bit for bit. */
+static void test_graphs(void)
+{
+    flow_device *gpu = NULL;
+    if (flow_device_open("cuda", &gpu) != FLOW_OK) {
+        harness_skip(flow_last_error());
+        return;
+    }
+    flow_track_params p;
+    flow_track_defaults(&p);
+    p.features = 300;
+    const flow_synth s = { .motion = FLOW_SYNTH_ROTOZOOM, .angle = 0.01, .scale = 1.01, .seed = 18 };
+    flow_tracker *tg = NULL, *td = NULL;
+    CHECK_OK(flow_tracker_create(gpu, W, H, &p, &tg));
+    CHECK_OK(flow_tracker_create(gpu, W, H, &p, &td));
+    if (td)
+        flow_tracker_set_graphs(td, 0);
+    int same = 1, replayed = 0;
+    for (int k = 0; k < FRAMES && tg && td; k++) {
+        flow_image f = { 0 };
+        CHECK_OK(flow_synth_frame(&s, W, H, 1, k, &f));
+        CHECK_OK(flow_tracker_next(tg, &f));
+        CHECK_OK(flow_tracker_next(td, &f));
+        flow_image_free(&f);
+        replayed += flow_tracker_used_graph(tg);
+        CHECK(!flow_tracker_used_graph(td));
+        int ng = 0, nd = 0;
+        const flow_track_point *g = flow_tracker_points(tg, &ng), *d = flow_tracker_points(td, &nd);
+        same &= ng == nd;
+        for (int i = 0; i < ng && i < nd; i++)
+            same &= g[i].id == d[i].id && g[i].state == d[i].state && g[i].x == d[i].x
+                    && g[i].y == d[i].y;
+    }
+    printf("    %d of %d frames replayed a graph\n", replayed, FRAMES);
+    CHECK(same && replayed == FRAMES - 1);
+    flow_tracker_destroy(tg);
+    flow_tracker_destroy(td);
+    flow_device_close(gpu);
+}
+
 int main(void)
 {
+    RUN(test_graphs);
     RUN(test_defaults);
     RUN(test_checks);
     return harness_report();

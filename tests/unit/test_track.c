@@ -96,6 +96,16 @@ static int is_local_max(const double *R, int w, int h, int x, int y, double tol)
     return 1;
 }
 
+/* The pairs of points closer than d. */
+static int closer_pairs(const flow_track_point *pt, int n, double d)
+{
+    int close = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < i; k++)
+            close += hypot(pt[i].x - pt[k].x, pt[i].y - pt[k].y) < d;
+    return close;
+}
+
 /* The features selected in one frame (all new), copied out. */
 static int select_in(const flow_image *f, const flow_track_params *p, flow_track_point *out,
                      int max)
@@ -134,7 +144,7 @@ static void test_select(void)
     const int n = select_in(&f, &p, all, 1000);
     printf("    %d features of at most 1000 at min_distance %g\n", n, p.min_distance);
     CHECK(n > 200);
-    int weak = 0, close = 0, notmax = 0, inside = 1, order = 1;
+    int weak = 0, notmax = 0, inside = 1, order = 1;
     for (int i = 0; i < n; i++) {
         const int x = (int)all[i].x, y = (int)all[i].y;
         inside &= x == all[i].x && y == all[i].y && x >= r && y >= r && x < w - r && y < h - r;
@@ -142,12 +152,9 @@ static void test_select(void)
         notmax += !is_local_max(R, w, h, x, y, 1e-4 * best);
         if (i > 0)
             order &= R[y * w + x] <= R[(int)all[i - 1].y * w + (int)all[i - 1].x] + 1e-4 * best;
-        for (int k = 0; k < i; k++) {
-            const double dx = all[i].x - all[k].x, dy = all[i].y - all[k].y;
-            close += dx * dx + dy * dy < p.min_distance * p.min_distance;
-        }
     }
-    CHECK(inside && weak == 0 && close == 0 && notmax == 0 && order);
+    CHECK(inside && weak == 0 && notmax == 0 && order);
+    CHECK(closer_pairs(all, n, p.min_distance) == 0);
     /* every strong corner has a feature near it: its cell's candidate is
      * within min_distance, and that one is taken or has a taken stronger
      * one within min_distance */
@@ -172,20 +179,12 @@ static void test_select(void)
     /* a larger distance, fewer features, still apart */
     p.features = 1000, p.min_distance = 25;
     const int m = select_in(&f, &p, all, 1000);
-    close = 0;
-    for (int i = 0; i < m; i++)
-        for (int k = 0; k < i; k++)
-            close += hypot(all[i].x - all[k].x, all[i].y - all[k].y) < 25;
     printf("    %d features at min_distance 25\n", m);
-    CHECK(m > 20 && m < n && close == 0);
+    CHECK(m > 20 && m < n && closer_pairs(all, m, 25) == 0);
     /* Harris: other corners, the same rules */
     p.min_distance = 10, p.harris = 1;
     const int hn = select_in(&f, &p, all, 1000);
-    close = 0;
-    for (int i = 0; i < hn; i++)
-        for (int k = 0; k < i; k++)
-            close += hypot(all[i].x - all[k].x, all[i].y - all[k].y) < 10;
-    CHECK(hn > 200 && close == 0);
+    CHECK(hn > 200 && closer_pairs(all, hn, 10) == 0);
     /* a flat frame has no corner */
     for (int i = 0; i < w * h; i++)
         f.data[i] = 128.0f;

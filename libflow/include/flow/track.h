@@ -101,6 +101,15 @@ void flow_tracker_destroy(flow_tracker *t);
  * observer's stage hooks; the other hooks are not used. */
 void flow_tracker_set_observer(flow_tracker *t, const flow_observer *obs);
 
+/* CUDA graphs (on by default): after the first frame, a frame's device work
+ * between the upload and the download is recorded once (for each of the two
+ * pyramids it may go to) and replayed, one launch instead of some thirty;
+ * the observer then sees one stage "graph" instead of "pyramid", "track"
+ * and "select". */
+void flow_tracker_set_graphs(flow_tracker *t, int enable);
+/* 1 when the last frame replayed a graph. */
+int flow_tracker_used_graph(const flow_tracker *t);
+
 /* The next frame: the first call selects features in it (all new); every
  * later call tracks the live features into it, then (with replace) selects
  * new ones where features were lost.  FLOW_ERR_SIZE for a frame of another
