@@ -167,6 +167,12 @@ int run_track(const track_options *o)
     }
     const flow_observer timing = {tm, on_stage_begin, on_stage_end, NULL, NULL};
     flow_tracker_set_observer(tr, &timing);
+    /* The printed report shows the tracker's stages, which the replay of a
+     * CUDA graph hides (one stage "graph"): --timing runs the launches
+     * directly.  --timing-file alone times the frame as it runs in
+     * production, graph and all (as flow-compute does). */
+    if (o->timing)
+        flow_tracker_set_graphs(tr, 0);
     cli_catch_interrupt();
     t.wall_start = ftimer_now_ms();
     char first_name[4200];
