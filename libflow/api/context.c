@@ -93,10 +93,7 @@ flow_status flow_context_create(flow_device *d, int width, int height, int chann
 
 void flow_context_set_observer(flow_context *ctx, const flow_observer *obs)
 {
-    if (obs)
-        ctx->ex.obs = *obs;
-    else
-        memset(&ctx->ex.obs, 0, sizeof ctx->ex.obs);
+    flow_exec_set_observer(&ctx->ex, obs);
 }
 
 void flow_context_set_graphs(flow_context *ctx, int enable)
@@ -149,9 +146,10 @@ static flow_status upload(flow_context *ctx, const flow_image *f1, const flow_im
     return upload_frame(ctx, 1, f2);
 }
 
-/* The method's device work on the uploaded frames. */
-static flow_status device_work(flow_context *ctx)
+/* The method's device work on the uploaded frames (ctx: the context). */
+static flow_status device_work(void *user)
 {
+    flow_context *ctx = user;
     flow_frames in;
     memset(&in, 0, sizeof in);
     if (ctx->luminance) {
@@ -179,29 +177,9 @@ static flow_status device_work(flow_context *ctx)
  * directly. */
 static void capture(flow_context *ctx)
 {
-    flow_device *d = ctx->ex.dev;
-    ctx->ex.capturing = 1;
-    flow_status s = d->ops->capture_begin(d);
-    if (s == FLOW_OK) {
-        s = device_work(ctx);
-        void *g = NULL;
-        const flow_status e = d->ops->capture_end(d, &g);
-        if (s == FLOW_OK && e == FLOW_OK && g)
-            ctx->graph = g;
-        else if (g)
-            d->ops->graph_destroy(d, g);
-    }
-    ctx->ex.capturing = 0;
+    flow_exec_capture(&ctx->ex, device_work, ctx, &ctx->graph);
     if (!ctx->graph)
         ctx->graph_failed = 1;
-}
-
-static flow_status replay(flow_context *ctx)
-{
-    flow_stage_begin(&ctx->ex, "graph");
-    const flow_status s = ctx->ex.dev->ops->graph_launch(ctx->ex.dev, ctx->graph);
-    flow_stage_end(&ctx->ex, "graph");
-    return s;
 }
 
 static flow_status compute(flow_context *ctx, const flow_image *f1, const flow_image *f2,
@@ -220,7 +198,7 @@ static flow_status compute(flow_context *ctx, const flow_image *f1, const flow_i
     if (graphable && !ctx->graph)
         capture(ctx);
     ctx->last_graph = graphable && ctx->graph;
-    FLOW_TRY(ctx->last_graph ? replay(ctx) : device_work(ctx));
+    FLOW_TRY(ctx->last_graph ? flow_exec_replay(ex, ctx->graph) : device_work(ctx));
     FLOW_TRY(flow_workflow(ex, "u", &ctx->result->u));
     FLOW_TRY(flow_workflow(ex, "v", &ctx->result->v));
 

@@ -8,6 +8,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+void flow_exec_set_observer(flow_exec *ex, const flow_observer *obs)
+{
+    if (obs)
+        ex->obs = *obs;
+    else
+        memset(&ex->obs, 0, sizeof ex->obs);
+}
+
+void flow_exec_capture(flow_exec *ex, flow_status (*work)(void *user), void *user, void **graph)
+{
+    flow_device *d = ex->dev;
+    *graph = NULL;
+    ex->capturing = 1;
+    if (d->ops->capture_begin(d) == FLOW_OK) {
+        const flow_status s = work(user);
+        void *g = NULL;
+        const flow_status e = d->ops->capture_end(d, &g);
+        if (s == FLOW_OK && e == FLOW_OK && g)
+            *graph = g;
+        else if (g)
+            d->ops->graph_destroy(d, g);
+    }
+    ex->capturing = 0;
+}
+
+flow_status flow_exec_replay(const flow_exec *ex, void *graph)
+{
+    flow_stage_begin(ex, "graph");
+    const flow_status s = ex->dev->ops->graph_launch(ex->dev, graph);
+    flow_stage_end(ex, "graph");
+    return s;
+}
+
 void flow_stage_begin(const flow_exec *ex, const char *name)
 {
     if (ex->obs.stage_begin && !ex->capturing)

@@ -22,6 +22,17 @@ typedef struct flow_frames {
     int channels;
 } flow_frames;
 
+/* The caller's observer (NULL: none). */
+void flow_exec_set_observer(flow_exec *ex, const flow_observer *obs);
+
+/* Records the device work that work(user) queues as a graph into *graph:
+ * NULL when the capture failed, and then nothing recorded has run.  Stages
+ * are not reported while recording.  The device must capture
+ * (ops->capture_begin). */
+void flow_exec_capture(flow_exec *ex, flow_status (*work)(void *user), void *user, void **graph);
+/* Replays a recorded graph, reported as the one stage "graph". */
+flow_status flow_exec_replay(const flow_exec *ex, void *graph);
+
 void flow_stage_begin(const flow_exec *ex, const char *name);
 void flow_stage_end(const flow_exec *ex, const char *name);
 

@@ -22,7 +22,8 @@
 struct flow_tracker {
     flow_exec ex;
     flow_track_params p;
-    int width, height, levels, frames, cur;
+    int width, height, levels, frames;
+    int cur, next; /* the pyramids of the last frame and of the one being taken */
     flow_klt_pyramid pyr[2];
     flow_plane rgb[3]; /* a colour frame's channels (allocated by the first one) */
     /* selection */
@@ -226,10 +227,7 @@ void flow_tracker_destroy(flow_tracker *t)
 
 void flow_tracker_set_observer(flow_tracker *t, const flow_observer *obs)
 {
-    if (obs)
-        t->ex.obs = *obs;
-    else
-        memset(&t->ex.obs, 0, sizeof t->ex.obs);
+    flow_exec_set_observer(&t->ex, obs);
 }
 
 void flow_tracker_set_graphs(flow_tracker *t, int enable)
@@ -382,9 +380,11 @@ static void make_rows(flow_tracker *t)
     }
 }
 
-/* Everything a frame computes on the device, into pyramid `next`. */
-static flow_status device_work(flow_tracker *t, int next)
+/* Everything a frame computes on the device, into pyramid t->next. */
+static flow_status device_work(void *user)
 {
+    flow_tracker *t = user;
+    const int next = t->next;
     FLOW_TRY(build_pyramid(t, &t->pyr[next]));
     if (t->frames > 0)
         FLOW_TRY(track(t, &t->pyr[t->cur], &t->pyr[next]));
@@ -404,6 +404,7 @@ flow_status flow_tracker_next(flow_tracker *t, const flow_image *frame)
         return flow_fail(FLOW_ERR_INVALID, "frame with %d channels: expected 1 or 3",
                          frame->channels);
     const int next = t->frames == 0 ? 0 : 1 - t->cur;
+    t->next = next;
     FLOW_TRY(upload_frame(t, &t->pyr[next], frame));
     /* after the first frame (which also makes the sort's scratch) the work
      * of a frame is one of two graphs */
@@ -411,28 +412,11 @@ flow_status flow_tracker_next(flow_tracker *t, const flow_image *frame)
     const int graphable = t->frames > 0 && t->graphs && !t->graph_failed
                           && d->ops->capture_begin;
     if (graphable && !t->graph[next]) {
-        t->ex.capturing = 1;
-        flow_status s = d->ops->capture_begin(d);
-        if (s == FLOW_OK) {
-            s = device_work(t, next);
-            void *g = NULL;
-            const flow_status e = d->ops->capture_end(d, &g);
-            if (s == FLOW_OK && e == FLOW_OK && g)
-                t->graph[next] = g;
-            else if (g)
-                d->ops->graph_destroy(d, g);
-        }
-        t->ex.capturing = 0;
+        flow_exec_capture(&t->ex, device_work, t, &t->graph[next]);
         t->graph_failed = !t->graph[next];
     }
     t->used_graph = graphable && t->graph[next];
-    if (t->used_graph) {
-        flow_stage_begin(&t->ex, "graph");
-        FLOW_TRY(d->ops->graph_launch(d, t->graph[next]));
-        flow_stage_end(&t->ex, "graph");
-    } else {
-        FLOW_TRY(device_work(t, next));
-    }
+    FLOW_TRY(t->used_graph ? flow_exec_replay(&t->ex, t->graph[next]) : device_work(t));
     flow_stage_begin(&t->ex, "download");
     FLOW_TRY(flow_download(t->ex.dev, t->host, (size_t)t->p.features, &t->P));
     flow_stage_end(&t->ex, "download");

@@ -202,6 +202,12 @@ typedef struct truth {
     int born[MAX_IDS], alive[MAX_IDS], lost_at[MAX_IDS], seen[MAX_IDS];
 } truth;
 
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* (u, v) of f at (x, y), bilinear: exact for the affine fields of
  * translation, rotation and zoom. */
 static void field_at(const flow_field *f, double x, double y, double *u, double *v)
@@ -284,11 +290,7 @@ static double share_within(const truth *T, double tol, double *median, int *coun
             e[n] = hypot(T->ex[id], T->ey[id]);
             ok += e[n++] <= tol;
         }
-    for (int i = 1; i < n; i++) /* insertion sort: a few hundred */
-        for (int j = i; j > 0 && e[j - 1] > e[j]; j--) {
-            const double x = e[j];
-            e[j] = e[j - 1], e[j - 1] = x;
-        }
+    qsort(e, (size_t)n, sizeof *e, cmp_double);
     *median = n ? e[n / 2] : INFINITY;
     *count = n;
     return n ? (double)ok / n : 0;
@@ -539,11 +541,7 @@ static void test_yosemite(void)
             tracked += k == 16 && r[i].state == FLOW_TRACK_TRACKED;
         }
     }
-    for (int i = 1; i < n10; i++)
-        for (int j = i; j > 0 && err[j - 1] > err[j]; j--) {
-            const double e = err[j];
-            err[j] = err[j - 1], err[j - 1] = e;
-        }
+    qsort(err, (size_t)n10, sizeof *err, cmp_double);
     const double median = n10 ? err[n10 / 2] : INFINITY;
     printf("    yos09 -> yos10: %d terrain features, median error %.4f px, 90th percentile %.4f"
            " px; %d tracked into yos16\n", n10, median, n10 ? err[n10 * 9 / 10] : INFINITY,

@@ -15,6 +15,12 @@
 #define FLOW_CPU_PAR_MIN_OWN FLOW_CPU_PAR_MIN
 #define FLOW_CPU_PAR_MIN_POINTS 2
 
+/* The CPU device's state: the sort's scratch, kept from one call to the next. */
+typedef struct flow_cpu {
+    void *sort_tmp;
+    size_t sort_bytes;
+} flow_cpu;
+
 #define FLOW_CPU_DECLARE(stem, A, W, H, G) flow_status cpu_##stem(flow_device *d, const A *a);
 FLOW_KERNELS(FLOW_CPU_DECLARE)
 #undef FLOW_CPU_DECLARE

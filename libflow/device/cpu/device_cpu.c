@@ -16,6 +16,9 @@
 static flow_status cpu_open(flow_device *d, int index)
 {
     (void)index;
+    d->impl = calloc(1, sizeof(flow_cpu));
+    if (!d->impl)
+        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate the CPU device state");
     int threads = 1;
 #ifdef _OPENMP
     threads = omp_get_max_threads();
@@ -26,7 +29,11 @@ static flow_status cpu_open(flow_device *d, int index)
 
 static void cpu_close(flow_device *d)
 {
-    (void)d;
+    flow_cpu *c = d->impl;
+    if (c)
+        free(c->sort_tmp);
+    free(c);
+    d->impl = NULL;
 }
 
 static flow_status cpu_plane_alloc(flow_device *d, flow_plane *p, int width, int height)

@@ -84,19 +84,26 @@ static int cpu_key_cmp(const void *pa, const void *pb)
     return (a->index > b->index) - (a->index < b->index);
 }
 
+/* The pairs sorted live in the device's scratch, grown when n grows. */
 flow_status cpu_sort_desc(flow_device *d, const flow_plane *keys, flow_plane *skeys,
                           flow_plane *sidx)
 {
-    (void)d;
+    flow_cpu *c = d->impl;
     const int n = keys->width;
-    cpu_key *k = malloc((size_t)(n > 0 ? n : 1) * sizeof *k);
-    if (!k)
-        return flow_fail(FLOW_ERR_NOMEM, "sort of %d values", n);
+    const size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(cpu_key);
+    if (bytes > c->sort_bytes) {
+        free(c->sort_tmp);
+        c->sort_bytes = 0;
+        c->sort_tmp = malloc(bytes);
+        if (!c->sort_tmp)
+            return flow_fail(FLOW_ERR_NOMEM, "sort of %d values", n);
+        c->sort_bytes = bytes;
+    }
+    cpu_key *k = c->sort_tmp;
     for (int i = 0; i < n; i++)
         k[i].key = keys->data[i], k[i].index = i;
     qsort(k, (size_t)n, sizeof *k, cpu_key_cmp);
     for (int i = 0; i < n; i++)
         skeys->data[i] = k[i].key, sidx->data[i] = (float)k[i].index;
-    free(k);
     return FLOW_OK;
 }
