@@ -90,22 +90,28 @@ int output_name(const compute_options *o, long n, char *buf, size_t size);
 int output_write(const compute_options *o, const char *name, const flow_field *f,
                  const flow_image *frame1, const char *header);
 
-/* The same writes in a thread of their own (writer.c), overlapping the next
- * computation.  put waits for the previous pair, takes *field (handing back
- * a spare field of the same size to compute into) and returns the exit code
- * of an earlier failed write; finish waits for the last pair, stops the
- * thread, gives the milliseconds spent writing and waited for (either may
- * be NULL) and returns the first failure's exit code. */
+/* The same writes by a pool of threads (writer.c), overlapping the
+ * computation.  The queue owns the flow fields (page-locked for d, so that
+ * downloads run at the bus's speed): output_queue_field waits for a free
+ * one (`held`: how many the caller may hold at once besides those being
+ * written), the caller computes into it and either puts it with its job or
+ * drops it.  put and field return the exit code of an earlier failed write;
+ * finish waits for the writes, stops the threads, gives the milliseconds
+ * spent writing (summed over the writers) and waited for (either may be
+ * NULL) and returns the first failure's exit code. */
 typedef struct output_queue output_queue;
-int output_queue_start(const compute_options *o, flow_device *d, output_queue **out);
-/* A flow field comes back from the device every pair: page-locked, its
+int output_queue_start(const compute_options *o, flow_device *d, int held, output_queue **out);
+int output_queue_field(output_queue *q, int width, int height, flow_field **field);
+int output_queue_put(output_queue *q, const char *name, flow_field *field,
+                     const flow_image *frame1, const char *header);
+void output_queue_drop(output_queue *q, flow_field *field);
+int output_queue_writers(const output_queue *q);
+int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms);
+/* A field the computation downloads into every pair: page-locked, its
  * download runs at the bus's speed (only an optimisation: a field that
  * cannot be pinned stays ordinary memory).  Unpin before freeing. */
 void field_pin(flow_device *d, flow_field *f);
 void field_unpin(flow_device *d, flow_field *f);
-int output_queue_put(output_queue *q, const char *name, flow_field *field,
-                     const flow_image *frame1, const char *header);
-int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms);
 
 /* ---- workflow images (workflow.c) -------------------------------------- */
 

@@ -1,17 +1,22 @@
 /* run.c -- flow-compute's computing loop: open the device and the frame
  * source, create ONE flow context for the frame size (every buffer is
- * allocated there, seed 001 section 5.1.5), then for each consecutive pair
- * compute (--repeat times), hand the outputs to the writer thread and move
- * on, reusing the frame buffers and the flow fields.  Frames are read
- * ahead and outputs written behind by threads of their own
- * (tools-common/source.c, writer.c), so that decoding and writing overlap
- * the computation.  The observer hooks feed the timer, the workflow images
- * and the trace.  On a
- * terminal a progress line shows the live rate; a summary at the end splits
- * the time per flow into the solver and what lies outside it (decode,
- * upload, download, write) and says how long the computing thread waited.
- * With --fb-check each pair is computed both ways and the forward flow is
- * checked against the backward one (flow_fb_check) before it is written. */
+ * allocated there, seed 001 section 5.1.5), then compute the flow of each
+ * consecutive pair and hand it to the writers.  Frames are decoded ahead by
+ * a pool of threads and outputs written behind by another
+ * (tools-common/source.c, writer.c).
+ *
+ * Two loops.  The streaming loop (the usual case) keeps the device busy:
+ * frames reach the context as 8-bit samples where the files have them,
+ * from page-locked buffers, and each frame is submitted before the flow of
+ * the one before is collected, so that the upload of a frame and the
+ * download of a flow overlap the computation (flow_context_submit).  The
+ * stepwise loop computes one pair at a time, for what looks inside a
+ * computation or repeats it: --timing, --timing-file, --workflow, --trace,
+ * --repeat and --fb-check (each pair computed both ways and the forward
+ * flow checked against the backward one before it is written).  The
+ * observer hooks feed the timer, the workflow images and the trace.  On a
+ * terminal a progress line shows the live rate; a summary at the end says
+ * where the time per flow went. */
 #include "compute.h"
 
 #include <string.h>
@@ -69,6 +74,7 @@ typedef struct totals {
     double write_ms;       /* writing, in the writer thread */
     double write_wait_ms;  /* the computing thread waiting for the writer */
     double wall_start;
+    double first_flow_ms;  /* when the first flow was done (setup and warm-up behind) */
 } totals;
 
 static void progress(const totals *t, long expected, double *last_ms, long *last_flows,
@@ -188,146 +194,287 @@ static int write_timing(const compute_options *o, const ftimer *tm, const flow_d
     return ftimer_output(tm, o->timing, o->timing_file, pixels, title, meta, o->verbose);
 }
 
-int run_compute(const compute_options *o)
+/* What both loops work with. */
+typedef struct run {
+    const compute_options *o;
+    flow_device *d;
+    frame_source *src;
+    flow_context *ctx;
+    workflow *wf;
+    ftimer *tm;
+    output_queue *queue;
+    flow_field own[FLOW_CONTEXT_DEPTH]; /* the fields computed into without -o */
+    flow_field back;                    /* the backward flow of --fb-check */
+    totals t;
+    long expected;
+    int width, height;
+    int show_progress;
+    double last_progress;
+    long last_flows;
+} run;
+
+/* The field the flow of pair k is computed into: the writers' (-o), else
+ * one of the run's own. */
+static int take_field(run *r, long k, flow_field **f)
 {
-    flow_device *d = NULL;
-    frame_source *src = NULL;
-    flow_context *ctx = NULL;
-    workflow *wf = NULL;
-    ftimer *tm = NULL;
-    flow_image frame[2] = {{0}, {0}};
-    flow_field field = {0}, back = {0}; /* back: the backward flow of --fb-check */
-    output_queue *queue = NULL;
-    run_state rs = {0};
-    totals t = {0};
-    int rc = CLI_EXIT_OK, width = 0, height = 0;
-    char prev_name[4200] = "", header[8192];
-
-    rc = cli_open_device(o->device, COMPUTE_USAGE, o->quiet, o->verbose, &d);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    flow_status s;
-    if ((rc = source_open(&o->input, &src)) != CLI_EXIT_OK)
-        goto done;
-    const long nframes = source_frame_count(src);
-    long expected = nframes > 0 ? nframes - 1 : -1;
-    if (o->count && (expected < 0 || o->count < expected))
-        expected = o->count;
-    if ((rc = output_check(o, source_is_stream(src) && !o->count ? -1 : expected)) != CLI_EXIT_OK)
-        goto done;
-    if (o->workflow_dir && (rc = workflow_open(o->workflow_dir, &wf)) != CLI_EXIT_OK)
-        goto done;
-    if (o->output && (rc = output_queue_start(o, d, &queue)) != CLI_EXIT_OK)
-        goto done;
-    const int timed = o->timing || o->timing_file;
-    if ((rc = ftimer_create(d, timed ? o->timing_depth : 1, timed, &tm)) != CLI_EXIT_OK)
-        goto done;
-    if (wf && timed && !o->quiet)
-        fprintf(stderr, "flow-compute: notice: the timings include writing the workflow "
-                        "images\n");
-
-    cli_catch_interrupt();
-    const int show_progress = !o->quiet && isatty(2) && (expected < 0 || expected > 1);
-    double last_progress = ftimer_now_ms();
-    long last_flows = 0;
-    t.wall_start = ftimer_now_ms();
-
-    int cur = 0, got = 0;
-    double t0 = ftimer_now_ms();
-    if ((rc = source_next(src, &frame[cur], &got)) != CLI_EXIT_OK)
-        goto done;
-    t.frame_wait_ms += ftimer_now_ms() - t0;
-    if (!got) {
-        cli_error("%s: no frame to read", o->input.video ? o->input.video : "input");
-        rc = CLI_EXIT_IO;
-        goto done;
+    if (r->queue)
+        return output_queue_field(r->queue, r->width, r->height, f);
+    flow_field *own = &r->own[k % FLOW_CONTEXT_DEPTH];
+    if (!own->u) {
+        if (flow_field_alloc(own, r->width, r->height) != FLOW_OK)
+            return compute_failure(FLOW_ERR_NOMEM, "flow field");
+        field_pin(r->d, own);
     }
-    t.frames++;
-    width = frame[cur].width, height = frame[cur].height;
-    snprintf(prev_name, sizeof prev_name, "%s", source_frame_name(src));
-    long prev_number = source_frame_number(src);
-    s = flow_context_create(d, width, height, frame[cur].channels, o->params, &ctx);
+    *f = own;
+    return CLI_EXIT_OK;
+}
+
+/* The flow of a pair is done: written (-o), counted, shown. */
+static int pair_done(run *r, flow_field *field, const flow_image *frame1, long number,
+                     const char *name1, const char *name2)
+{
+    if (r->queue) {
+        char name[4200], header[8192];
+        int rc = output_name(r->o, number, name, sizeof name);
+        if (rc != CLI_EXIT_OK) {
+            output_queue_drop(r->queue, field);
+            return rc;
+        }
+        params_header(r->o, r->d, name1, name2, header, sizeof header);
+        if ((rc = output_queue_put(r->queue, name, field, frame1, header)) != CLI_EXIT_OK)
+            return rc;
+    }
+    if (++r->t.flows == 1)
+        r->t.first_flow_ms = ftimer_now_ms();
+    if (r->show_progress)
+        progress(&r->t, r->expected, &r->last_progress, &r->last_flows, 0);
+    return CLI_EXIT_OK;
+}
+
+static int create_context(run *r, int width, int height, int channels, const char *name)
+{
+    r->width = width, r->height = height;
+    const flow_status s = flow_context_create(r->d, width, height, channels, r->o->params,
+                                              &r->ctx);
+    return s == FLOW_OK ? CLI_EXIT_OK : compute_failure(s, name);
+}
+
+/* ---- the streaming loop ------------------------------------------------------ */
+
+/* A flow in flight: its field and the frames of its pair (held until it is
+ * collected: the first frame is written beside it, the second's upload
+ * may still be reading it). */
+typedef struct in_flight {
+    flow_field *field;
+    const source_frame *from, *to;
+} in_flight;
+
+static flow_status submit_frame(flow_context *ctx, const source_frame *f, flow_field *out)
+{
+    return f->is8 ? flow_context_submit8(ctx, &f->bytes, out)
+                  : flow_context_submit(ctx, &f->image, out);
+}
+
+/* Collects the oldest flow in flight and hands it on. */
+static int collect_oldest(run *r, in_flight *q, int *n)
+{
+    flow_field *field;
+    float device_ms = 0;
+    const in_flight p = q[0];
+    memmove(q, q + 1, sizeof *q * (size_t)--*n);
+    const flow_status s = flow_context_collect(r->ctx, &field, &device_ms);
     if (s != FLOW_OK) {
-        rc = compute_failure(s, prev_name);
+        char what[8500];
+        snprintf(what, sizeof what, "%s -> %s", p.from->name, p.to->name);
+        source_give_back(r->src, p.from);
+        return compute_failure(s, what);
+    }
+    r->t.compute_ms += device_ms;
+    const int rc = pair_done(r, field, &p.from->image, p.from->number, p.from->name, p.to->name);
+    source_give_back(r->src, p.from);
+    return rc;
+}
+
+static int stream_loop(run *r)
+{
+    in_flight q[FLOW_CONTEXT_DEPTH];
+    int n = 0, rc, got;
+    const source_frame *prev = NULL, *next;
+    double t0 = ftimer_now_ms();
+    if ((rc = source_take(r->src, &prev, &got)) != CLI_EXIT_OK || !got)
+        return rc;
+    r->t.frame_wait_ms += ftimer_now_ms() - t0;
+    r->t.frames++;
+    const int channels = prev->is8 ? prev->bytes.channels : prev->image.channels;
+    const int width = prev->is8 ? prev->bytes.width : prev->image.width;
+    const int height = prev->is8 ? prev->bytes.height : prev->image.height;
+    if ((rc = create_context(r, width, height, channels, prev->name)) != CLI_EXIT_OK)
+        goto done;
+    flow_status s = submit_frame(r->ctx, prev, NULL);
+    if (s != FLOW_OK) {
+        rc = compute_failure(s, prev->name);
         goto done;
     }
+    long k = 0;
+    while (!cli_interrupted() && !(r->o->count && k >= r->o->count)) {
+        t0 = ftimer_now_ms();
+        if ((rc = source_take(r->src, &next, &got)) != CLI_EXIT_OK || !got)
+            break;
+        r->t.frame_wait_ms += ftimer_now_ms() - t0;
+        r->t.frames++;
+        flow_field *field;
+        if (n == FLOW_CONTEXT_DEPTH && (rc = collect_oldest(r, q, &n)) != CLI_EXIT_OK)
+            break;
+        if ((rc = take_field(r, k, &field)) != CLI_EXIT_OK)
+            break;
+        if ((s = submit_frame(r->ctx, next, field)) != FLOW_OK) {
+            char what[8500];
+            snprintf(what, sizeof what, "%s -> %s", prev->name, next->name);
+            source_give_back(r->src, next);
+            if (r->queue)
+                output_queue_drop(r->queue, field);
+            rc = compute_failure(s, what);
+            break;
+        }
+        q[n++] = (in_flight){field, prev, next};
+        prev = next;
+        k++;
+    }
+    while (n > 0 && rc == CLI_EXIT_OK)
+        rc = collect_oldest(r, q, &n);
+done:
+    /* a failure elsewhere leaves flows in flight: their transfers end
+     * before the frames and fields go back */
+    for (int i = 0; i < n; i++) {
+        flow_context_collect(r->ctx, NULL, NULL);
+        source_give_back(r->src, q[i].from);
+        if (r->queue)
+            output_queue_drop(r->queue, q[i].field);
+    }
+    source_give_back(r->src, prev);
+    return rc;
+}
+
+static void stream_summary(const run *r)
+{
+    const totals *t = &r->t;
+    const double now = ftimer_now_ms(), wall = now - t->wall_start, n = (double)t->flows;
+    const double device = t->compute_ms / n;
+    /* the rate of the flows after the first: opening the device, creating
+     * the context and recording its graph are behind */
+    const double rate = t->flows > 1 ? 1e3 * (n - 1) / (now - t->first_flow_ms) : 1e3 * n / wall;
+    fprintf(stderr, "flow-compute: %ld flow%s of %dx%d from %ld frames in %.2f s: %.2f flows/s "
+                    "sustained%s\n",
+            t->flows, t->flows == 1 ? "" : "s", r->width, r->height, t->frames, wall / 1e3, rate,
+            t->flows > 1 ? " after the first" : "");
+    fprintf(stderr, "flow-compute: per flow: device %.3f ms (%.1f flows/s if the device never "
+                    "waited): the run kept it busy %.0f%% of the time\n",
+            device, 1e3 / device, 100.0 * t->compute_ms / wall);
+    fprintf(stderr, "flow-compute: beside it: decoding %.3f ms per frame on %d thread%s, "
+                    "writing %.3f ms per flow on %d thread%s; the computing thread waited "
+                    "%.3f ms per flow for frames and %.3f ms for writers\n",
+            t->decode_ms / t->frames, source_readers(r->src),
+            source_readers(r->src) == 1 ? "" : "s", t->write_ms / n,
+            r->queue ? output_queue_writers(r->queue) : 0,
+            r->queue && output_queue_writers(r->queue) == 1 ? "" : "s", t->frame_wait_ms / n,
+            t->write_wait_ms / n);
+}
+
+/* ---- the stepwise loop ------------------------------------------------------- */
+
+static int step_loop(run *r)
+{
+    const compute_options *o = r->o;
+    totals *t = &r->t;
+    flow_image frame[2] = {{0}, {0}};
+    run_state rs = {r->tm, r->wf};
+    int rc, cur = 0, got = 0;
+    char prev_name[4200] = "";
+    flow_field *field = NULL;
+
+    double t0 = ftimer_now_ms();
+    if ((rc = source_next(r->src, &frame[cur], &got)) != CLI_EXIT_OK || !got)
+        goto done;
+    t->frame_wait_ms += ftimer_now_ms() - t0;
+    t->frames++;
+    snprintf(prev_name, sizeof prev_name, "%s", source_frame_name(r->src));
+    long prev_number = source_frame_number(r->src);
+    if ((rc = create_context(r, frame[cur].width, frame[cur].height, frame[cur].channels,
+                             prev_name)) != CLI_EXIT_OK)
+        goto done;
     /* The printed report shows the stages inside the solve, which the
      * replay of a CUDA graph hides (one stage "graph"): --timing runs the
      * launches directly.  --timing-file alone times the frame as it runs in
      * production, graph and all. */
     if (o->timing)
-        flow_context_set_graphs(ctx, 0);
-    if (flow_field_alloc(&field, width, height) != FLOW_OK) {
-        rc = compute_failure(FLOW_ERR_NOMEM, "flow field");
-        goto done;
-    }
-    field_pin(d, &field);
+        flow_context_set_graphs(r->ctx, 0);
     const int fb = o->fb_check > 0;
     if (fb) {
-        if (flow_field_alloc(&back, width, height) != FLOW_OK) {
+        if (flow_field_alloc(&r->back, r->width, r->height) != FLOW_OK) {
             rc = compute_failure(FLOW_ERR_NOMEM, "backward flow field");
             goto done;
         }
-        field_pin(d, &back);
+        field_pin(r->d, &r->back);
     }
     flow_fb_stats fb_stats;
     memset(&fb_stats, 0, sizeof fb_stats);
-    rs.timer = tm;
-    rs.wf = wf;
     const flow_observer timing_only = {&rs, on_stage_begin, on_stage_end, NULL, NULL};
     const flow_observer first_run = {&rs, on_stage_begin, on_stage_end, o->trace ? on_trace : NULL,
-                                     wf ? on_workflow : NULL};
+                                     r->wf ? on_workflow : NULL};
 
-    while (!cli_interrupted() && !(o->count && t.flows >= o->count)) {
+    while (!cli_interrupted() && !(o->count && t->flows >= o->count)) {
         const int nxt = 1 - cur;
         t0 = ftimer_now_ms();
-        if ((rc = source_next(src, &frame[nxt], &got)) != CLI_EXIT_OK)
+        if ((rc = source_next(r->src, &frame[nxt], &got)) != CLI_EXIT_OK)
             goto done;
-        t.frame_wait_ms += ftimer_now_ms() - t0;
+        t->frame_wait_ms += ftimer_now_ms() - t0;
         if (!got)
             break;
-        t.frames++;
-        const char *next_name = source_frame_name(src);
-        if (o->trace && expected != 1)
+        t->frames++;
+        const char *next_name = source_frame_name(r->src);
+        if (o->trace && r->expected != 1)
             printf("# trace of pair %ld: %s -> %s\n", prev_number, prev_name, next_name);
-        if (wf) {
-            if ((rc = workflow_begin_pair(wf, prev_number, expected == 1)) != CLI_EXIT_OK)
+        if (r->wf) {
+            if ((rc = workflow_begin_pair(r->wf, prev_number, r->expected == 1)) != CLI_EXIT_OK)
                 goto done;
-            workflow_image(wf, "frame1", &frame[cur]);
-            workflow_image(wf, "frame2", &frame[nxt]);
+            workflow_image(r->wf, "frame1", &frame[cur]);
+            workflow_image(r->wf, "frame2", &frame[nxt]);
         }
-        for (int r = 0; r < o->repeat; r++) {
-            if ((rc = ftimer_frame_begin(tm)) != CLI_EXIT_OK)
+        if ((rc = take_field(r, t->flows, &field)) != CLI_EXIT_OK)
+            goto done;
+        for (int k = 0; k < o->repeat; k++) {
+            if ((rc = ftimer_frame_begin(r->tm)) != CLI_EXIT_OK)
                 goto done;
             const char *failed = ""; /* which part of an --fb-check run failed */
-            s = FLOW_OK;
+            flow_status s = FLOW_OK;
             if (fb) {
                 t0 = ftimer_now_ms();
-                s = compute_backward(ctx, tm, &timing_only, &frame[cur], &frame[nxt], &back);
-                t.backward_ms += ftimer_now_ms() - t0;
+                s = compute_backward(r->ctx, r->tm, &timing_only, &frame[cur], &frame[nxt],
+                                     &r->back);
+                t->backward_ms += ftimer_now_ms() - t0;
                 failed = " (the backward flow)";
             }
             if (s == FLOW_OK) {
                 failed = "";
-                flow_context_set_observer(ctx, r == 0 ? &first_run : &timing_only);
+                flow_context_set_observer(r->ctx, k == 0 ? &first_run : &timing_only);
                 t0 = ftimer_now_ms();
                 /* after the first pair (or the backward flow) the device
                  * keeps frame[cur] as its second frame: only the new frame
                  * crosses the bus */
-                s = fb || (r == 0 && t.flows > 0)
-                        ? flow_context_compute_next(ctx, &frame[nxt], &field)
-                        : flow_context_compute(ctx, &frame[cur], &frame[nxt], &field);
-                t.compute_ms += ftimer_now_ms() - t0;
+                s = fb || (k == 0 && t->flows > 0)
+                        ? flow_context_compute_next(r->ctx, &frame[nxt], field)
+                        : flow_context_compute(r->ctx, &frame[cur], &frame[nxt], field);
+                t->compute_ms += ftimer_now_ms() - t0;
             }
             if (s == FLOW_OK && fb) {
                 t0 = ftimer_now_ms();
-                s = check_forward(tm, &field, &back, o->fb_check, &fb_stats);
-                t.check_ms += ftimer_now_ms() - t0;
+                s = check_forward(r->tm, field, &r->back, o->fb_check, &fb_stats);
+                t->check_ms += ftimer_now_ms() - t0;
                 failed = " (the forward-backward check)";
             }
-            int trc = ftimer_frame_end(tm);
+            int trc = ftimer_frame_end(r->tm);
             if (s != FLOW_OK) {
-                char what[4400];
+                char what[8500];
                 snprintf(what, sizeof what, "%s -> %s%s", prev_name, next_name, failed);
                 rc = compute_failure(s, what);
                 goto done;
@@ -336,65 +483,124 @@ int run_compute(const compute_options *o)
                 goto done;
         }
         if (fb) {
-            report_fb(o, prev_name, next_name, &fb_stats, show_progress);
-            t.density_sum += fb_stats.density;
+            report_fb(o, prev_name, next_name, &fb_stats, r->show_progress);
+            t->density_sum += fb_stats.density;
         }
         if (o->trace)
             fflush(stdout);
-        if (wf && (rc = workflow_end_pair(wf, &field)) != CLI_EXIT_OK)
+        if (r->wf && (rc = workflow_end_pair(r->wf, field)) != CLI_EXIT_OK)
             goto done;
-        if (o->output) {
-            char name[4200];
-            if ((rc = output_name(o, prev_number, name, sizeof name)) != CLI_EXIT_OK)
-                goto done;
-            params_header(o, d, prev_name, next_name, header, sizeof header);
-            if ((rc = output_queue_put(queue, name, &field, &frame[cur], header)) != CLI_EXIT_OK)
-                goto done;
-        }
-        t.flows++;
-        if (show_progress)
-            progress(&t, expected, &last_progress, &last_flows, 0);
+        rc = pair_done(r, field, &frame[cur], prev_number, prev_name, next_name);
+        field = NULL;
+        if (rc != CLI_EXIT_OK)
+            goto done;
         snprintf(prev_name, sizeof prev_name, "%s", next_name);
-        prev_number = source_frame_number(src);
+        prev_number = source_frame_number(r->src);
         cur = nxt;
     }
-    if ((rc = output_queue_finish(queue, &t.write_ms, &t.write_wait_ms)) != CLI_EXIT_OK) {
-        queue = NULL;
-        goto done;
+done:
+    if (field && r->queue)
+        output_queue_drop(r->queue, field);
+    flow_image_free(&frame[0]);
+    flow_image_free(&frame[1]);
+    return rc;
+}
+
+/* What needs the stepwise loop: looking inside a computation, repeating
+ * it, or computing each pair both ways. */
+static int stepwise(const compute_options *o)
+{
+    return o->timing || o->timing_file || o->workflow_dir || o->trace || o->repeat > 1
+           || o->fb_check > 0;
+}
+
+int run_compute(const compute_options *o)
+{
+    run r;
+    memset(&r, 0, sizeof r);
+    r.o = o;
+    int rc = cli_open_device(o->device, COMPUTE_USAGE, o->quiet, o->verbose, &r.d);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    const int stream = !stepwise(o);
+    source_options in = o->input;
+    if (stream) {
+        /* the vector pictures draw on the float frame */
+        in.bytes = !o->vectors;
+        in.pin = r.d;
     }
-    queue = NULL;
-    t.decode_ms = source_read_ms(src);
-    if (show_progress)
-        progress(&t, expected, &last_progress, &last_flows, 1);
-    if (!t.flows) {
-        cli_error("%s: only one frame: no pair to compute",
-                  o->input.video ? o->input.video : prev_name);
+    if ((rc = source_open(&in, &r.src)) != CLI_EXIT_OK)
+        goto done;
+    const long nframes = source_frame_count(r.src);
+    r.expected = nframes > 0 ? nframes - 1 : -1;
+    if (o->count && (r.expected < 0 || o->count < r.expected))
+        r.expected = o->count;
+    if ((rc = output_check(o, source_is_stream(r.src) && !o->count ? -1 : r.expected))
+        != CLI_EXIT_OK)
+        goto done;
+    if (o->workflow_dir && (rc = workflow_open(o->workflow_dir, &r.wf)) != CLI_EXIT_OK)
+        goto done;
+    if (o->output
+        && (rc = output_queue_start(o, r.d, FLOW_CONTEXT_DEPTH + 1, &r.queue)) != CLI_EXIT_OK)
+        goto done;
+    const int timed = o->timing || o->timing_file;
+    if ((rc = ftimer_create(r.d, timed ? o->timing_depth : 1, timed, &r.tm)) != CLI_EXIT_OK)
+        goto done;
+    if (r.wf && timed && !o->quiet)
+        fprintf(stderr, "flow-compute: notice: the timings include writing the workflow "
+                        "images\n");
+
+    cli_catch_interrupt();
+    r.show_progress = !o->quiet && isatty(2) && (r.expected < 0 || r.expected > 1);
+    r.last_progress = ftimer_now_ms();
+    r.t.wall_start = ftimer_now_ms();
+    rc = stream ? stream_loop(&r) : step_loop(&r);
+    if (rc != CLI_EXIT_OK)
+        goto done;
+    rc = output_queue_finish(r.queue, &r.t.write_ms, &r.t.write_wait_ms);
+    r.queue = NULL;
+    if (rc != CLI_EXIT_OK)
+        goto done;
+    r.t.decode_ms = source_read_ms(r.src);
+    if (r.show_progress)
+        progress(&r.t, r.expected, &r.last_progress, &r.last_flows, 1);
+    if (!r.t.flows) {
+        if (r.t.frames == 0)
+            cli_error("%s: no frame to read", o->input.video ? o->input.video : "input");
+        else
+            cli_error("%s: only one frame: no pair to compute",
+                      o->input.video ? o->input.video : source_frame_name(r.src));
         rc = CLI_EXIT_IO;
         goto done;
     }
-    if (!o->quiet && (t.flows > 1 || source_is_stream(src) || o->verbose))
-        summary(o, &t, tm, width, height);
-    rc = write_timing(o, tm, d, width, height, t.flows);
+    if (!o->quiet && (r.t.flows > 1 || source_is_stream(r.src) || o->verbose)) {
+        if (stream)
+            stream_summary(&r);
+        else
+            summary(o, &r.t, r.tm, r.width, r.height);
+    }
+    if (!stream)
+        rc = write_timing(o, r.tm, r.d, r.width, r.height, r.t.flows);
     if (rc == CLI_EXIT_OK && cli_interrupted()) {
         if (!o->quiet)
-            fprintf(stderr, "flow-compute: interrupted after %ld flows\n", t.flows);
+            fprintf(stderr, "flow-compute: interrupted after %ld flows\n", r.t.flows);
         rc = 130;
     }
 done:
-    if (queue) {
-        int wrc = output_queue_finish(queue, NULL, NULL);
+    if (r.queue) {
+        int wrc = output_queue_finish(r.queue, NULL, NULL);
         rc = rc == CLI_EXIT_OK ? wrc : rc;
     }
-    field_unpin(d, &field);
-    flow_field_free(&field);
-    field_unpin(d, &back);
-    flow_field_free(&back);
-    flow_image_free(&frame[0]);
-    flow_image_free(&frame[1]);
-    flow_context_destroy(ctx);
-    ftimer_destroy(tm);
-    workflow_close(wf);
-    source_close(src);
-    flow_device_close(d);
+    for (int k = 0; k < FLOW_CONTEXT_DEPTH; k++) {
+        field_unpin(r.d, &r.own[k]);
+        flow_field_free(&r.own[k]);
+    }
+    field_unpin(r.d, &r.back);
+    flow_field_free(&r.back);
+    flow_context_destroy(r.ctx);
+    ftimer_destroy(r.tm);
+    workflow_close(r.wf);
+    source_close(r.src);
+    flow_device_close(r.d);
     return rc;
 }

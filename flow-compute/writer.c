@@ -1,82 +1,86 @@
-/* writer.c -- the outputs of a pair written by a thread of their own, so
- * that writing the flow file, its .params and the pictures of pair k
- * overlaps the computation of pair k+1 (a 1920x1080 .flo is 16.6 MB).
+/* writer.c -- the outputs of the pairs written by a pool of threads, so
+ * that writing the flow files, their .params and the pictures overlaps the
+ * computation (a 1920x1080 .flo is 16.6 MB; one thread writes a few hundred
+ * MB/s, the flows come faster).
  *
- * One job at a time: output_queue_put() waits until the previous pair is
- * written, then swaps the caller's flow field with the queue's spare one
- * (no copy: the caller computes the next flow into the spare, page-locked
- * like the caller's so that every download is fast) and copies
- * the first frame only when the vector picture needs it.  A failed write
- * is reported by the writer thread as it happens and returned by the next
- * put or by finish, which stops the loop. */
+ * The queue owns the flow fields the computation downloads into, page-
+ * locked so that every download runs at the bus's speed: the computing
+ * thread asks for a free field, computes into it and puts it with its job;
+ * a writer writes the job and hands the field back to the free list.  Jobs
+ * are written in any order (each has files of its own).  A failed write is
+ * reported by its writer as it happens and returned by the next put or by
+ * finish; the jobs after it are dropped. */
 #include "compute.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#define WRITERS_MAX 8
+
+typedef struct job {
+    flow_field field;
+    flow_image frame1; /* the job's first frame (vectors only) */
+    char name[4200];
+    char header[8192];
+    int state;         /* JOB_FREE, JOB_FILLING (the caller's), JOB_QUEUED, JOB_WRITING */
+    long order;        /* queued jobs are written oldest first */
+} job;
+
+enum { JOB_FREE, JOB_FILLING, JOB_QUEUED, JOB_WRITING };
 
 struct output_queue {
     const compute_options *o;
-    flow_device *d;      /* the spare field is page-locked for it, as the caller's is */
-    pthread_t thread;
+    flow_device *d;
+    pthread_t thread[WRITERS_MAX];
+    int nthreads;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int busy;             /* a job is queued or being written */
+    job *jobs;
+    int njobs;
+    long puts;
     int stop;
     int rc;               /* the first failure, CLI_EXIT_OK until then */
-    flow_field field;     /* the job's flow; the spare between jobs */
-    flow_image frame1;    /* the job's first frame (vectors only) */
-    char name[4200];
-    char header[8192];
     double write_ms, wait_ms;
 };
+
+static job *oldest_queued(output_queue *q)
+{
+    job *best = NULL;
+    for (int i = 0; i < q->njobs; i++)
+        if (q->jobs[i].state == JOB_QUEUED && (!best || q->jobs[i].order < best->order))
+            best = &q->jobs[i];
+    return best;
+}
 
 static void *writer(void *arg)
 {
     output_queue *q = arg;
     pthread_mutex_lock(&q->mu);
     for (;;) {
-        while (!q->busy && !q->stop)
+        job *j;
+        while (!(j = oldest_queued(q)) && !q->stop)
             pthread_cond_wait(&q->cv, &q->mu);
-        if (!q->busy)
+        if (!j)
             break; /* stopped with nothing left to write */
+        j->state = JOB_WRITING;
+        const int skip = q->rc != CLI_EXIT_OK;
         pthread_mutex_unlock(&q->mu);
         const double t0 = ftimer_now_ms();
-        /* The job's buffers are the writer's until busy is cleared. */
-        int rc = output_write(q->o, q->name, &q->field, &q->frame1, q->header);
+        /* the job's buffers are this writer's until it is free again */
+        const int rc = skip ? CLI_EXIT_OK : output_write(q->o, j->name, &j->field, &j->frame1,
+                                                         j->header);
         const double ms = ftimer_now_ms() - t0;
         pthread_mutex_lock(&q->mu);
         q->write_ms += ms;
         if (q->rc == CLI_EXIT_OK)
             q->rc = rc;
-        q->busy = 0;
+        j->state = JOB_FREE;
         pthread_cond_broadcast(&q->cv);
     }
     pthread_mutex_unlock(&q->mu);
     return NULL;
-}
-
-int output_queue_start(const compute_options *o, flow_device *d, output_queue **out)
-{
-    *out = NULL;
-    output_queue *q = calloc(1, sizeof *q);
-    if (!q) {
-        cli_error("out of memory");
-        return CLI_EXIT_COMPUTE;
-    }
-    q->o = o;
-    q->d = d;
-    pthread_mutex_init(&q->mu, NULL);
-    pthread_cond_init(&q->cv, NULL);
-    if (pthread_create(&q->thread, NULL, writer, q) != 0) {
-        pthread_mutex_destroy(&q->mu);
-        pthread_cond_destroy(&q->cv);
-        free(q);
-        cli_error("cannot start the output writer thread");
-        return CLI_EXIT_COMPUTE;
-    }
-    *out = q;
-    return CLI_EXIT_OK;
 }
 
 void field_pin(flow_device *d, flow_field *f)
@@ -92,48 +96,117 @@ void field_unpin(flow_device *d, flow_field *f)
     flow_device_unpin(d, f->v);
 }
 
-/* Waits (under mu) until no job is pending; counts the time waited. */
-static void wait_idle(output_queue *q)
+/* Writers: about half the cores (writing is mostly copying into the page
+ * cache), at most WRITERS_MAX, at least 1. */
+static int writer_count(void)
 {
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    const long n = cores / 2;
+    return (int)(n < 1 ? 1 : n < WRITERS_MAX ? n : WRITERS_MAX);
+}
+
+int output_queue_start(const compute_options *o, flow_device *d, int held, output_queue **out)
+{
+    *out = NULL;
+    output_queue *q = calloc(1, sizeof *q);
+    const int writers = writer_count();
+    if (q)
+        q->jobs = calloc((size_t)(writers + held), sizeof *q->jobs);
+    if (!q || !q->jobs) {
+        free(q);
+        cli_error("out of memory");
+        return CLI_EXIT_COMPUTE;
+    }
+    q->o = o;
+    q->d = d;
+    q->njobs = writers + held;
+    pthread_mutex_init(&q->mu, NULL);
+    pthread_cond_init(&q->cv, NULL);
+    for (; q->nthreads < writers; q->nthreads++)
+        if (pthread_create(&q->thread[q->nthreads], NULL, writer, q) != 0)
+            break;
+    if (!q->nthreads) {
+        output_queue_finish(q, NULL, NULL);
+        cli_error("cannot start the output writer threads");
+        return CLI_EXIT_COMPUTE;
+    }
+    *out = q;
+    return CLI_EXIT_OK;
+}
+
+int output_queue_field(output_queue *q, int width, int height, flow_field **field)
+{
+    *field = NULL;
+    pthread_mutex_lock(&q->mu);
     const double t0 = ftimer_now_ms();
-    while (q->busy)
+    job *j = NULL;
+    while (q->rc == CLI_EXIT_OK) {
+        for (int i = 0; i < q->njobs && !j; i++)
+            if (q->jobs[i].state == JOB_FREE)
+                j = &q->jobs[i];
+        if (j)
+            break;
         pthread_cond_wait(&q->cv, &q->mu);
+    }
     q->wait_ms += ftimer_now_ms() - t0;
+    const int rc = q->rc;
+    if (j)
+        j->state = JOB_FILLING;
+    pthread_mutex_unlock(&q->mu);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (!j->field.u) {
+        if (flow_field_alloc(&j->field, width, height) != FLOW_OK)
+            return cli_report_status(FLOW_ERR_NOMEM);
+        field_pin(q->d, &j->field);
+    }
+    *field = &j->field;
+    return CLI_EXIT_OK;
+}
+
+static job *job_of(output_queue *q, const flow_field *field)
+{
+    for (int i = 0; i < q->njobs; i++)
+        if (&q->jobs[i].field == field)
+            return &q->jobs[i];
+    return NULL;
 }
 
 int output_queue_put(output_queue *q, const char *name, flow_field *field,
                      const flow_image *frame1, const char *header)
 {
-    pthread_mutex_lock(&q->mu);
-    wait_idle(q);
-    int rc = q->rc;
-    pthread_mutex_unlock(&q->mu);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    /* The writer is idle: its buffers are ours until busy is set again. */
-    if (!q->field.u) {
-        if (flow_field_alloc(&q->field, field->width, field->height) != FLOW_OK)
-            return cli_report_status(FLOW_ERR_NOMEM);
-        field_pin(q->d, &q->field);
-    }
+    job *j = job_of(q, field);
     if (q->o->vectors) {
-        if (!q->frame1.data
-            && flow_image_alloc(&q->frame1, frame1->width, frame1->height, frame1->channels)
+        if (!j->frame1.data
+            && flow_image_alloc(&j->frame1, frame1->width, frame1->height, frame1->channels)
                    != FLOW_OK)
             return cli_report_status(FLOW_ERR_NOMEM);
-        memcpy(q->frame1.data, frame1->data,
+        memcpy(j->frame1.data, frame1->data,
                sizeof(float) * (size_t)frame1->width * frame1->height * frame1->channels);
     }
-    flow_field spare = q->field;
-    q->field = *field;
-    *field = spare;
-    snprintf(q->name, sizeof q->name, "%s", name);
-    snprintf(q->header, sizeof q->header, "%s", header);
+    snprintf(j->name, sizeof j->name, "%s", name);
+    snprintf(j->header, sizeof j->header, "%s", header);
     pthread_mutex_lock(&q->mu);
-    q->busy = 1;
+    j->state = JOB_QUEUED;
+    j->order = q->puts++;
+    const int rc = q->rc;
     pthread_cond_broadcast(&q->cv);
     pthread_mutex_unlock(&q->mu);
-    return CLI_EXIT_OK;
+    return rc;
+}
+
+void output_queue_drop(output_queue *q, flow_field *field)
+{
+    job *j = job_of(q, field);
+    pthread_mutex_lock(&q->mu);
+    j->state = JOB_FREE;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+}
+
+int output_queue_writers(const output_queue *q)
+{
+    return q->nthreads;
 }
 
 int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms)
@@ -141,11 +214,13 @@ int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms)
     if (!q)
         return CLI_EXIT_OK;
     pthread_mutex_lock(&q->mu);
-    wait_idle(q);
+    const double t0 = ftimer_now_ms();
     q->stop = 1;
     pthread_cond_broadcast(&q->cv);
     pthread_mutex_unlock(&q->mu);
-    pthread_join(q->thread, NULL);
+    for (int i = 0; i < q->nthreads; i++)
+        pthread_join(q->thread[i], NULL);
+    q->wait_ms += ftimer_now_ms() - t0;
     const int rc = q->rc;
     if (write_ms)
         *write_ms = q->write_ms;
@@ -153,9 +228,12 @@ int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms)
         *wait_ms = q->wait_ms;
     pthread_mutex_destroy(&q->mu);
     pthread_cond_destroy(&q->cv);
-    field_unpin(q->d, &q->field);
-    flow_field_free(&q->field);
-    flow_image_free(&q->frame1);
+    for (int i = 0; i < q->njobs; i++) {
+        field_unpin(q->d, &q->jobs[i].field);
+        flow_field_free(&q->jobs[i].field);
+        flow_image_free(&q->jobs[i].frame1);
+    }
+    free(q->jobs);
     free(q);
     return rc;
 }

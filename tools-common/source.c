@@ -1,30 +1,52 @@
 /* source.c -- where a tool's frames come from: a list of frame files, a
  * printf pattern, a directory (image files in natural name order), a video
- * file or a camera.  Every source hands out frames one at a time, reduced
- * to the luminance or as read (source_channels); a frame whose size
- * differs from the first is an error that names both frames.
+ * file or a camera.  Every source hands out frames one at a time, in
+ * order, reduced to the luminance or as read (source_channels); a frame
+ * whose size differs from the first is an error that names both frames.
  *
- * Frames are read ahead by a thread of their own: while the main thread
- * works on a frame (flow-compute computes the flow of a pair, flow-track
- * follows the features), the next frame is being read and decoded.
- * The reader fills one slot; source_next() swaps the slot's buffer with
- * the caller's (no copy, and no allocation once every buffer exists: the
- * two frames of the pair being computed, the slot and the decoder's buffer
- * circulate; image files are still decoded into a fresh buffer each). */
+ * Frames are read ahead by a pool of decoding threads (one for a video,
+ * which is read in order) into a ring of slots: while the tool works on a
+ * frame, the next ones are being read and decoded, several at a time.  A
+ * reader claims the next frame and a free slot, decodes into the slot's
+ * buffers (reused, and page-locked once when a device is given) and marks
+ * it ready; source_take hands slots out in frame order and the caller gives
+ * each back when done with it.  Errors are kept with their frame and
+ * reported when that frame's turn comes, so that the frames before it are
+ * still used. */
 #include "source.h"
 #include "cli.h"
 #include "pattern.h"
 #include "timer.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 typedef enum source_kind { SRC_LIST, SRC_PATTERN, SRC_VIDEO } source_kind;
+
+/* Frames may be held by the caller beyond the one it works on (flow-compute
+ * keeps the frames of the flows in flight): the ring has this many slots
+ * besides one per reader. */
+#define SOURCE_HELD_MAX 4
+#define SOURCE_READERS_MAX 8
+
+typedef enum slot_state { SLOT_FREE, SLOT_READING, SLOT_READY, SLOT_TAKEN } slot_state;
+
+typedef struct slot {
+    source_frame f;
+    slot_state state;
+    long index;          /* position in the input, from 0 */
+    int got, rc;         /* rc != OK: error[] says why */
+    char error[5400];
+    flow_image raw;      /* a video's frame as decoded */
+    int pinned_image, pinned_bytes;
+} slot;
 
 struct frame_source {
     source_kind kind;
@@ -36,29 +58,27 @@ struct frame_source {
     flow_video *video;   /* SRC_VIDEO */
     const char *video_name;
     source_channels channels;
-    /* Read by the reader thread only. */
-    long next;           /* index of the next frame (position, or pattern index) */
-    long tnumber;        /* number of the frame being read */
-    flow_image raw;      /* a video's frame as decoded */
-    char tname[4200];    /* the name of the frame being read */
+    int bytes;           /* hand out 8-bit frames where the file has them */
+    flow_device *pin;    /* page-lock the slots for this device */
+    /* checked in frame order, by source_take */
     char first_name[4200];
-    int width, height, first_channels; /* of the first frame */
-    /* The hand-over between the reader and the main thread, under mu. */
-    pthread_t thread;
-    int started;
+    int width, height, first_channels, have_first;
+    /* the ring, under mu */
+    pthread_t thread[SOURCE_READERS_MAX];
+    int nthreads;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int full;            /* the slot holds a result not yet taken */
-    int stop;            /* the main thread wants no more frames */
-    flow_image slot;     /* the frame read ahead */
-    int slot_got, slot_rc;
-    long slot_number;
-    double slot_ms;
-    char slot_name[4200];
-    /* What the main thread last took. */
-    long number;
+    pthread_mutex_t video_mu; /* a video is read by one reader at a time, in order */
+    slot *slots;
+    int nslots;
+    long claimed;        /* frames claimed by readers so far */
+    long taken;          /* frames handed out so far */
+    long end;            /* the first index past the input (a video: when found) */
+    int stop;
+    /* What the caller last took. */
     char name[4200];
-    double read_ms;      /* reading and decoding, summed (reader thread) */
+    long number;
+    double read_ms;      /* reading and decoding, summed over the frames taken */
 };
 
 /* ---- options -------------------------------------------------------------- */
@@ -265,11 +285,43 @@ static int open_pattern(frame_source *s, const source_options *o)
         return CLI_EXIT_IO;
     }
     s->last = last;
-    s->next = s->first;
     return CLI_EXIT_OK;
 }
 
 static void *reader(void *arg);
+
+/* Decoding threads for the input: one for a video (read in order), else
+ * about one per core the computation leaves free, at most
+ * SOURCE_READERS_MAX. */
+static int reader_count(const frame_source *s)
+{
+    if (s->kind == SRC_VIDEO)
+        return 1;
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    const long n = cores > 2 ? cores - 1 : 1;
+    return (int)(n < SOURCE_READERS_MAX ? n : SOURCE_READERS_MAX);
+}
+
+static int start_readers(frame_source *s)
+{
+    s->nthreads = reader_count(s);
+    s->nslots = s->nthreads + SOURCE_HELD_MAX + 1;
+    s->slots = calloc((size_t)s->nslots, sizeof *s->slots);
+    if (!s->slots) {
+        cli_error("out of memory");
+        return CLI_EXIT_COMPUTE;
+    }
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    pthread_mutex_init(&s->video_mu, NULL);
+    for (int i = 0; i < s->nthreads; i++)
+        if (pthread_create(&s->thread[i], NULL, reader, s) != 0) {
+            s->nthreads = i;
+            cli_error("cannot start the frame reader threads");
+            return CLI_EXIT_COMPUTE;
+        }
+    return CLI_EXIT_OK;
+}
 
 int source_open(const source_options *o, frame_source **out)
 {
@@ -280,6 +332,8 @@ int source_open(const source_options *o, frame_source **out)
         return CLI_EXIT_COMPUTE;
     }
     s->channels = o->channels;
+    s->bytes = o->bytes;
+    s->pin = o->pin;
     int rc = CLI_EXIT_OK;
     flow_status st = FLOW_OK;
     if (o->video || o->camera >= 0) {
@@ -305,15 +359,10 @@ int source_open(const source_options *o, frame_source **out)
         s->names = o->frames;
         s->nnames = o->nframes;
     }
-    if (rc == CLI_EXIT_OK) {
-        pthread_mutex_init(&s->mu, NULL);
-        pthread_cond_init(&s->cv, NULL);
-        if (pthread_create(&s->thread, NULL, reader, s) != 0) {
-            cli_error("cannot start the frame reader thread");
-            rc = CLI_EXIT_COMPUTE;
-        } else
-            s->started = 1;
-    }
+    const long count = source_frame_count(s);
+    s->end = count >= 0 ? count : -1; /* -1: a stream's end is found by reading */
+    if (rc == CLI_EXIT_OK)
+        rc = start_readers(s);
     if (rc != CLI_EXIT_OK) {
         source_close(s);
         return rc;
@@ -322,142 +371,249 @@ int source_open(const source_options *o, frame_source **out)
     return CLI_EXIT_OK;
 }
 
-/* img = frame reduced to what the tool takes: the luminance, or the
- * channels themselves.  When no conversion is needed the buffers are
- * swapped instead of copied (frame then holds img's old buffer, or none). */
-static int take_frame(frame_source *s, flow_image *frame, flow_image *img)
+/* ---- decoding (reader threads) --------------------------------------------- */
+
+/* Page-locks a buffer of the slot once, for the device the caller named. */
+static void pin(frame_source *s, void *p, size_t bytes, int *pinned)
 {
-    const int channels = s->channels == SOURCE_LUMINANCE ? 1 : frame->channels;
-    if (!s->first_name[0]) {
-        snprintf(s->first_name, sizeof s->first_name, "%s", s->tname);
-        s->width = frame->width, s->height = frame->height, s->first_channels = channels;
+    if (s->pin && p && !*pinned && flow_device_pin(s->pin, p, bytes) == FLOW_OK)
+        *pinned = 1;
+}
+
+static void unpin(frame_source *s, void *p, int *pinned)
+{
+    if (*pinned)
+        flow_device_unpin(s->pin, p);
+    *pinned = 0;
+}
+
+/* The slot's float frame = raw reduced to what the tool takes: the
+ * luminance, or the channels themselves.  Its buffer is reused while the
+ * shape stays. */
+static int take_raw(frame_source *s, slot *sl, const flow_image *raw)
+{
+    flow_image *img = &sl->f.image;
+    const int channels = s->channels == SOURCE_LUMINANCE ? 1 : raw->channels;
+    if (img->data
+        && (img->width != raw->width || img->height != raw->height || img->channels != channels)) {
+        unpin(s, img->data, &sl->pinned_image);
+        flow_image_free(img);
     }
-    if (frame->width != s->width || frame->height != s->height) {
-        cli_error("%s: frame is %dx%d but %s is %dx%d: all frames must have one size", s->tname,
-                  frame->width, frame->height, s->first_name, s->width, s->height);
-        return CLI_EXIT_IO;
+    if (!img->data) {
+        if (flow_image_alloc(img, raw->width, raw->height, channels) != FLOW_OK)
+            goto fail;
+        pin(s, img->data, sizeof(float) * (size_t)raw->width * raw->height * channels,
+            &sl->pinned_image);
     }
-    if (s->channels == SOURCE_RGB && channels != s->first_channels) {
-        cli_error("%s: frame has %d channels but %s has %d (--rgb needs colour frames "
-                  "throughout)",
-                  s->tname, channels, s->first_name, s->first_channels);
-        return CLI_EXIT_IO;
+    if (channels == raw->channels)
+        memcpy(img->data, raw->data, sizeof(float) * (size_t)raw->width * raw->height * channels);
+    else if (flow_image_gray_into(raw, img) != FLOW_OK)
+        goto fail;
+    return CLI_EXIT_OK;
+fail:
+    snprintf(sl->error, sizeof sl->error, "%s: %s", sl->f.name, flow_last_error());
+    return CLI_EXIT_COMPUTE;
+}
+
+static int fail_status(slot *sl, flow_status st)
+{
+    snprintf(sl->error, sizeof sl->error, "%s", flow_last_error());
+    return cli_exit_for_status(st);
+}
+
+/* A file's 8-bit samples into the slot: 1 when they are the frame, 2 when
+ * they are colour and the tool takes the luminance (made from them), 0 when
+ * the file is not read as 8 bits (16-bit, other formats). */
+static int read_bytes(frame_source *s, slot *sl, const char *path)
+{
+    flow_image8 *b = &sl->f.bytes;
+    const int fresh = !b->data;
+    if (flow_image8_read(path, b) != FLOW_OK)
+        return 0;
+    if (fresh)
+        pin(s, b->data, (size_t)b->width * b->height * b->channels, &sl->pinned_bytes);
+    return b->channels == 1 || s->channels != SOURCE_LUMINANCE ? 1 : 2;
+}
+
+static int read_file(frame_source *s, slot *sl, long index)
+{
+    source_frame *f = &sl->f;
+    const char *path;
+    if (s->kind == SRC_LIST) {
+        path = s->names[index];
+        snprintf(f->name, sizeof f->name, "%s", path);
+        f->number = index;
+    } else {
+        f->number = s->first + index;
+        cli_pattern_format(f->name, sizeof f->name, s->pattern, f->number);
+        path = f->name;
     }
-    if (channels == frame->channels) {
-        flow_image t = *img;
-        *img = *frame;
-        *frame = t;
+    const int got8 = s->bytes ? read_bytes(s, sl, path) : 0;
+    f->is8 = got8 == 1;
+    if (f->is8)
+        return CLI_EXIT_OK;
+    flow_image raw = {0};
+    const flow_status st = got8 == 2 ? flow_image8_to_float(&f->bytes, &raw)
+                                     : flow_image_read(path, &raw);
+    const int rc = st == FLOW_OK ? take_raw(s, sl, &raw) : fail_status(sl, st);
+    flow_image_free(&raw);
+    return rc;
+}
+
+static int read_video(frame_source *s, slot *sl, long index, int *got)
+{
+    int more = 0;
+    pthread_mutex_lock(&s->video_mu);
+    flow_status st = flow_video_read(s->video, &sl->raw, &more);
+    pthread_mutex_unlock(&s->video_mu);
+    if (st != FLOW_OK)
+        return fail_status(sl, st);
+    *got = more;
+    if (!more)
+        return CLI_EXIT_OK;
+    sl->f.number = index;
+    sl->f.is8 = 0;
+    snprintf(sl->f.name, sizeof sl->f.name, "%s frame %ld", s->video_name, index);
+    return take_raw(s, sl, &sl->raw);
+}
+
+/* A reader: claims the next frame and a free slot, decodes, marks it ready;
+ * until the end of the input, an error or stop. */
+static void *reader(void *arg)
+{
+    frame_source *s = arg;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        slot *sl = NULL;
+        while (!s->stop && (s->end < 0 || s->claimed < s->end)) {
+            for (int i = 0; i < s->nslots && !sl; i++)
+                if (s->slots[i].state == SLOT_FREE)
+                    sl = &s->slots[i];
+            if (sl)
+                break;
+            pthread_cond_wait(&s->cv, &s->mu);
+        }
+        if (!sl)
+            break;
+        const long index = s->claimed++;
+        sl->state = SLOT_READING;
+        sl->index = index;
+        pthread_mutex_unlock(&s->mu);
+
+        int got = 1;
+        sl->error[0] = 0;
+        const double t0 = ftimer_now_ms();
+        const int rc = s->kind == SRC_VIDEO ? read_video(s, sl, index, &got)
+                                            : read_file(s, sl, index);
+        sl->f.read_ms = ftimer_now_ms() - t0;
+
+        pthread_mutex_lock(&s->mu);
+        sl->got = got && rc == CLI_EXIT_OK;
+        sl->rc = rc;
+        sl->state = SLOT_READY;
+        /* nothing past the end of a stream or past a frame that failed */
+        if ((!got || rc != CLI_EXIT_OK) && (s->end < 0 || s->end > index + 1))
+            s->end = index + 1;
+        pthread_cond_broadcast(&s->cv);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* ---- handing out, in order --------------------------------------------------- */
+
+/* The checks against the first frame, made in frame order. */
+static int check_shape(frame_source *s, const source_frame *f)
+{
+    const int w = f->is8 ? f->bytes.width : f->image.width;
+    const int h = f->is8 ? f->bytes.height : f->image.height;
+    const int ch = f->is8 ? f->bytes.channels : f->image.channels;
+    if (!s->have_first) {
+        snprintf(s->first_name, sizeof s->first_name, "%s", f->name);
+        s->width = w, s->height = h, s->first_channels = ch;
+        s->have_first = 1;
         return CLI_EXIT_OK;
     }
-    if (!img->data && flow_image_alloc(img, frame->width, frame->height, channels) != FLOW_OK) {
-        cli_error("%s: %s", s->tname, flow_last_error());
-        return CLI_EXIT_COMPUTE;
+    if (w != s->width || h != s->height) {
+        cli_error("%s: frame is %dx%d but %s is %dx%d: all frames must have one size", f->name, w,
+                  h, s->first_name, s->width, s->height);
+        return CLI_EXIT_IO;
     }
-    if (flow_image_gray_into(frame, img) != FLOW_OK) {
-        cli_error("%s: %s", s->tname, flow_last_error());
-        return CLI_EXIT_COMPUTE;
+    if (s->channels == SOURCE_RGB && ch != s->first_channels) {
+        cli_error("%s: frame has %d channels but %s has %d (--rgb needs colour frames "
+                  "throughout)",
+                  f->name, ch, s->first_name, s->first_channels);
+        return CLI_EXIT_IO;
     }
     return CLI_EXIT_OK;
 }
 
-/* Reads the next frame into img (reader thread). */
-static int read_frame(frame_source *s, flow_image *img, int *got)
+int source_take(frame_source *s, const source_frame **out, int *got)
 {
+    *out = NULL;
     *got = 0;
-    if (s->kind == SRC_VIDEO) {
-        int more = 0;
-        flow_status st = flow_video_read(s->video, &s->raw, &more);
-        if (st != FLOW_OK) {
-            cli_error("%s", flow_last_error());
-            return cli_exit_for_status(st);
-        }
-        if (!more)
-            return CLI_EXIT_OK;
-        s->tnumber = s->next++;
-        snprintf(s->tname, sizeof s->tname, "%s frame %ld", s->video_name, s->tnumber);
-        int rc = take_frame(s, &s->raw, img);
-        *got = rc == CLI_EXIT_OK;
-        return rc;
+    pthread_mutex_lock(&s->mu);
+    slot *sl = NULL;
+    for (;;) {
+        for (int i = 0; i < s->nslots && !sl; i++)
+            if (s->slots[i].state == SLOT_READY && s->slots[i].index == s->taken)
+                sl = &s->slots[i];
+        if (sl || (s->end >= 0 && s->taken >= s->end))
+            break;
+        pthread_cond_wait(&s->cv, &s->mu);
     }
-    const char *path;
-    if (s->kind == SRC_LIST) {
-        if (s->next >= s->nnames)
-            return CLI_EXIT_OK;
-        path = s->names[s->next];
-        snprintf(s->tname, sizeof s->tname, "%s", path);
+    pthread_mutex_unlock(&s->mu);
+    if (!sl)
+        return CLI_EXIT_OK; /* the end, already reported */
+    int rc = sl->rc;
+    if (rc != CLI_EXIT_OK)
+        cli_error("%s", sl->error);
+    else if (sl->got)
+        rc = check_shape(s, &sl->f);
+    pthread_mutex_lock(&s->mu);
+    s->taken++;
+    if (rc == CLI_EXIT_OK && sl->got) {
+        sl->state = SLOT_TAKEN;
+        s->read_ms += sl->f.read_ms;
+        snprintf(s->name, sizeof s->name, "%s", sl->f.name);
+        s->number = sl->f.number;
+        *out = &sl->f;
+        *got = 1;
     } else {
-        if (s->next > s->last)
-            return CLI_EXIT_OK;
-        cli_pattern_format(s->tname, sizeof s->tname, s->pattern, s->next);
-        path = s->tname;
+        sl->state = SLOT_FREE;
+        s->end = s->taken; /* nothing after an error or the end */
     }
-    s->tnumber = s->next++;
-    flow_image frame = {0};
-    flow_status st = flow_image_read(path, &frame);
-    if (st != FLOW_OK) {
-        cli_error("%s", flow_last_error());
-        return cli_exit_for_status(st);
-    }
-    int rc = take_frame(s, &frame, img);
-    flow_image_free(&frame);
-    *got = rc == CLI_EXIT_OK;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
     return rc;
 }
 
-/* The reader thread: one frame ahead of the main thread, until the end of
- * the input, an error, or stop. */
-static void *reader(void *arg)
+void source_give_back(frame_source *s, const source_frame *f)
 {
-    frame_source *s = arg;
-    for (;;) {
-        pthread_mutex_lock(&s->mu);
-        while (s->full && !s->stop)
-            pthread_cond_wait(&s->cv, &s->mu);
-        const int stop = s->stop;
-        pthread_mutex_unlock(&s->mu);
-        if (stop)
-            break;
-        int got = 0;
-        const double t0 = ftimer_now_ms();
-        const int rc = read_frame(s, &s->slot, &got);
-        const double ms = ftimer_now_ms() - t0;
-        pthread_mutex_lock(&s->mu);
-        s->slot_got = got;
-        s->slot_rc = rc;
-        s->slot_ms = ms;
-        s->slot_number = s->tnumber;
-        snprintf(s->slot_name, sizeof s->slot_name, "%s", s->tname);
-        s->full = 1;
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
-        if (!got || rc != CLI_EXIT_OK)
-            break;
-    }
-    return NULL;
+    if (!f)
+        return;
+    pthread_mutex_lock(&s->mu);
+    for (int i = 0; i < s->nslots; i++)
+        if (&s->slots[i].f == f)
+            s->slots[i].state = SLOT_FREE;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
 }
 
 int source_next(frame_source *s, flow_image *img, int *got)
 {
-    *got = 0;
-    pthread_mutex_lock(&s->mu);
-    while (!s->full)
-        pthread_cond_wait(&s->cv, &s->mu);
-    const int rc = s->slot_rc;
-    if (rc == CLI_EXIT_OK && s->slot_got) {
-        /* Hand over the buffer: the caller's becomes the next slot. */
-        flow_image t = *img;
-        *img = s->slot;
-        s->slot = t;
-        s->number = s->slot_number;
-        snprintf(s->name, sizeof s->name, "%s", s->slot_name);
-        s->read_ms += s->slot_ms;
-        *got = 1;
-        s->full = 0; /* the reader goes on */
-        pthread_cond_broadcast(&s->cv);
-    }
-    /* At the end or after an error the slot stays full: the reader is done. */
-    pthread_mutex_unlock(&s->mu);
-    return rc;
+    const source_frame *f;
+    const int rc = source_take(s, &f, got);
+    if (rc != CLI_EXIT_OK || !*got)
+        return rc;
+    /* the slot's buffer goes to the caller, the caller's to the slot (no
+     * copy: sources opened without a device to pin for) */
+    slot *sl = (slot *)((char *)f - offsetof(slot, f));
+    flow_image t = *img;
+    *img = sl->f.image;
+    sl->f.image = t;
+    source_give_back(s, f);
+    return CLI_EXIT_OK;
 }
 
 double source_read_ms(const frame_source *s)
@@ -489,27 +645,41 @@ int source_is_stream(const frame_source *s)
     return s->kind == SRC_VIDEO;
 }
 
+int source_readers(const frame_source *s)
+{
+    return s->nthreads;
+}
+
 void source_close(frame_source *s)
 {
     if (!s)
         return;
-    if (s->started) {
-        /* The reader may be inside a read (a camera, a pipe): it stops after it. */
+    if (s->slots) {
+        /* A reader may be inside a read (a camera, a pipe): it stops after it. */
         pthread_mutex_lock(&s->mu);
         s->stop = 1;
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
-        pthread_join(s->thread, NULL);
+        for (int i = 0; i < s->nthreads; i++)
+            pthread_join(s->thread[i], NULL);
         pthread_mutex_destroy(&s->mu);
         pthread_cond_destroy(&s->cv);
+        pthread_mutex_destroy(&s->video_mu);
+        for (int i = 0; i < s->nslots; i++) {
+            slot *sl = &s->slots[i];
+            unpin(s, sl->f.image.data, &sl->pinned_image);
+            unpin(s, sl->f.bytes.data, &sl->pinned_bytes);
+            flow_image_free(&sl->f.image);
+            flow_image8_free(&sl->f.bytes);
+            flow_image_free(&sl->raw);
+        }
+        free(s->slots);
     }
-    flow_image_free(&s->slot);
     if (s->owns_names) {
         for (long i = 0; i < s->nnames; i++)
             free(s->names[i]);
         free(s->names);
     }
     flow_video_close(s->video);
-    flow_image_free(&s->raw);
     free(s);
 }

@@ -1,6 +1,6 @@
 /* source.h -- where a tool's frames come from (flow-compute, flow-track):
  * two or more frame files, a printf pattern, a directory, a video file or
- * a camera, read ahead by a thread of their own.  The input options
+ * a camera, read ahead by a pool of decoding threads.  The input options
  * (--video, --camera, --first, --last) are parsed, checked and listed in
  * --help here, so that every tool takes them alike.
  *
@@ -9,6 +9,7 @@
 #ifndef FLOW_TOOLS_SOURCE_H
 #define FLOW_TOOLS_SOURCE_H
 
+#include "flow/device.h"
 #include "flow/image.h"
 
 #include <getopt.h>
@@ -30,6 +31,8 @@ typedef struct source_options {
     source_channels channels;
     const char *usage;        /* the tool's usage line and name, for usage errors */
     const char *program;
+    int bytes;                /* hand out 8-bit frames where the file is 8-bit (source_take) */
+    flow_device *pin;         /* page-lock the frame buffers for this device (or NULL) */
 } source_options;
 
 /* The options before parsing: no input, automatic range, luminance. */
@@ -61,6 +64,26 @@ typedef struct frame_source frame_source;
  * --camera.  Missing files, empty directories and patterns that match
  * fewer than two frames are input errors (exit 2). */
 int source_open(const source_options *o, frame_source **out);
+/* A frame handed out by source_take: 8-bit samples (is8: only with the
+ * option `bytes`, from 8-bit files whose channels the tool takes as they
+ * are) or a float image, already reduced as the options say. */
+typedef struct source_frame {
+    int is8;
+    flow_image8 bytes;
+    flow_image image;
+    char name[4200];   /* "a.png", "clip.y4m frame 12" */
+    long number;       /* as source_frame_number says */
+    double read_ms;    /* reading and decoding it */
+} source_frame;
+
+/* The next frame, in order, decoded ahead by the source's threads; the
+ * caller keeps it (at most 5 at a time) until source_give_back.  *got is 0
+ * at the end. */
+int source_take(frame_source *s, const source_frame **f, int *got);
+void source_give_back(frame_source *s, const source_frame *f);
+/* The number of decoding threads. */
+int source_readers(const frame_source *s);
+
 /* Reads the next frame into img (allocated by the first call, then reused;
  * a frame of another size is an error naming both frames).  *got is 0 at
  * the end.  Channels as the options say. */

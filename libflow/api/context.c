@@ -1,14 +1,32 @@
 /* context.c -- a flow computation for one image size: every buffer is
- * allocated in flow_context_create and reused frame after frame; a compute
- * is upload -> the method's device work -> download, with no allocation
- * and, on the GPU, no host round trip between the upload and the download
- * (unless a trace or workflow observer asks for values).  The method is
- * whatever the parameters name: this file knows none of them. */
+ * allocated in flow_context_create and reused frame after frame; a flow is
+ * upload -> the method's device work -> download, with no allocation and,
+ * on the GPU, no host round trip in between (unless a trace or workflow
+ * observer asks for values).  The method is whatever the parameters name:
+ * this file knows none of them.
+ *
+ * A frame is uploaded into a staging buffer on the upload lane, then
+ * converted into frame[1] on the computing lane once the frame before it
+ * has moved to frame[0]; a flow's result is copied into one of
+ * FLOW_CONTEXT_DEPTH staging pairs and downloaded from there on the
+ * download lane, so that the next flow may overwrite the method's result
+ * while the last one crosses the bus.  Events order the lanes: the upload
+ * waits until the staged frame has been converted, a result copy until
+ * its staging pair's previous download is done. */
 #include "methods/method.h"
 #include "base/fail.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* A flow in flight, from its submit to its collect. */
+typedef struct queued_flow {
+    flow_field *out;
+    flow_pair staged;  /* the result, copied for the download lane */
+    void *start;       /* computing lane: the flow's work begins */
+    void *done;        /* computing lane: staged holds the result */
+    void *downloaded;  /* download lane: out holds the flow */
+} queued_flow;
 
 struct flow_context {
     flow_exec ex;
@@ -16,20 +34,41 @@ struct flow_context {
     flow_params *params;
     void *state; /* the method's */
     int width, height, channels;
-    flow_plane frame[2][3];    /* the uploaded frames, one plane per channel */
+    flow_plane frame[2][3];    /* the frames on the device, one plane per channel */
     /* colour frames of a method told `color 0`: it computes on their
      * luminance (one plane per frame), made on the device */
     int luminance;
     flow_plane gray[2];
     const flow_pair *result;   /* where the method leaves the flow */
     int computed;              /* a flow has been computed (residual is meaningful) */
-    int has_frames;            /* frame[] holds the last pair uploaded whole */
+    int has_frames;            /* frame[1] holds the kept frame */
+    /* the frame being uploaded: floats or bytes */
+    flow_plane stage[3];
+    void *stage8;
+    void *uploaded;            /* upload lane: the stage is written */
+    void *converted;           /* computing lane: the stage is read */
+    queued_flow q[FLOW_CONTEXT_DEPTH];
+    int head, queued;          /* q[head] is the oldest flow in flight */
+    int next_slot;             /* the staging pair the next flow uses */
     /* CUDA graph of the device work of a frame */
     int graphs;                /* capture and replay when the device can */
     int graph_failed;          /* a capture failed: run directly from now on */
     int last_graph;            /* the last compute replayed the graph */
     void *graph;
 };
+
+/* Waits for every transfer still queued (a failure or the end: after it the
+ * caller's frames and fields are no longer touched) and drops the flows. */
+static void drain(flow_context *ctx)
+{
+    flow_device *d = ctx->ex.dev;
+    for (int i = 0; i < ctx->queued; i++)
+        d->ops->event_wait(d, ctx->q[(ctx->head + i) % FLOW_CONTEXT_DEPTH].downloaded);
+    if (ctx->uploaded)
+        d->ops->event_wait(d, ctx->uploaded);
+    ctx->queued = 0;
+    ctx->has_frames = 0;
+}
 
 void flow_context_destroy(flow_context *ctx)
 {
@@ -40,10 +79,24 @@ void flow_context_destroy(flow_context *ctx)
         d->ops->graph_destroy(d, ctx->graph);
     if (ctx->method && ctx->state)
         ctx->method->destroy(ctx->state);
+    drain(ctx);
     for (int k = 0; k < 2; k++) {
         for (int c = 0; c < 3; c++)
             flow_plane_free(d, &ctx->frame[k][c]);
         flow_plane_free(d, &ctx->gray[k]);
+    }
+    for (int c = 0; c < 3; c++)
+        flow_plane_free(d, &ctx->stage[c]);
+    d->ops->buffer_free(d, ctx->stage8);
+    d->ops->event_destroy(d, ctx->uploaded);
+    d->ops->event_destroy(d, ctx->converted);
+    for (int i = 0; i < FLOW_CONTEXT_DEPTH; i++) {
+        queued_flow *q = &ctx->q[i];
+        flow_plane_free(d, &q->staged.u);
+        flow_plane_free(d, &q->staged.v);
+        d->ops->event_destroy(d, q->start);
+        d->ops->event_destroy(d, q->done);
+        d->ops->event_destroy(d, q->downloaded);
     }
     flow_params_destroy(ctx->params);
     free(ctx->ex.host);
@@ -80,6 +133,26 @@ flow_status flow_context_create(flow_device *d, int width, int height, int chann
         if (s == FLOW_OK && ctx->luminance)
             s = flow_plane_alloc(d, &ctx->gray[k], width, height);
     }
+    for (int c = 0; c < channels && s == FLOW_OK; c++)
+        s = flow_plane_alloc(d, &ctx->stage[c], width, height);
+    if (s == FLOW_OK)
+        s = d->ops->buffer_alloc(d, &ctx->stage8, (size_t)width * height * channels);
+    if (s == FLOW_OK)
+        s = d->ops->event_create(d, &ctx->uploaded);
+    if (s == FLOW_OK)
+        s = d->ops->event_create(d, &ctx->converted);
+    for (int i = 0; i < FLOW_CONTEXT_DEPTH && s == FLOW_OK; i++) {
+        queued_flow *q = &ctx->q[i];
+        s = flow_plane_alloc(d, &q->staged.u, width, height);
+        if (s == FLOW_OK)
+            s = flow_plane_alloc(d, &q->staged.v, width, height);
+        if (s == FLOW_OK)
+            s = d->ops->event_create(d, &q->start);
+        if (s == FLOW_OK)
+            s = d->ops->event_create(d, &q->done);
+        if (s == FLOW_OK)
+            s = d->ops->event_create(d, &q->downloaded);
+    }
     if (s == FLOW_OK)
         s = ctx->method->create(d, width, height, ctx->luminance ? 1 : channels,
                                 flow_params_values(ctx->params), &ctx->state);
@@ -111,42 +184,96 @@ int flow_context_used_graph(const flow_context *ctx)
     return ctx->last_graph;
 }
 
+static flow_status check_size(const flow_context *ctx, int width, int height, int channels,
+                              const char *which)
+{
+    if (width != ctx->width || height != ctx->height)
+        return flow_fail(FLOW_ERR_SIZE, "%s frame is %dx%d, the context %dx%d", which, width,
+                         height, ctx->width, ctx->height);
+    if (channels != ctx->channels)
+        return flow_fail(FLOW_ERR_INVALID, "%s frame has %d channels, the context %d", which,
+                         channels, ctx->channels);
+    return FLOW_OK;
+}
+
 static flow_status check_frame(const flow_context *ctx, const flow_image *f, const char *which)
 {
     if (!f || !f->data)
         return flow_fail(FLOW_ERR_INVALID, "%s frame is missing", which);
-    if (f->width != ctx->width || f->height != ctx->height)
-        return flow_fail(FLOW_ERR_SIZE, "%s frame is %dx%d, the context %dx%d", which, f->width,
-                         f->height, ctx->width, ctx->height);
-    if (f->channels != ctx->channels)
-        return flow_fail(FLOW_ERR_INVALID, "%s frame has %d channels, the context %d", which,
-                         f->channels, ctx->channels);
+    return check_size(ctx, f->width, f->height, f->channels, which);
+}
+
+static flow_status check_frame8(const flow_context *ctx, const flow_image8 *f,
+                                const char *which)
+{
+    if (!f || !f->data)
+        return flow_fail(FLOW_ERR_INVALID, "%s frame is missing", which);
+    return check_size(ctx, f->width, f->height, f->channels, which);
+}
+
+static flow_status check_output(const flow_context *ctx, const flow_field *out)
+{
+    if (!out || !out->u || !out->v || out->width != ctx->width || out->height != ctx->height)
+        return flow_fail(FLOW_ERR_SIZE, "output field is %dx%d, the context %dx%d",
+                         out ? out->width : 0, out ? out->height : 0, ctx->width, ctx->height);
     return FLOW_OK;
 }
 
-static flow_status upload_frame(flow_context *ctx, int k, const flow_image *f)
+/* A timed computation (stage hooks set) keeps its transfers on the
+ * computing lane, where the stage events see them. */
+static int timed(const flow_context *ctx)
 {
-    const size_t n = (size_t)ctx->width * ctx->height;
-    for (int c = 0; c < ctx->channels; c++)
-        FLOW_TRY(flow_upload(ctx->ex.dev, &ctx->frame[k][c], f->data + c * n,
-                             (size_t)ctx->width));
-    return FLOW_OK;
+    return ctx->ex.obs.stage_begin != NULL;
 }
 
-/* Both frames from the host, or (f1 == NULL) the next pair of a sequence:
- * the second frame already on the device becomes the first by a copy there,
- * which costs a few microseconds where the upload costs a millisecond. */
-static flow_status upload(flow_context *ctx, const flow_image *f1, const flow_image *f2)
+static flow_lane lane(const flow_context *ctx, flow_lane l)
 {
-    if (f1)
-        FLOW_TRY(upload_frame(ctx, 0, f1));
-    else
+    return timed(ctx) ? FLOW_LANE_COMPUTE : l;
+}
+
+/* The frame into the stage, on the upload lane, once the stage's last frame
+ * has been converted.  One of f, f8 is set. */
+static flow_status upload_stage(flow_context *ctx, const flow_image *f, const flow_image8 *f8)
+{
+    flow_device *d = ctx->ex.dev;
+    const flow_lane up = lane(ctx, FLOW_LANE_UPLOAD);
+    FLOW_TRY(d->ops->lane_wait(d, up, ctx->converted));
+    if (f8) {
+        const size_t bytes = (size_t)ctx->width * ctx->height * ctx->channels;
+        FLOW_TRY(d->ops->upload_bytes(d, up, ctx->stage8, f8->data, bytes));
+    } else {
+        const size_t n = (size_t)ctx->width * ctx->height;
         for (int c = 0; c < ctx->channels; c++)
-            FLOW_TRY(flow_copy(ctx->ex.dev, &ctx->frame[0][c], &ctx->frame[1][c]));
-    return upload_frame(ctx, 1, f2);
+            FLOW_TRY(d->ops->upload_async(d, up, &ctx->stage[c], f->data + c * n,
+                                          (size_t)ctx->width));
+    }
+    return d->ops->lane_record(d, up, ctx->uploaded);
 }
 
-/* The method's device work on the uploaded frames (ctx: the context). */
+/* On the computing lane: the kept frame moves to frame[0] (a copy on the
+ * device: a few microseconds), the staged one becomes frame[1]. */
+static flow_status convert_stage(flow_context *ctx, int bytes)
+{
+    flow_device *d = ctx->ex.dev;
+    FLOW_TRY(d->ops->lane_wait(d, FLOW_LANE_COMPUTE, ctx->uploaded));
+    if (ctx->has_frames)
+        for (int c = 0; c < ctx->channels; c++)
+            FLOW_TRY(flow_copy(d, &ctx->frame[0][c], &ctx->frame[1][c]));
+    if (bytes) {
+        flow_unpack8_args a;
+        memset(&a, 0, sizeof a);
+        for (int c = 0; c < ctx->channels; c++)
+            a.dst[c] = ctx->frame[1][c];
+        a.src = ctx->stage8;
+        a.channels = ctx->channels;
+        FLOW_TRY(flow_k_unpack8(d, &a));
+    } else
+        for (int c = 0; c < ctx->channels; c++)
+            FLOW_TRY(flow_copy(d, &ctx->frame[1][c], &ctx->stage[c]));
+    return d->ops->lane_record(d, FLOW_LANE_COMPUTE, ctx->converted);
+}
+
+/* The method's device work on the frames (user: the context). */
 static flow_status device_work(void *user)
 {
     flow_context *ctx = user;
@@ -182,15 +309,9 @@ static void capture(flow_context *ctx)
         ctx->graph_failed = 1;
 }
 
-static flow_status compute(flow_context *ctx, const flow_image *f1, const flow_image *f2,
-                           flow_field *out)
+static flow_status run_method(flow_context *ctx)
 {
     flow_exec *ex = &ctx->ex;
-    flow_stage_begin(ex, "upload");
-    flow_status s = upload(ctx, f1, f2);
-    flow_stage_end(ex, "upload");
-    FLOW_TRY(s);
-
     /* a trace reads the device between launches, a workflow hands planes
      * out between stages: both need the direct path */
     const int graphable = ctx->graphs && !ctx->graph_failed && !ex->obs.trace
@@ -200,53 +321,148 @@ static flow_status compute(flow_context *ctx, const flow_image *f1, const flow_i
     ctx->last_graph = graphable && ctx->graph;
     FLOW_TRY(ctx->last_graph ? flow_exec_replay(ex, ctx->graph) : device_work(ctx));
     FLOW_TRY(flow_workflow(ex, "u", &ctx->result->u));
-    FLOW_TRY(flow_workflow(ex, "v", &ctx->result->v));
-
-    flow_stage_begin(ex, "download");
-    s = flow_download(ex->dev, out->u, (size_t)ctx->width, &ctx->result->u);
-    if (s == FLOW_OK)
-        s = flow_download(ex->dev, out->v, (size_t)ctx->width, &ctx->result->v);
-    flow_stage_end(ex, "download");
-    return s;
+    return flow_workflow(ex, "v", &ctx->result->v);
 }
 
-static flow_status check_output(const flow_context *ctx, const flow_field *out)
+/* The result to the host into q->out: on the download lane from a staged
+ * copy, or (timed) straight from the method's planes on the computing lane. */
+static flow_status download(flow_context *ctx, queued_flow *q)
 {
-    if (!out || !out->u || !out->v || out->width != ctx->width || out->height != ctx->height)
-        return flow_fail(FLOW_ERR_SIZE, "output field is %dx%d, the context %dx%d",
-                         out ? out->width : 0, out ? out->height : 0, ctx->width, ctx->height);
+    flow_device *d = ctx->ex.dev;
+    const size_t w = (size_t)ctx->width;
+    if (timed(ctx)) {
+        FLOW_TRY(d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->done));
+        FLOW_TRY(d->ops->download_async(d, FLOW_LANE_COMPUTE, q->out->u, w, &ctx->result->u));
+        FLOW_TRY(d->ops->download_async(d, FLOW_LANE_COMPUTE, q->out->v, w, &ctx->result->v));
+        return d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->downloaded);
+    }
+    FLOW_TRY(d->ops->lane_wait(d, FLOW_LANE_COMPUTE, q->downloaded));
+    const flow_copy_pair_args a = { q->staged, *ctx->result };
+    FLOW_TRY(flow_k_copy_pair(d, &a));
+    FLOW_TRY(d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->done));
+    FLOW_TRY(d->ops->lane_wait(d, FLOW_LANE_DOWNLOAD, q->done));
+    FLOW_TRY(d->ops->download_async(d, FLOW_LANE_DOWNLOAD, q->out->u, w, &q->staged.u));
+    FLOW_TRY(d->ops->download_async(d, FLOW_LANE_DOWNLOAD, q->out->v, w, &q->staged.v));
+    return d->ops->lane_record(d, FLOW_LANE_DOWNLOAD, q->downloaded);
+}
+
+static flow_status submit(flow_context *ctx, const flow_image *f, const flow_image8 *f8,
+                          flow_field *out)
+{
+    flow_exec *ex = &ctx->ex;
+    flow_device *d = ex->dev;
+    queued_flow *q = out ? &ctx->q[ctx->next_slot] : NULL;
+    flow_stage_begin(ex, "upload");
+    flow_status s = upload_stage(ctx, f, f8);
+    if (s == FLOW_OK && q)
+        s = d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->start);
+    if (s == FLOW_OK)
+        s = convert_stage(ctx, f8 != NULL);
+    flow_stage_end(ex, "upload");
+    ctx->has_frames = s == FLOW_OK;
+    if (s != FLOW_OK || !q)
+        return s;
+    ctx->computed = 0;
+    FLOW_TRY(run_method(ctx));
+    ctx->computed = 1;
+    q->out = out;
+    flow_stage_begin(ex, "download");
+    s = download(ctx, q);
+    flow_stage_end(ex, "download");
+    FLOW_TRY(s);
+    ctx->next_slot = (ctx->next_slot + 1) % FLOW_CONTEXT_DEPTH;
+    ctx->queued++;
     return FLOW_OK;
 }
 
-/* f1 == NULL: the pair (second frame of the last compute, f2). */
-static flow_status compute_checked(flow_context *ctx, const flow_image *f1, const flow_image *f2,
-                                   flow_field *out)
+/* The checks every submit makes; then the submit, draining on failure. */
+static flow_status submit_checked(flow_context *ctx, const flow_image *f, const flow_image8 *f8,
+                                  flow_field *out)
 {
-    ctx->computed = 0;
-    ctx->has_frames = 0;
-    FLOW_TRY(compute(ctx, f1, f2, out));
-    ctx->computed = 1;
-    ctx->has_frames = 1;
+    FLOW_TRY(f8 ? check_frame8(ctx, f8, "submitted") : check_frame(ctx, f, "submitted"));
+    if (out) {
+        FLOW_TRY(check_output(ctx, out));
+        if (!ctx->has_frames)
+            return flow_fail(FLOW_ERR_INVALID, "flow_context_submit: no kept frame to compute "
+                                               "the flow from (submit the first frame with no "
+                                               "output field)");
+        if (ctx->queued == FLOW_CONTEXT_DEPTH)
+            return flow_fail(FLOW_ERR_INVALID, "flow_context_submit: %d flows queued already: "
+                                               "collect one first",
+                             FLOW_CONTEXT_DEPTH);
+    }
+    const flow_status s = submit(ctx, f, f8, out);
+    if (s != FLOW_OK)
+        drain(ctx);
+    return s;
+}
+
+flow_status flow_context_submit(flow_context *ctx, const flow_image *frame, flow_field *out)
+{
+    return submit_checked(ctx, frame, NULL, out);
+}
+
+flow_status flow_context_submit8(flow_context *ctx, const flow_image8 *frame, flow_field *out)
+{
+    return submit_checked(ctx, NULL, frame, out);
+}
+
+flow_status flow_context_collect(flow_context *ctx, flow_field **out, float *device_ms)
+{
+    if (!ctx->queued)
+        return flow_fail(FLOW_ERR_INVALID, "flow_context_collect: no flow queued");
+    flow_device *d = ctx->ex.dev;
+    queued_flow *q = &ctx->q[ctx->head];
+    flow_status s = d->ops->event_wait(d, q->downloaded);
+    if (s == FLOW_OK && device_ms)
+        s = d->ops->event_elapsed(d, q->start, q->done, device_ms);
+    if (s != FLOW_OK) {
+        drain(ctx);
+        return s;
+    }
+    ctx->head = (ctx->head + 1) % FLOW_CONTEXT_DEPTH;
+    ctx->queued--;
+    if (out)
+        *out = q->out;
+    return FLOW_OK;
+}
+
+int flow_context_queued(const flow_context *ctx)
+{
+    return ctx->queued;
+}
+
+static flow_status no_queue(const flow_context *ctx, const char *who)
+{
+    if (ctx->queued)
+        return flow_fail(FLOW_ERR_INVALID, "%s: %d submitted flow%s not collected", who,
+                         ctx->queued, ctx->queued == 1 ? "" : "s");
     return FLOW_OK;
 }
 
 flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const flow_image *f2,
                                  flow_field *out)
 {
+    FLOW_TRY(no_queue(ctx, "flow_context_compute"));
     FLOW_TRY(check_frame(ctx, f1, "first"));
     FLOW_TRY(check_frame(ctx, f2, "second"));
     FLOW_TRY(check_output(ctx, out));
-    return compute_checked(ctx, f1, f2, out);
+    ctx->has_frames = 0;
+    FLOW_TRY(submit_checked(ctx, f1, NULL, NULL));
+    FLOW_TRY(submit_checked(ctx, f2, NULL, out));
+    return flow_context_collect(ctx, NULL, NULL);
 }
 
 flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next, flow_field *out)
 {
+    FLOW_TRY(no_queue(ctx, "flow_context_compute_next"));
     if (!ctx->has_frames)
         return flow_fail(FLOW_ERR_INVALID, "flow_context_compute_next: no earlier successful "
                                            "compute holds a first frame");
     FLOW_TRY(check_frame(ctx, next, "next"));
     FLOW_TRY(check_output(ctx, out));
-    return compute_checked(ctx, NULL, next, out);
+    FLOW_TRY(submit_checked(ctx, next, NULL, out));
+    return flow_context_collect(ctx, NULL, NULL);
 }
 
 flow_status flow_context_residual(flow_context *ctx, double *rms)

@@ -29,6 +29,40 @@ void flow_image_free(flow_image *img)
     memset(img, 0, sizeof *img);
 }
 
+flow_status flow_image8_alloc(flow_image8 *img, int width, int height, int channels)
+{
+    memset(img, 0, sizeof *img);
+    if (width < 1 || height < 1 || (long)width * height > FLOW_IMAGE_MAX_PIXELS)
+        return flow_fail(FLOW_ERR_SIZE, "image size %dx%d out of range", width, height);
+    if (channels != 1 && channels != 3)
+        return flow_fail(FLOW_ERR_INVALID, "images have 1 or 3 channels, not %d", channels);
+    img->data = malloc((size_t)width * height * channels);
+    if (!img->data)
+        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a %dx%dx%d 8-bit image", width, height,
+                         channels);
+    img->width = width;
+    img->height = height;
+    img->channels = channels;
+    return FLOW_OK;
+}
+
+void flow_image8_free(flow_image8 *img)
+{
+    free(img->data);
+    memset(img, 0, sizeof *img);
+}
+
+flow_status flow_image8_to_float(const flow_image8 *src, flow_image *dst)
+{
+    FLOW_TRY(flow_image_alloc(dst, src->width, src->height, src->channels));
+    const size_t n = (size_t)src->width * src->height;
+    const int ch = src->channels;
+    for (int c = 0; c < ch; c++)
+        for (size_t i = 0; i < n; i++)
+            dst->data[c * n + i] = src->data[i * ch + c];
+    return FLOW_OK;
+}
+
 flow_status flow_image_to_gray(const flow_image *src, flow_image *dst)
 {
     FLOW_TRY(flow_image_alloc(dst, src->width, src->height, 1));

@@ -24,6 +24,10 @@
 extern "C" {
 #endif
 
+/* Where an operation is queued: the computing lane (every operation but
+ * the overlapped transfers) or the transfer lanes. */
+typedef enum flow_lane { FLOW_LANE_COMPUTE, FLOW_LANE_UPLOAD, FLOW_LANE_DOWNLOAD } flow_lane;
+
 typedef struct flow_device_ops {
     const char *kind; /* "cpu" or "cuda" */
 
@@ -40,6 +44,30 @@ typedef struct flow_device_ops {
     flow_status (*download)(flow_device *d, float *dst, size_t dst_stride, const flow_plane *src);
     flow_status (*copy)(flow_device *d, flow_plane *dst, const flow_plane *src);
     flow_status (*synchronize)(flow_device *d);
+
+    /* The overlapped transfers of a sequence (flow_context_submit).  Besides
+     * the computing lane where everything above runs, a device has an upload
+     * and a download lane (CUDA: a stream each), so that the next frame's
+     * upload and the last flow's download run while the GPU computes; an
+     * event recorded on one lane and waited for on another orders them.
+     * buffer_alloc gives raw device memory (a frame's 8-bit samples);
+     * upload_bytes, upload_async and download_async are queued on the lane
+     * named (a timed computation keeps them on the computing lane, where
+     * its events see them) and return at once from page-locked host memory
+     * (the CPU does them on the spot). */
+    flow_status (*buffer_alloc)(flow_device *d, void **p, size_t bytes);
+    void (*buffer_free)(flow_device *d, void *p);
+    flow_status (*upload_bytes)(flow_device *d, flow_lane lane, void *dst, const void *src,
+                                size_t bytes);
+    flow_status (*upload_async)(flow_device *d, flow_lane lane, flow_plane *dst,
+                                const float *src, size_t src_stride);
+    flow_status (*download_async)(flow_device *d, flow_lane lane, float *dst,
+                                  size_t dst_stride, const flow_plane *src);
+    /* event on `lane` after what is queued there; `lane` waits for event
+     * before what is queued next; the host waits for event. */
+    flow_status (*lane_record)(flow_device *d, flow_lane lane, void *event);
+    flow_status (*lane_wait)(flow_device *d, flow_lane lane, void *event);
+    flow_status (*event_wait)(flow_device *d, void *event);
 
     /* Timing markers (the public flow_event wraps them). */
     flow_status (*event_create)(flow_device *d, void **event);

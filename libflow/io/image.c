@@ -234,6 +234,66 @@ flow_status flow_image_read(const char *path, flow_image *img)
     return s;
 }
 
+flow_status flow_io_fit8(const char *path, flow_image8 *img, int width, int height,
+                         int channels)
+{
+    if (!img->data) {
+        flow_status s = flow_image8_alloc(img, width, height, channels);
+        if (s != FLOW_OK) {
+            char why[512];
+            snprintf(why, sizeof why, "%s", flow_last_error());
+            return flow_fail(s, "%s: %s", path, why);
+        }
+        return FLOW_OK;
+    }
+    if (img->width != width || img->height != height || img->channels != channels)
+        return flow_fail(FLOW_ERR_SIZE, "%s: image is %dx%dx%d, the buffer %dx%dx%d", path, width,
+                         height, channels, img->width, img->height, img->channels);
+    return FLOW_OK;
+}
+
+/* The samples of a binary PNM of maxval 255, as stored. */
+static flow_status pnm_read8(const char *path, FILE *f, long size, flow_image8 *img)
+{
+    flow_pnm_info pnm = {0};
+    FLOW_TRY(flow_pnm_header(path, f, size, &pnm));
+    if (pnm.kind < 5 || pnm.maxval != 255)
+        return flow_fail(FLOW_ERR_UNSUPPORTED, "%s: %s PNM of maxval %d, not binary 8-bit",
+                         path, pnm.kind < 5 ? "ASCII" : "binary", pnm.maxval);
+    FLOW_TRY(flow_io_fit8(path, img, pnm.width, pnm.height, pnm.channels));
+    const size_t n = (size_t)pnm.width * pnm.height * pnm.channels;
+    if (fread(img->data, 1, n, f) != n)
+        return flow_fail(FLOW_ERR_FORMAT, "%s: truncated: fewer than the %zu samples announced",
+                         path, n);
+    return FLOW_OK;
+}
+
+flow_status flow_image8_read(const char *path, flow_image8 *img)
+{
+    long size = 0;
+    FLOW_TRY(check_input(path, &size));
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return flow_fail(FLOW_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    unsigned char head[FLOW_IMAGE_MAGIC_BYTES];
+    const size_t n = fread(head, 1, sizeof head, f);
+    const flow_image_format fmt = flow_image_detect(head, n);
+    rewind(f);
+    const int owned = !img->data; /* allocated here: freed again on failure */
+    flow_status s;
+    if (fmt == FLOW_FMT_PNM)
+        s = pnm_read8(path, f, size, img);
+    else if (fmt == FLOW_FMT_PNG && (s = png_check(path, f, size)) == FLOW_OK)
+        s = flow_png_read8(path, img);
+    else if (fmt != FLOW_FMT_PNG)
+        s = flow_fail(FLOW_ERR_UNSUPPORTED, "%s: %s is not read as 8-bit samples", path,
+                      flow_image_format_name(fmt));
+    fclose(f);
+    if (s != FLOW_OK && owned)
+        flow_image8_free(img);
+    return s;
+}
+
 /* Write formats by extension: the native ones and those only OpenCV writes. */
 typedef struct ext_format {
     const char *ext;

@@ -72,6 +72,9 @@ flow_status flow_pnm_write(const char *path, const flow_image *img);
  * and low bit depths, drops alpha and scales 16-bit samples by 255/65535;
  * the writer writes 8-bit gray or RGB. */
 flow_status flow_png_read(const char *path, flow_image *img);
+/* The same into 8-bit samples (flow_image8_read's rules); a PNG that
+ * decodes to 16 bits is FLOW_ERR_UNSUPPORTED. */
+flow_status flow_png_read8(const char *path, flow_image8 *img);
 flow_status flow_png_write(const char *path, const flow_image *img);
 
 /* The checks of a path about to be written (image.c): it is not a
@@ -83,6 +86,12 @@ flow_status flow_io_check_output(const char *path);
  * message starts with the path. */
 flow_status flow_io_alloc(const char *path, flow_image *img, int width, int height,
                           int channels);
+
+/* The buffer an 8-bit decoder of `path` writes width x height x channels
+ * samples into: img's own when it has one of that size (FLOW_ERR_SIZE
+ * naming both sizes when not), else newly allocated. */
+flow_status flow_io_fit8(const char *path, flow_image8 *img, int width, int height,
+                         int channels);
 
 /* A value on the 0..255 scale as an 8-bit sample: rounded half up, clamped,
  * NaN as 0. */

@@ -37,6 +37,7 @@
     X(scale, flow_scale_args, a->p.width, a->p.height, GRID)                                   \
     X(copy_pair, flow_copy_pair_args, a->src.u.width, a->src.u.height, GRID)                   \
     X(luminance, flow_luminance_args, a->dst.width, a->dst.height, GRID)                       \
+    X(unpack8, flow_unpack8_args, a->dst[0].width, a->dst[0].height, GRID)                     \
     X(blend, flow_blend_args, a->dst.width, a->dst.height, GRID)                               \
     X(convolve_rows, flow_convolve_args, a->dst[0].width, a->dst[0].height, OWN)               \
     X(convolve_cols, flow_convolve_args, a->dst[0].width, a->dst[0].height, OWN)               \

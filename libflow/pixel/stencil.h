@@ -58,6 +58,22 @@ FLOW_HD void flow_luminance_px(const flow_luminance_args *a, int x, int y)
                             + 0.114f * FLOW_PX(a->b, x, y);
 }
 
+/* dst[c] = sample c of an 8-bit frame as uploaded (flow_image8: channels
+ * interleaved, rows of width * channels bytes), on the 0..255 scale of the
+ * float frames. */
+typedef struct flow_unpack8_args {
+    flow_plane dst[3];
+    const unsigned char *src;
+    int channels;
+} flow_unpack8_args;
+
+FLOW_HD void flow_unpack8_px(const flow_unpack8_args *a, int x, int y)
+{
+    const unsigned char *p = a->src + ((long)y * a->dst[0].width + x) * a->channels;
+    for (int c = 0; c < a->channels; c++)
+        FLOW_PX(a->dst[c], x, y) = (float)p[c];
+}
+
 /* dst = a x + b y (dst may be x or y). */
 typedef struct flow_blend_args {
     flow_plane dst, x, y;

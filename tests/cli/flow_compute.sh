@@ -190,7 +190,12 @@ check "list: pair 0 is the pair" 'cmp -s list0.flo ab.flo'
 expect "list needs a pattern" 1 err "names one file but 2 flows" $FCC f0.png f1.png f2.png -o one.flo
 expect "pattern" 0 err "3 flows of 64x48 from 4 frames .* flows/s sustained" $FCC "f%d.png" -o "pat%02d.flo"
 check "pattern: names" 'is_flo pat00.flo 64 48 && is_flo pat02.flo 64 48 && [ ! -e pat03.flo ]'
-check "pattern: summary splits the time" 'grep -q "outside the solver: decode .* ms, upload .* ms, download .* ms, write .* ms" err'
+check "pattern: summary gives the device time" 'grep -q "per flow: device .* ms (.* flows/s if the device never waited): the run kept it busy .*% of the time" err'
+check "pattern: summary gives decoding and writing" 'grep -q "decoding .* ms per frame on [0-9]* threads*, writing .* ms per flow on [0-9]* threads*" err'
+# the streaming loop (8-bit frames, overlapped) and the stepwise one (float
+# frames, one pair at a time: --timing-file) give the same flows, bit for bit
+expect "stepwise pattern" 0 err EMPTY $FCC -q "f%d.png" --timing-file steps.csv -o "step%02d.flo"
+check "streaming = stepwise" 'cmp -s pat00.flo step00.flo && cmp -s pat01.flo step01.flo && cmp -s pat02.flo step02.flo'
 check "pattern: one .params per flow" '[ -f pat00.flo.params ] && grep -q "^# frames: f2.png -> f3.png" pat02.flo.params'
 expect "pattern range" 0 err EMPTY $FCC -q "f%d.png" --first 1 --last 2 -o "rng%d.flo"
 check "pattern range: names" '[ -f rng1.flo ] && [ ! -e rng0.flo ] && [ ! -e rng2.flo ]'

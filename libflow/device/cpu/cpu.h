@@ -25,6 +25,19 @@ typedef struct flow_cpu {
 FLOW_KERNELS(FLOW_CPU_DECLARE)
 #undef FLOW_CPU_DECLARE
 
+/* lanes_cpu.c: the overlapped transfers, done on the spot */
+flow_status cpu_buffer_alloc(flow_device *d, void **p, size_t bytes);
+void cpu_buffer_free(flow_device *d, void *p);
+flow_status cpu_upload_bytes(flow_device *d, flow_lane lane, void *dst, const void *src,
+                             size_t bytes);
+flow_status cpu_upload_async(flow_device *d, flow_lane lane, flow_plane *dst, const float *src,
+                             size_t src_stride);
+flow_status cpu_download_async(flow_device *d, flow_lane lane, float *dst, size_t dst_stride,
+                               const flow_plane *src);
+flow_status cpu_lane_record(flow_device *d, flow_lane lane, void *event);
+flow_status cpu_lane_wait(flow_device *d, flow_lane lane, void *event);
+flow_status cpu_event_wait(flow_device *d, void *event);
+
 flow_status cpu_smooth_small(flow_device *d, const flow_smooth_small_args *a);
 flow_status cpu_sum_squares(flow_device *d, const flow_plane *p, double *sum);
 flow_status cpu_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst);

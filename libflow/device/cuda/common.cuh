@@ -10,7 +10,8 @@
 #include <cuda_runtime.h>
 
 struct flow_cuda {
-    cudaStream_t stream;
+    cudaStream_t stream;        /* the computing lane */
+    cudaStream_t lane[3];       /* by flow_lane: the computing lane, upload, download */
     cudaDeviceProp prop;
     double *scratch; /* one device double for reductions (sum_squares) */
     void *sort_tmp;  /* sort_desc's scratch (points.cu), for up to sort_n values */
@@ -27,6 +28,11 @@ static inline flow_cuda *cuda_of(flow_device *d)
 static inline cudaStream_t cuda_stream(flow_device *d)
 {
     return cuda_of(d)->stream;
+}
+
+static inline cudaStream_t cuda_lane(flow_device *d, flow_lane lane)
+{
+    return cuda_of(d)->lane[lane];
 }
 
 /* Turns a CUDA error into a status with the call site in the detail. */
@@ -72,6 +78,21 @@ FLOW_KERNELS(FLOW_CUDA_DECLARE)
 #undef FLOW_CUDA_DECLARE
 flow_status cuda_smooth_small(flow_device *d, const flow_smooth_small_args *a);
 flow_status cuda_sum_squares(flow_device *d, const flow_plane *p, double *sum);
+
+/* lanes.cu: the overlapped transfers of a sequence */
+flow_status cuda_lanes_open(flow_cuda *c);
+void cuda_lanes_close(flow_cuda *c);
+flow_status cuda_buffer_alloc(flow_device *d, void **p, size_t bytes);
+void cuda_buffer_free(flow_device *d, void *p);
+flow_status cuda_upload_bytes(flow_device *d, flow_lane lane, void *dst, const void *src,
+                              size_t bytes);
+flow_status cuda_upload_async(flow_device *d, flow_lane lane, flow_plane *dst, const float *src,
+                              size_t src_stride);
+flow_status cuda_download_async(flow_device *d, flow_lane lane, float *dst, size_t dst_stride,
+                                const flow_plane *src);
+flow_status cuda_lane_record(flow_device *d, flow_lane lane, void *event);
+flow_status cuda_lane_wait(flow_device *d, flow_lane lane, void *event);
+flow_status cuda_event_wait(flow_device *d, void *event);
 
 /* points.cu: KLT tracking's launcher is in the list above */
 flow_status cuda_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst);

@@ -30,8 +30,11 @@ static flow_status cuda_open(flow_device *d, int index)
         s = flow_cuda_check(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
                             "cudaStreamCreate");
     if (s == FLOW_OK)
+        s = cuda_lanes_open(c);
+    if (s == FLOW_OK)
         s = flow_cuda_check(cudaMalloc((void **)&c->scratch, sizeof(double)), "cudaMalloc");
     if (s != FLOW_OK) {
+        cuda_lanes_close(c);
         if (c->stream)
             cudaStreamDestroy(c->stream);
         free(c);
@@ -48,6 +51,7 @@ static void cuda_close(flow_device *d)
     flow_cuda *c = cuda_of(d);
     if (!c || cuda_enter(d) != FLOW_OK)
         return;
+    cuda_lanes_close(c);
     cudaStreamSynchronize(c->stream);
     cudaStreamDestroy(c->stream);
     cudaFree(c->scratch);
@@ -197,6 +201,14 @@ extern "C" const flow_device_ops flow_cuda_ops = {
     .download = cuda_download,
     .copy = cuda_copy,
     .synchronize = cuda_synchronize,
+    .buffer_alloc = cuda_buffer_alloc,
+    .buffer_free = cuda_buffer_free,
+    .upload_bytes = cuda_upload_bytes,
+    .upload_async = cuda_upload_async,
+    .download_async = cuda_download_async,
+    .lane_record = cuda_lane_record,
+    .lane_wait = cuda_lane_wait,
+    .event_wait = cuda_event_wait,
     .event_create = cuda_event_create,
     .event_destroy = cuda_event_destroy,
     .event_record = cuda_event_record,

@@ -57,6 +57,38 @@ flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const 
 flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next,
                                       flow_field *out);
 
+/* Sequences at the device's pace.  flow_context_submit queues the work of
+ * a frame and returns without waiting for it: the frame's upload, the flow
+ * from the frame before it (the kept frame) and the flow's download run on
+ * the device while the caller reads the next frame and writes the last
+ * flow; on a GPU the upload and download overlap the computation of the
+ * flow before and after.  flow_context_collect waits for the oldest queued
+ * flow.
+ *   - out == NULL: `frame` only becomes the kept frame (the first of a
+ *     sequence); nothing is queued.
+ *   - otherwise the flow from the kept frame to `frame` is queued into out
+ *     and `frame` becomes the kept frame.  FLOW_ERR_INVALID with no kept
+ *     frame or FLOW_CONTEXT_DEPTH flows already queued.
+ * Until collect hands out the flow, `out` and the frame submitted with it
+ * belong to the context: the transfers read and write them later when they
+ * lie in page-locked memory (flow_device_pin; ordinary memory works too,
+ * its transfers just do not overlap).  *device_ms (when not NULL) is the
+ * device time of the collected flow, from its frame's conversion to its
+ * result, the upload and download overlapped around it not included.
+ * flow_context_submit8 takes 8-bit frames, which cross the bus as bytes and
+ * are converted on the device (four times fewer bytes than floats).
+ * A failed submit or collect drops the flows still queued and the kept
+ * frame.  flow_context_compute and compute_next are a submit and a collect
+ * (FLOW_ERR_INVALID while flows are queued).  With an observer whose
+ * stage hooks are set, the transfers run in order with the computation, so
+ * that the stages "upload" and "download" time them. */
+#define FLOW_CONTEXT_DEPTH 2
+flow_status flow_context_submit(flow_context *ctx, const flow_image *frame, flow_field *out);
+flow_status flow_context_submit8(flow_context *ctx, const flow_image8 *frame, flow_field *out);
+flow_status flow_context_collect(flow_context *ctx, flow_field **out, float *device_ms);
+/* The number of flows queued and not collected. */
+int flow_context_queued(const flow_context *ctx);
+
 /* The root-mean-square residual |f - N(x)| per pixel of the finest-grid
  * system at the flow of the last compute (the variational methods; for a
  * nonlinear one the weights are those of that flow).  Waits for the device.

@@ -32,6 +32,31 @@ typedef struct flow_image {
 flow_status flow_image_alloc(flow_image *img, int width, int height, int channels);
 void flow_image_free(flow_image *img);
 
+/* An image with 8-bit samples as 8-bit files store it: channels interleaved
+ * (R, G, B of a pixel together), rows packed: sample c of pixel (x, y) is
+ * data[(y * width + x) * channels + c].  A quarter of a float image's bytes:
+ * the frames of a sequence decode and cross the bus in this form
+ * (flow_context_submit8), and the device converts them. */
+typedef struct flow_image8 {
+    int width, height;
+    int channels;        /* 1 or 3 */
+    unsigned char *data; /* width * height * channels bytes */
+} flow_image8;
+
+flow_status flow_image8_alloc(flow_image8 *img, int width, int height, int channels);
+void flow_image8_free(flow_image8 *img);
+/* Reads an image file whose samples are 8-bit as they are: binary PGM and
+ * PPM of maxval 255, and PNG that decodes to 8-bit gray or RGB (palettes
+ * expanded, alpha dropped) where libpng is built in.  Other files (16-bit,
+ * ASCII PNM, other formats) give FLOW_ERR_UNSUPPORTED: flow_image_read
+ * reads them.  When img->data is set the image is decoded into it, and a
+ * file of another size or channel count is FLOW_ERR_SIZE with img
+ * untouched; otherwise img is allocated.  The samples are those
+ * flow_image_read gives, as bytes. */
+flow_status flow_image8_read(const char *path, flow_image8 *img);
+/* dst (allocated here) = src as a float image. */
+flow_status flow_image8_to_float(const flow_image8 *src, flow_image *dst);
+
 /* Reads any supported image file.  Errors name the path and the problem:
  * missing, a directory, truncated, corrupt, unsupported format. */
 flow_status flow_image_read(const char *path, flow_image *img);

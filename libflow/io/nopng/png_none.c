@@ -24,3 +24,9 @@ flow_status flow_png_write(const char *path, const flow_image *img)
                      "install libpng-dev or libopencv-dev and rebuild)",
                      path);
 }
+
+flow_status flow_png_read8(const char *path, flow_image8 *img)
+{
+    (void)img;
+    return flow_fail(FLOW_ERR_UNSUPPORTED, "%s: PNG needs libpng (not built in)", path);
+}

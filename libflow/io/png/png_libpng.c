@@ -39,7 +39,8 @@ static void on_warning(png_structp png, png_const_charp msg)
  * caller and survive the longjmp (no local of this function is read after
  * it). */
 static flow_status decode(const char *path, FILE *f, png_structp png, png_infop info,
-                          png_ctx *ctx, png_bytep *volatile *rows_out, flow_image *img)
+                          png_ctx *ctx, png_bytep *volatile *rows_out, flow_image *img,
+                          flow_image8 *bytes)
 {
     if (setjmp(ctx->jump))
         return flow_fail(FLOW_ERR_FORMAT, "%s: corrupt or truncated PNG: %s", path, ctx->message);
@@ -60,6 +61,11 @@ static flow_status decode(const char *path, FILE *f, png_structp png, png_infop 
     if ((ch != 1 && ch != 3) || (depth != 8 && depth != 16))
         return flow_fail(FLOW_ERR_FORMAT, "%s: PNG decodes to %d channels of %d bits (expected "
                          "1 or 3 channels of 8 or 16 bits)", path, ch, depth);
+    if (bytes && depth != 8)
+        return flow_fail(FLOW_ERR_UNSUPPORTED, "%s: PNG of %d-bit samples, not 8-bit", path,
+                         depth);
+    if (bytes)
+        FLOW_TRY(flow_io_fit8(path, bytes, (int)w, (int)h, ch));
     const size_t rowbytes = png_get_rowbytes(png, info);
     png_bytep *rows = calloc(h, sizeof *rows);
     *rows_out = rows;
@@ -72,6 +78,11 @@ static flow_status decode(const char *path, FILE *f, png_structp png, png_infop 
                              rowbytes);
     png_read_image(png, rows);
     png_read_end(png, NULL);
+    if (bytes) {
+        for (png_uint_32 y = 0; y < h; y++)
+            memcpy(bytes->data + (size_t)y * rowbytes, rows[y], rowbytes);
+        return FLOW_OK;
+    }
 
     FLOW_TRY(flow_io_alloc(path, img, (int)w, (int)h, ch));
     const size_t plane = (size_t)w * h;
@@ -86,9 +97,9 @@ static flow_status decode(const char *path, FILE *f, png_structp png, png_infop 
     return FLOW_OK;
 }
 
-flow_status flow_png_read(const char *path, flow_image *img)
+/* Into img (floats) or, when bytes is set, into bytes (8-bit samples). */
+static flow_status png_read(const char *path, flow_image *img, flow_image8 *bytes)
 {
-    memset(img, 0, sizeof *img);
     FILE *f = fopen(path, "rb");
     if (!f)
         return flow_fail(FLOW_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -101,7 +112,7 @@ flow_status flow_png_read(const char *path, flow_image *img)
     if (!info)
         s = flow_fail(FLOW_ERR_NOMEM, "%s: cannot create a PNG reader", path);
     else
-        s = decode(path, f, png, info, &ctx, &rows, img);
+        s = decode(path, f, png, info, &ctx, &rows, img, bytes);
     if (rows) {
         const png_uint_32 h = png_get_image_height(png, info);
         for (png_uint_32 y = 0; y < h; y++)
@@ -110,9 +121,21 @@ flow_status flow_png_read(const char *path, flow_image *img)
     }
     png_destroy_read_struct(&png, &info, NULL);
     fclose(f);
+    return s;
+}
+
+flow_status flow_png_read(const char *path, flow_image *img)
+{
+    memset(img, 0, sizeof *img);
+    const flow_status s = png_read(path, img, NULL);
     if (s != FLOW_OK)
         flow_image_free(img);
     return s;
+}
+
+flow_status flow_png_read8(const char *path, flow_image8 *img)
+{
+    return png_read(path, NULL, img);
 }
 
 /* The encoding part of flow_png_write; see decode() for why it stands apart. */

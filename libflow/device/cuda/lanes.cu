@@ -1,0 +1,91 @@
+/* lanes.cu -- the overlapped transfers of a sequence: an upload and a
+ * download stream beside the computing one, ordered against it by events
+ * (device.h).  Copies from and to page-locked memory return at once; from
+ * pageable memory the runtime stages them and the call returns when the
+ * host side is done. */
+#include "common.cuh"
+
+flow_status cuda_lanes_open(flow_cuda *c)
+{
+    c->lane[FLOW_LANE_COMPUTE] = c->stream;
+    for (int l = FLOW_LANE_UPLOAD; l <= FLOW_LANE_DOWNLOAD; l++)
+        FLOW_TRY(flow_cuda_check(cudaStreamCreateWithFlags(&c->lane[l], cudaStreamNonBlocking),
+                                 "cudaStreamCreate"));
+    return FLOW_OK;
+}
+
+void cuda_lanes_close(flow_cuda *c)
+{
+    for (int l = FLOW_LANE_UPLOAD; l <= FLOW_LANE_DOWNLOAD; l++)
+        if (c->lane[l]) {
+            cudaStreamSynchronize(c->lane[l]);
+            cudaStreamDestroy(c->lane[l]);
+            c->lane[l] = NULL;
+        }
+}
+
+flow_status cuda_buffer_alloc(flow_device *d, void **p, size_t bytes)
+{
+    *p = NULL;
+    FLOW_TRY(cuda_enter(d));
+    return flow_cuda_check(cudaMalloc(p, bytes ? bytes : 1), "cudaMalloc");
+}
+
+void cuda_buffer_free(flow_device *d, void *p)
+{
+    if (p && cuda_enter(d) == FLOW_OK)
+        cudaFree(p);
+}
+
+flow_status cuda_upload_bytes(flow_device *d, flow_lane lane, void *dst, const void *src,
+                              size_t bytes)
+{
+    FLOW_TRY(cuda_enter(d));
+    return flow_cuda_check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice,
+                                           cuda_lane(d, lane)),
+                           "upload");
+}
+
+flow_status cuda_upload_async(flow_device *d, flow_lane lane, flow_plane *dst, const float *src,
+                              size_t src_stride)
+{
+    FLOW_TRY(cuda_enter(d));
+    return flow_cuda_check(cudaMemcpy2DAsync(dst->data, (size_t)dst->pitch * sizeof(float), src,
+                                             src_stride * sizeof(float),
+                                             (size_t)dst->width * sizeof(float),
+                                             (size_t)dst->height, cudaMemcpyHostToDevice,
+                                             cuda_lane(d, lane)),
+                           "upload");
+}
+
+flow_status cuda_download_async(flow_device *d, flow_lane lane, float *dst, size_t dst_stride,
+                                const flow_plane *src)
+{
+    FLOW_TRY(cuda_enter(d));
+    return flow_cuda_check(cudaMemcpy2DAsync(dst, dst_stride * sizeof(float), src->data,
+                                             (size_t)src->pitch * sizeof(float),
+                                             (size_t)src->width * sizeof(float),
+                                             (size_t)src->height, cudaMemcpyDeviceToHost,
+                                             cuda_lane(d, lane)),
+                           "download");
+}
+
+flow_status cuda_lane_record(flow_device *d, flow_lane lane, void *event)
+{
+    FLOW_TRY(cuda_enter(d));
+    return flow_cuda_check(cudaEventRecord((cudaEvent_t)event, cuda_lane(d, lane)),
+                           "cudaEventRecord");
+}
+
+flow_status cuda_lane_wait(flow_device *d, flow_lane lane, void *event)
+{
+    FLOW_TRY(cuda_enter(d));
+    return flow_cuda_check(cudaStreamWaitEvent(cuda_lane(d, lane), (cudaEvent_t)event, 0),
+                           "cudaStreamWaitEvent");
+}
+
+flow_status cuda_event_wait(flow_device *d, void *event)
+{
+    FLOW_TRY(cuda_enter(d));
+    return flow_cuda_check(cudaEventSynchronize((cudaEvent_t)event), "cudaEventSynchronize");
+}
