@@ -75,6 +75,7 @@ typedef struct totals {
     double write_wait_ms;  /* the computing thread waiting for the writer */
     double wall_start;
     double first_flow_ms;  /* when the first flow was done (setup and warm-up behind) */
+    int writers;           /* writing threads (-o) */
 } totals;
 
 static void progress(const totals *t, long expected, double *last_ms, long *last_flows,
@@ -316,9 +317,10 @@ static int stream_loop(run *r)
         goto done;
     }
     long k = 0;
+    int input_rc = CLI_EXIT_OK; /* a bad frame: the flows before it are still written */
     while (!cli_interrupted() && !(r->o->count && k >= r->o->count)) {
         t0 = ftimer_now_ms();
-        if ((rc = source_take(r->src, &next, &got)) != CLI_EXIT_OK || !got)
+        if ((input_rc = source_take(r->src, &next, &got)) != CLI_EXIT_OK || !got)
             break;
         r->t.frame_wait_ms += ftimer_now_ms() - t0;
         r->t.frames++;
@@ -342,6 +344,8 @@ static int stream_loop(run *r)
     }
     while (n > 0 && rc == CLI_EXIT_OK)
         rc = collect_oldest(r, q, &n);
+    if (rc == CLI_EXIT_OK)
+        rc = input_rc;
 done:
     /* a failure elsewhere leaves flows in flight: their transfers end
      * before the frames and fields go back */
@@ -374,10 +378,8 @@ static void stream_summary(const run *r)
                     "writing %.3f ms per flow on %d thread%s; the computing thread waited "
                     "%.3f ms per flow for frames and %.3f ms for writers\n",
             t->decode_ms / t->frames, source_readers(r->src),
-            source_readers(r->src) == 1 ? "" : "s", t->write_ms / n,
-            r->queue ? output_queue_writers(r->queue) : 0,
-            r->queue && output_queue_writers(r->queue) == 1 ? "" : "s", t->frame_wait_ms / n,
-            t->write_wait_ms / n);
+            source_readers(r->src) == 1 ? "" : "s", t->write_ms / n, t->writers,
+            t->writers == 1 ? "" : "s", t->frame_wait_ms / n, t->write_wait_ms / n);
 }
 
 /* ---- the stepwise loop ------------------------------------------------------- */
@@ -557,6 +559,7 @@ int run_compute(const compute_options *o)
     rc = stream ? stream_loop(&r) : step_loop(&r);
     if (rc != CLI_EXIT_OK)
         goto done;
+    r.t.writers = r.queue ? output_queue_writers(r.queue) : 0;
     rc = output_queue_finish(r.queue, &r.t.write_ms, &r.t.write_wait_ms);
     r.queue = NULL;
     if (rc != CLI_EXIT_OK)
