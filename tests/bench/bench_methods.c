@@ -14,9 +14,13 @@
  *              everything the GPU computes for one frame;
  *   frame ms   the whole flow_context_compute: upload of the two frames,
  *              device work, download of the flow (pageable host memory);
- *   stream ms  a frame of a sequence as flow-compute runs it: the whole
+ *   stream ms  a frame of a sequence computed one at a time: the whole
  *              flow_context_compute_next (one frame uploaded, the other
- *              kept on the device) into a page-locked flow field.
+ *              kept on the device) into a page-locked flow field;
+ *   seq ms     a frame of a sequence as flow-compute streams one: wall
+ *              time per flow of flow_context_submit8 / collect with two
+ *              flows in flight, 8-bit frames and flow fields page-locked
+ *              (the upload and download overlap the computation).
  * Floor: every device operation a frame issues is counted by a wrapper of
  * the operations table (device/device.h; one launch per operation, the
  * small-grid smoother's sweeps in one), with the bytes it must move: each
@@ -46,6 +50,9 @@
 static const flow_device_ops *real;
 static flow_device_ops counting;
 static double dev_bytes, host_bytes, launches;
+/* inside the stage "upload": the device work of the transfers (the frames
+ * unpacked and moved on the device) is not the frame's computation */
+static int in_upload;
 
 #define PX(p) ((double)(p)->width * (double)(p)->height * 4.0)
 #define NPX(p) ((double)(p)->width * (double)(p)->height)
@@ -155,6 +162,11 @@ static double bytes_luminance(const flow_luminance_args *a)
 {
     return 4 * PX(&a->dst);
 }
+/* An 8-bit frame read, its float planes written. */
+static double bytes_unpack8(const flow_unpack8_args *a)
+{
+    return 5.0 * a->channels * NPX(&a->dst[0]);
+}
 static double bytes_blend(const flow_blend_args *a)
 {
     return 3 * PX(&a->dst);
@@ -231,7 +243,8 @@ static double bytes_klt_track(const flow_klt_track_args *a)
 #define FLOW_COUNTED(stem, A, W, H, G)                                                           \
     static flow_status w_##stem(flow_device *d, const A *a)                                      \
     {                                                                                            \
-        dev_bytes += bytes_##stem(a), launches++;                                                \
+        if (!in_upload)                                                                          \
+            dev_bytes += bytes_##stem(a), launches++;                                            \
         return real->stem(d, a);                                                                 \
     }
 FLOW_KERNELS(FLOW_COUNTED)
@@ -247,9 +260,27 @@ static flow_status w_download(flow_device *d, float *dst, size_t st, const flow_
     host_bytes += PX(s);
     return real->download(d, dst, st, s);
 }
+static flow_status w_upload_async(flow_device *d, flow_lane l, flow_plane *dst, const float *s,
+                                  size_t st)
+{
+    host_bytes += PX(dst);
+    return real->upload_async(d, l, dst, s, st);
+}
+static flow_status w_upload_bytes(flow_device *d, flow_lane l, void *dst, const void *s, size_t n)
+{
+    host_bytes += (double)n;
+    return real->upload_bytes(d, l, dst, s, n);
+}
+static flow_status w_download_async(flow_device *d, flow_lane l, float *dst, size_t st,
+                                    const flow_plane *s)
+{
+    host_bytes += PX(s);
+    return real->download_async(d, l, dst, st, s);
+}
 static flow_status w_copy(flow_device *d, flow_plane *dst, const flow_plane *s)
 {
-    dev_bytes += 2 * PX(dst), launches++;
+    if (!in_upload) /* the frames' moves on the device belong to the upload */
+        dev_bytes += 2 * PX(dst), launches++;
     return real->copy(d, dst, s);
 }
 /* All the sweeps of a small grid in one launch, counted as the traffic of
@@ -285,6 +316,9 @@ static void install_counting(flow_device *d)
     counting = *real;
     counting.upload = w_upload;
     counting.download = w_download;
+    counting.upload_async = w_upload_async;
+    counting.upload_bytes = w_upload_bytes;
+    counting.download_async = w_download_async;
     counting.copy = w_copy;
     counting.smooth_small = w_smooth_small;
     counting.plane_max = w_plane_max;
@@ -302,11 +336,20 @@ static flow_event *ev_tensor, *ev_download;
 static void on_stage(void *user, const char *name)
 {
     (void)user;
+    if (strcmp(name, "upload") == 0)
+        in_upload = 1;
     if (strcmp(name, "motion tensor") == 0 || strcmp(name, "pyramid") == 0
         || strcmp(name, "prepare") == 0 || strcmp(name, "graph") == 0) /* the first stage on the device */
         flow_event_record(ev_tensor);
     else if (strcmp(name, "download") == 0)
         flow_event_record(ev_download);
+}
+
+static void on_stage_done(void *user, const char *name)
+{
+    (void)user;
+    if (strcmp(name, "upload") == 0)
+        in_upload = 0;
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -386,6 +429,61 @@ typedef struct size {
     int w, h, channels;
 } size;
 
+/* The frames as 8-bit samples (rounded: the timing does not depend on the
+ * values). */
+static int to_bytes(const flow_image *f, flow_image8 *b)
+{
+    if (flow_image8_alloc(b, f->width, f->height, f->channels) != FLOW_OK)
+        return 0;
+    const size_t n = (size_t)f->width * f->height;
+    for (int c = 0; c < f->channels; c++)
+        for (size_t i = 0; i < n; i++) {
+            const float v = f->data[c * n + i];
+            b->data[i * f->channels + c] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v + 0.5f);
+        }
+    return 1;
+}
+
+/* seq ms: a streamed sequence a c a c ... of `flows` timed flows after
+ * `warm`, two in flight, everything the transfers touch page-locked; wall
+ * time per flow between the first and the last timed collect. */
+static int pipelined_ms(flow_context *ctx, const flow_image *a,
+                        const flow_image *c, int warm, int flows, double *ms)
+{
+    flow_image8 f8[2] = {{0}, {0}};
+    flow_field fld[2] = {{0}, {0}};
+    int ok = to_bytes(a, &f8[0]) && to_bytes(c, &f8[1]);
+    const size_t fbytes = (size_t)a->width * a->height * sizeof(float);
+    const size_t ibytes = (size_t)a->width * a->height * a->channels;
+    for (int k = 0; ok && k < 2; k++)
+        ok = flow_field_alloc(&fld[k], a->width, a->height) == FLOW_OK
+             && flow_device_pin(be, fld[k].u, fbytes) == FLOW_OK
+             && flow_device_pin(be, fld[k].v, fbytes) == FLOW_OK
+             && flow_device_pin(be, f8[k].data, ibytes) == FLOW_OK;
+    flow_context_set_observer(ctx, NULL);
+    ok = ok && flow_context_submit8(ctx, &f8[0], NULL) == FLOW_OK;
+    double t0 = 0;
+    int done = 0;
+    for (int i = 1; ok && done < warm + flows; i++) {
+        if (i <= warm + flows)
+            ok = flow_context_submit8(ctx, &f8[i % 2], &fld[i % 2]) == FLOW_OK;
+        if (ok && (flow_context_queued(ctx) == 2 || i > warm + flows)) {
+            ok = flow_context_collect(ctx, NULL, NULL) == FLOW_OK;
+            if (++done == warm)
+                t0 = now_ms();
+        }
+    }
+    *ms = ok ? (now_ms() - t0) / flows : 0;
+    for (int k = 0; k < 2; k++) {
+        flow_device_unpin(be, fld[k].u);
+        flow_device_unpin(be, fld[k].v);
+        flow_device_unpin(be, f8[k].data);
+        flow_field_free(&fld[k]);
+        flow_image8_free(&f8[k]);
+    }
+    return ok;
+}
+
 /* The run's parameters: the method's defaults, and for the variational
  * methods the solver with 2 pre- and post-smoothing sweeps, one cycle, the
  * sweeps of the Jacobi reference and the warping levels. */
@@ -437,6 +535,7 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
     flow_observer obs;
     memset(&obs, 0, sizeof obs);
     obs.stage_begin = on_stage;
+    obs.stage_end = on_stage_done;
     flow_context_set_observer(ctx, &obs);
     const char *graphs = getenv("FLOW_BENCH_GRAPHS");
     flow_context_set_graphs(ctx, !(graphs && strcmp(graphs, "0") == 0));
@@ -489,6 +588,9 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
     }
     flow_device_unpin(be, out.u);
     flow_device_unpin(be, out.v);
+    double seq = 0;
+    if (ok)
+        ok = pipelined_ms(ctx, &a, &c, warm, 2 * n, &seq);
     if (!ok)
         fprintf(stderr, "bench: %s: %s\n", r->name, flow_last_error());
     flow_event_destroy(e0);
@@ -504,8 +606,8 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
     const double md = dev[n / 2], mf = frame[n / 2], ms = stream[ns / 2];
     const double floor_ms = bytes / (bw * 1e9) * 1e3;
     const double px = (double)sz->w * sz->h;
-    printf("| %-16s | %4dx%-4d %s | %8.3f | %8.1f | %8.3f | %8.3f | %6.0f | %8.3f | %5.1f | %5.0f%s | %3d | %7.1f |\n",
-           r->name, sz->w, sz->h, sz->channels == 3 ? "rgb " : "gray", md, 1e3 / md, mf, ms,
+    printf("| %-16s | %4dx%-4d %s | %8.3f | %8.1f | %8.3f | %8.3f | %8.3f | %6.0f | %8.3f | %5.1f | %5.0f%s | %3d | %7.1f |\n",
+           r->name, sz->w, sz->h, sz->channels == 3 ? "rgb " : "gray", md, 1e3 / md, mf, ms, seq,
            bytes / px, floor_ms, md / floor_ms, nlaunch, used_graph ? " (graph)" : "", n,
            hbytes / 1e6);
     return 1;
@@ -848,11 +950,13 @@ int main(void)
            measured ? "measured: device-to-device copy" : "FLOW_BW_GBS");
     printf("device ms: motion tensor + solve, median; frame ms: with upload and download;\n"
            "stream ms: a frame of a sequence (compute_next: one frame uploaded; page-locked flow field);\n"
+           "seq ms: a frame of a streamed sequence (submit8/collect, two flows in flight, 8-bit frames\n"
+           "and flow fields page-locked; wall time per flow);\n"
            "B/px: device bytes per pixel, each operation's planes read once and written once\n"
            "(jacobi sweep: tensor 12-24 B + x 8 + f 8 if given + x' 8); floor = bytes / bandwidth;\n"
            "launches: kernel launches per frame, (graph): replayed as one CUDA graph; H2D+D2H: MB through PCIe per frame\n\n");
-    printf("| method | size | device ms | fps | frame ms | stream ms | B/px | floor ms | x floor | launches | runs | H2D+D2H MB |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("| method | size | device ms | fps | frame ms | stream ms | seq ms | B/px | floor ms | x floor | launches | runs | H2D+D2H MB |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     const size sizes[5] = { { 316, 252, 1 }, { 640, 480, 1 }, { 1920, 1080, 1 },
                             { 3840, 2160, 1 }, { 316, 252, 3 } };
     int failed = 0;

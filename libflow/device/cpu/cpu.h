@@ -25,6 +25,11 @@ typedef struct flow_cpu {
 FLOW_KERNELS(FLOW_CPU_DECLARE)
 #undef FLOW_CPU_DECLARE
 
+/* device_cpu.c: the transfers and events the lanes reuse */
+flow_status cpu_upload(flow_device *d, flow_plane *dst, const float *src, size_t src_stride);
+flow_status cpu_download(flow_device *d, float *dst, size_t dst_stride, const flow_plane *src);
+flow_status cpu_event_record(flow_device *d, void *event);
+
 /* lanes_cpu.c: the overlapped transfers, done on the spot */
 flow_status cpu_buffer_alloc(flow_device *d, void **p, size_t bytes);
 void cpu_buffer_free(flow_device *d, void *p);

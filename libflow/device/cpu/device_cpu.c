@@ -60,7 +60,7 @@ static void cpu_plane_free(flow_device *d, flow_plane *p)
     memset(p, 0, sizeof *p);
 }
 
-static flow_status cpu_upload(flow_device *d, flow_plane *dst, const float *src,
+flow_status cpu_upload(flow_device *d, flow_plane *dst, const float *src,
                               size_t src_stride)
 {
     (void)d;
@@ -70,7 +70,7 @@ static flow_status cpu_upload(flow_device *d, flow_plane *dst, const float *src,
     return FLOW_OK;
 }
 
-static flow_status cpu_download(flow_device *d, float *dst, size_t dst_stride,
+flow_status cpu_download(flow_device *d, float *dst, size_t dst_stride,
                                 const flow_plane *src)
 {
     (void)d;
@@ -104,7 +104,7 @@ static void cpu_event_destroy(flow_device *d, void *event)
     free(event);
 }
 
-static flow_status cpu_event_record(flow_device *d, void *event)
+flow_status cpu_event_record(flow_device *d, void *event)
 {
     (void)d;
     clock_gettime(CLOCK_MONOTONIC, (struct timespec *)event);

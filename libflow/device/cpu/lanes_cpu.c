@@ -32,7 +32,7 @@ flow_status cpu_upload_bytes(flow_device *d, flow_lane lane, void *dst, const vo
 flow_status cpu_lane_record(flow_device *d, flow_lane lane, void *event)
 {
     (void)lane;
-    return d->ops->event_record(d, event);
+    return cpu_event_record(d, event);
 }
 
 flow_status cpu_lane_wait(flow_device *d, flow_lane lane, void *event)
@@ -51,12 +51,12 @@ flow_status cpu_upload_async(flow_device *d, flow_lane lane, flow_plane *dst, co
                              size_t src_stride)
 {
     (void)lane;
-    return d->ops->upload(d, dst, src, src_stride);
+    return cpu_upload(d, dst, src, src_stride);
 }
 
 flow_status cpu_download_async(flow_device *d, flow_lane lane, float *dst, size_t dst_stride,
                                const flow_plane *src)
 {
     (void)lane;
-    return d->ops->download(d, dst, dst_stride, src);
+    return cpu_download(d, dst, dst_stride, src);
 }
