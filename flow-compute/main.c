@@ -75,6 +75,8 @@ static void print_help(void)
            "                       with the number of the pair's first frame (its pattern\n"
            "                       index, else its position from 0).  OUT.params is written\n"
            "                       beside every flow file with every parameter used.\n"
+           "                       Without -o (nor --timing, --workflow, --trace) the flows\n"
+           "                       are computed and only the summary is printed: the rate.\n"
            "      --color          also write STEM-color.png (Middlebury colour coding)\n"
            "      --color-max R    fixed colour scale, pixels (same colours over a video)\n"
            "                       [the largest vector of each field]\n"
@@ -189,8 +191,9 @@ static int check_contradictions(const compute_options *o)
     if (!o->timing && !o->timing_file && (o->timing_depth >= 0 || o->repeat > 0))
         CONTRADICTS("%s applies to timing: add --timing or --timing-file",
                     o->repeat > 0 ? "--repeat" : "--timing-depth");
-    if (!o->output && !o->timing && !o->timing_file && !o->workflow_dir && !o->trace)
-        CONTRADICTS("nothing to do: give -o OUT (or --timing, --workflow, --trace)");
+    if (!o->output && !o->timing && !o->timing_file && !o->workflow_dir && !o->trace && o->quiet)
+        CONTRADICTS("nothing to do: give -o OUT (or --timing, --workflow, --trace); without "
+                    "them flow-compute only measures, and --quiet silences the summary");
 #undef CONTRADICTS
     return CLI_EXIT_OK;
 }

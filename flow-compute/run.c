@@ -576,7 +576,10 @@ int run_compute(const compute_options *o)
         rc = CLI_EXIT_IO;
         goto done;
     }
-    if (!o->quiet && (r.t.flows > 1 || source_is_stream(r.src) || o->verbose)) {
+    /* without outputs the summary is the result: the run measured the rate */
+    const int measured = !o->output && !o->timing && !o->timing_file && !o->workflow_dir
+                         && !o->trace;
+    if (!o->quiet && (r.t.flows > 1 || source_is_stream(r.src) || o->verbose || measured)) {
         if (stream)
             stream_summary(&r);
         else

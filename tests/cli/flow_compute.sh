@@ -44,7 +44,11 @@ expect "usage line" 1 err "^usage: flow-compute" $FCC --frobnicate f0.png f1.png
 expect "missing value" 1 err "option '--alpha' needs a value" $FCC f0.png f1.png --alpha
 expect "no input" 1 err "no input" $FCC -o x.flo
 expect "one frame" 1 err "one frame 'f0.png' gives no pair" $FCC f0.png -o x.flo
-expect "nothing to do" 1 err "nothing to do" $FCC f0.png f1.png
+expect "nothing to do" 1 err "nothing to do" $FCC -q f0.png f1.png
+# no output: the run measures, and the summary is what it prints
+ls >before.lst
+expect "measure only" 0 err "1 flow of 64x48 from 2 frames .* flows/s sustained" $FCC f0.png f1.png
+check "measure only: no file" 'ls | cmp -s - before.lst'
 
 # ---- one pair -----------------------------------------------------------------------------
 expect "pair" 0 err EMPTY $FCC f0.png f1.png -o ab.flo
