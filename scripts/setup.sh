@@ -17,9 +17,11 @@ set -euo pipefail
 
 # The packages: compiler and make, pkg-config (the Makefile finds OpenCV and
 # libpng with it), libpng and OpenCV development files (images and video),
-# ImageMagick (montages) and gnuplot (charts; the -nox build is the gnuplot
-# command without a GUI toolkit, which is all the scripts need).
-PACKAGES=(build-essential pkg-config libpng-dev libopencv-dev imagemagick gnuplot-nox)
+# ImageMagick (montages), gnuplot (charts; the -nox build is the gnuplot
+# command without a GUI toolkit, which is all the scripts need) and OpenCV's
+# python bindings (scripts/bench-peers, the peers benchmark, and its test).
+PACKAGES=(build-essential pkg-config libpng-dev libopencv-dev imagemagick gnuplot-nox
+          python3-opencv)
 
 deps_only=0 demo=1
 while [ $# -gt 0 ]; do

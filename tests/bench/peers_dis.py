@@ -9,7 +9,10 @@ Accuracy: Yosemite (AAE in degrees on the terrain mask), the four Middlebury
 pairs and FlyingChairs 0000000-0000003 (AEE in px), each preset with
 OpenCV's defaults, on the gray frames (DIS takes 8-bit gray).  Time: the
 median wall time of calc() over 10 runs after one warm-up, on every
-FRAME0 FRAME1 pair given (all CPU threads OpenCV uses by default)."""
+FRAME0 FRAME1 pair given (all CPU threads OpenCV uses by default).
+
+Its pair list, .flo reader and scoring (scores_density, summary) also serve
+peers_klt.py and scripts/bench-peers, so that every side is scored alike."""
 import sys
 import time
 
@@ -44,15 +47,42 @@ def gray(path):
     return img
 
 
-def scores(est, gt, mask):
-    known = (np.abs(gt[..., 0]) < 1e9) & (np.abs(gt[..., 1]) < 1e9)
+def known(flow):
+    """Where both components are known: below 1e9 in magnitude, not NaN."""
+    return (np.abs(flow[..., 0]) < 1e9) & (np.abs(flow[..., 1]) < 1e9)
+
+
+def scores_density(est, gt, mask):
+    """AAE (degrees), AEE (px) and density, as test_realdata scores: over the
+    pixels whose ground truth is known (and mask >= 128 where a mask is
+    given), leaving out those the estimate marks unknown; the density is the
+    share of those pixels the estimate knows."""
+    scored = known(gt)
     if mask is not None:
-        known &= mask >= 128
-    e, g = est[known].astype(np.float64), gt[known].astype(np.float64)
+        scored &= mask >= 128
+    solved = scored & known(est)
+    e, g = est[solved].astype(np.float64), gt[solved].astype(np.float64)
+    if not len(e):
+        return float("nan"), float("nan"), 0.0
     aee = np.mean(np.hypot(e[:, 0] - g[:, 0], e[:, 1] - g[:, 1]))
     c = (1 + np.sum(e * g, 1)) / (np.sqrt(1 + np.sum(e * e, 1)) * np.sqrt(1 + np.sum(g * g, 1)))
     aae = np.degrees(np.mean(np.arccos(np.clip(c, -1, 1))))
-    return aae, aee
+    return aae, aee, np.count_nonzero(solved) / np.count_nonzero(scored)
+
+
+def scores(est, gt, mask):
+    return scores_density(est, gt, mask)[:2]
+
+
+MIDDLEBURY = ("RubberWhale", "Dimetrodon", "Grove2", "Urban2")
+CHAIRS = tuple("chairs%d" % i for i in range(4))
+
+
+def summary(row):
+    """(Yosemite AAE, Middlebury mean AEE, chairs mean AEE) of a row that
+    maps each pair's name to its AAE (Yosemite) or AEE (the others)."""
+    return (row["Yosemite"], np.mean([row[n] for n in MIDDLEBURY]),
+            np.mean([row[n] for n in CHAIRS]))
 
 
 def main():
@@ -69,9 +99,8 @@ def main():
             m = gray(data + mask) if mask else None
             aae, aee = scores(flow, read_flo(data + gt), m)
             row[pname] = aae if pname == "Yosemite" else aee
-        mid = np.mean([row[n] for n in ("RubberWhale", "Dimetrodon", "Grove2", "Urban2")])
-        ch = np.mean([row["chairs%d" % i] for i in range(4)])
-        print("| DIS %s | %.2f | " % (name, row["Yosemite"])
+        yos, mid, ch = summary(row)
+        print("| DIS %s | %.2f | " % (name, yos)
               + " | ".join("%.3f" % row[p[0]] for p in PAIRS[1:])
               + " | %.3f | %.3f |" % (mid, ch))
     print("\n| preset | size | ms per frame (median of 10) |\n|---|---|---|")
