@@ -5,7 +5,8 @@
  * bounds depend on n and the number of chunks alone.  The calling thread
  * and the workers that wake in time claim the chunks one at a time; the
  * caller waits only for chunks already started, never for a worker that
- * has not woken (one descheduled by a busy machine costs nothing).  Idle
+ * has not woken (one that a busy machine keeps asleep costs nothing; one
+ * preempted in the middle of a chunk still holds it up).  Idle
  * workers sleep on a condition variable: they never spin.  A loop of one
  * chunk runs on the calling thread and wakes no worker.
  *
