@@ -49,9 +49,9 @@ SONAME := libflow.so.$(VERSION_MAJOR)$(if $(filter 0,$(VERSION_MAJOR)),.$(VERSIO
 # ---- flags -------------------------------------------------------------------
 WARN      := -Wall -Wextra -Wshadow -Wno-unused-parameter
 CPPFLAGS  += -Ilibflow/include -Ilibflow -Itests/common -Itools-common -DFLOW_VERSION='"$(VERSION)"'
-ALL_CFLAGS   = -std=c11 -D_XOPEN_SOURCE=700 -fPIC -fopenmp $(WARN) $(CFLAGS)
+ALL_CFLAGS   = -std=c11 -D_XOPEN_SOURCE=700 -fPIC -pthread $(WARN) $(CFLAGS)
 ALL_CXXFLAGS = -std=c++17 -fPIC $(WARN) $(CXXFLAGS)
-LDLIBS    := -fopenmp -lm
+LDLIBS    := -pthread -lm
 
 ifeq ($(SANITIZE),1)
   SANFLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined

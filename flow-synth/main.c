@@ -10,11 +10,12 @@
  * through flow_image_write (format by extension), flows through
  * flow_field_write (.flo, .F, .pcm), videos through flow_video_writer
  * (.y4m natively in every build, .avi/.mp4 with OpenCV).  Frames are
- * generated in parallel, a batch at a time, and written in order.
+ * generated in parallel, a batch at a time (batch.c), and written in order.
  *
  * Exit codes: 0 ok, 1 usage, 2 input/output, 3 out of memory. */
 #include "flow/flow.h"
 
+#include "batch.h"
 #include "cli.h"
 #include "pattern.h"
 
@@ -25,9 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define USAGE "flow-synth [options] (-o PATTERN | --gt PATTERN | --video FILE)..."
 
@@ -318,19 +316,12 @@ int main(int argc, char **argv)
     if (rc != CLI_EXIT_OK)
         return rc;
 
-    int threads = 1;
-#ifdef _OPENMP
-    threads = omp_get_max_threads();
-#endif
-    const int batch = threads < 1 ? 1 : threads > 64 ? 64 : threads;
-    flow_image *img = calloc((size_t)batch, sizeof *img);
-    flow_field *gt = calloc((size_t)batch, sizeof *gt);
-    flow_status *st = calloc((size_t)batch, sizeof *st);
-    char(*msg)[1024] = calloc((size_t)batch, sizeof *msg);
+    const int batch = synth_batch_size();
+    synth_item *item = calloc((size_t)batch, sizeof *item);
     flow_video_writer *video = NULL;
     const int progress = !o.quiet && o.frames > 1 && isatty(2);
     char name[4096];
-    if (!img || !gt || !st || !msg) {
+    if (!item) {
         cli_error("out of memory");
         rc = CLI_EXIT_COMPUTE;
         goto done;
@@ -343,32 +334,25 @@ int main(int argc, char **argv)
             goto done;
         }
     }
+    const synth_request req = {.s = &o.s, .width = o.width, .height = o.height,
+                               .channels = o.channels,
+                               .frames = o.frames_pattern || o.video,
+                               .gt_until = o.gt_pattern ? o.frames - 1 : 0};
     for (int k0 = 0; k0 < o.frames; k0 += batch) {
         const int n = o.frames - k0 < batch ? o.frames - k0 : batch;
-        const int want_frames = o.frames_pattern || o.video;
-#pragma omp parallel for schedule(dynamic, 1)
-        for (int i = 0; i < n; i++) {
-            const int k = k0 + i;
-            st[i] = FLOW_OK;
-            if (want_frames)
-                st[i] = flow_synth_frame(&o.s, o.width, o.height, o.channels, k, &img[i]);
-            if (st[i] == FLOW_OK && o.gt_pattern && k < o.frames - 1)
-                st[i] = flow_synth_flow(&o.s, o.width, o.height, k, &gt[i]);
-            if (st[i] != FLOW_OK)
-                snprintf(msg[i], sizeof msg[i], "%s", flow_last_error());
-        }
+        synth_batch(&req, k0, n, item);
         for (int i = 0; i < n && rc == CLI_EXIT_OK; i++) {
             const int k = k0 + i;
-            flow_status s = st[i];
+            flow_status s = item[i].st;
             if (s != FLOW_OK) {
-                cli_error("frame %d: %s", k, msg[i]);
+                cli_error("frame %d: %s", k, item[i].msg);
                 rc = cli_exit_for_status(s);
                 break;
             }
             if (o.frames_pattern) {
                 if ((rc = name_of(name, sizeof name, o.frames_pattern, o.first + k)) != CLI_EXIT_OK)
                     break;
-                if ((s = flow_image_write(name, &img[i])) != FLOW_OK) {
+                if ((s = flow_image_write(name, &item[i].img)) != FLOW_OK) {
                     rc = cli_report_status(s);
                     break;
                 }
@@ -378,21 +362,21 @@ int main(int argc, char **argv)
             if (o.gt_pattern && k < o.frames - 1) {
                 if ((rc = name_of(name, sizeof name, o.gt_pattern, o.first + k)) != CLI_EXIT_OK)
                     break;
-                if ((s = flow_field_write(name, &gt[i])) != FLOW_OK) {
+                if ((s = flow_field_write(name, &item[i].gt)) != FLOW_OK) {
                     rc = cli_report_status(s);
                     break;
                 }
                 if (o.verbose)
                     fprintf(stderr, "flow-synth: wrote %s\n", name);
             }
-            if (video && (s = flow_video_writer_write(video, &img[i])) != FLOW_OK) {
+            if (video && (s = flow_video_writer_write(video, &item[i].img)) != FLOW_OK) {
                 rc = cli_report_status(s);
                 break;
             }
         }
         for (int i = 0; i < n; i++) {
-            flow_image_free(&img[i]);
-            flow_field_free(&gt[i]);
+            flow_image_free(&item[i].img);
+            flow_field_free(&item[i].gt);
         }
         if (rc != CLI_EXIT_OK)
             break;
@@ -412,9 +396,6 @@ int main(int argc, char **argv)
             flow_video_writer_discard(video);
     }
 done:
-    free(img);
-    free(gt);
-    free(st);
-    free(msg);
+    free(item);
     return rc;
 }

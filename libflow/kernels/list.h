@@ -5,8 +5,9 @@
  * An operation is a function flow_<stem>_px(const args *a, int x, int y) in
  * libflow/pixel/ that does all of its work at one point of a width x height
  * grid (expressions of `a`).  This list is expanded
- *   - by the CPU device (device/cpu/kernels_cpu.c) into cpu_<stem>: an
- *     OpenMP loop over the grid calling the function;
+ *   - by the CPU device (device/cpu/kernels_cpu.c) into cpu_<stem>: a
+ *     loop over the grid calling the function, its rows in chunks run by
+ *     the device's thread pool;
  *   - by the CUDA device (device/cuda/kernels.cu) into flow_<stem>_kernel,
  *     a kernel that computes (x, y), returns outside the grid and calls the
  *     function, and its launcher cuda_<stem> (gpu GRID); for gpu OWN the

@@ -289,6 +289,21 @@ double harness_synth_aee(const char *method, const flow_synth *s, int w, int h, 
     return aee;
 }
 
+char *harness_env_save(const char *name)
+{
+    const char *v = getenv(name);
+    return v ? strdup(v) : NULL;
+}
+
+void harness_env_restore(const char *name, char *saved)
+{
+    if (saved)
+        setenv(name, saved, 1);
+    else
+        unsetenv(name);
+    free(saved);
+}
+
 double harness_uniform(unsigned *state)
 {
     *state = *state * 1664525u + 1013904223u;

@@ -74,6 +74,11 @@ unsigned char *harness_read_file(const char *path, size_t *n);
 long harness_file_size(const char *path);
 /* How many entries of harness_tmpdir() have `part` in their name. */
 int harness_count_files(const char *part);
+/* A copy of the environment variable `name` (NULL when it is unset), for
+ * harness_env_restore, which puts that value back (or unsets it) and frees
+ * the copy: around a test that sets the variable. */
+char *harness_env_save(const char *name);
+void harness_env_restore(const char *name, char *saved);
 /* Uniform pseudo-random numbers in [0, 1) from a fixed seed (reproducible). */
 double harness_uniform(unsigned *state);
 

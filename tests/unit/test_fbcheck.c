@@ -8,11 +8,13 @@
  * only where their bilinear weight is nonzero; a rotation and its inverse
  * from flow_synth (bilinear sampling of an affine field is exact), and the
  * rotation checked against itself, which keeps only a disc about the
- * centre; and every bad argument, with the forward field left unchanged. */
+ * centre; one thread and three agree on a larger field; and every bad
+ * argument, with the forward field left unchanged. */
 #include "harness.h"
 #include "flow/field.h"
 #include "flow/synth.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A w x h field of the constant vector (u, v). */
@@ -210,6 +212,16 @@ static void test_unknown_propagation(void)
     flow_field_free(&b);
 }
 
+/* The w x h field of flow_synth's rotation by `angle` about the centre. */
+static void rotation(int w, int h, double angle, flow_field *f)
+{
+    flow_synth s;
+    memset(&s, 0, sizeof s);
+    s.motion = FLOW_SYNTH_ROTATE;
+    s.angle = angle;
+    CHECK_OK(flow_synth_flow(&s, w, h, 0, f));
+}
+
 /* A rotation by 0.1 rad and its inverse (flow_synth, angle -0.1): exactly
  * consistent, so with T = 1e-3 a pixel is kept iff its endpoint stays in
  * the frame.  The rotation against itself: |f + b| = 2 sin(0.1) r at
@@ -218,15 +230,10 @@ static void test_unknown_propagation(void)
 static void test_rotation(void)
 {
     const int w = 40, h = 30;
-    flow_synth s;
-    memset(&s, 0, sizeof s);
-    s.motion = FLOW_SYNTH_ROTATE;
-    s.angle = 0.1;
     flow_field f = {0}, b = {0}, self = {0};
-    CHECK_OK(flow_synth_flow(&s, w, h, 0, &f));
-    CHECK_OK(flow_synth_flow(&s, w, h, 0, &self));
-    s.angle = -0.1;
-    CHECK_OK(flow_synth_flow(&s, w, h, 0, &b));
+    rotation(w, h, 0.1, &f);
+    rotation(w, h, 0.1, &self);
+    rotation(w, h, -0.1, &b);
     long inside = 0;
     for (int y = 0; f.u && y < h; y++)
         for (int x = 0; x < w; x++) {
@@ -242,8 +249,7 @@ static void test_rotation(void)
 
     /* the rotation as its own backward flow (a fresh copy of it) */
     flow_field_free(&b);
-    s.angle = 0.1;
-    CHECK_OK(flow_synth_flow(&s, w, h, 0, &b));
+    rotation(w, h, 0.1, &b);
     CHECK_OK(flow_fb_check(&self, &b, 1.0, &st));
     const double radius = 1.0 / (2.0 * sin(0.1));
     int right = self.u != NULL;
@@ -262,6 +268,38 @@ static void test_rotation(void)
     flow_field_free(&f);
     flow_field_free(&b);
     flow_field_free(&self);
+}
+
+/* A field large enough for several chunks of rows: one thread and three
+ * (FLOW_THREADS) give the same field and counts; a FLOW_THREADS that is
+ * not a number is refused before the field is touched. */
+static void test_threads_agree(void)
+{
+    const int w = 400, h = 300;
+    flow_field f1 = {0}, f3 = {0}, b = {0};
+    rotation(w, h, 0.05, &f1);
+    rotation(w, h, 0.05, &f3);
+    rotation(w, h, -0.04, &b); /* not quite the inverse: a ring is inconsistent */
+    if (!f1.u || !f3.u || !b.u)
+        return;
+    char *saved = harness_env_save("FLOW_THREADS");
+    flow_fb_stats st1, st3;
+    setenv("FLOW_THREADS", "1", 1);
+    CHECK_OK(flow_fb_check(&f1, &b, 0.5, &st1));
+    setenv("FLOW_THREADS", "3", 1);
+    CHECK_OK(flow_fb_check(&f3, &b, 0.5, &st3));
+    CHECK(st1.kept > 0 && st1.inconsistent > 0 && st1.outside > 0);
+    CHECK(memcmp(&st1, &st3, sizeof st1) == 0);
+    const size_t bytes = (size_t)w * h * sizeof(float);
+    CHECK(memcmp(f1.u, f3.u, bytes) == 0 && memcmp(f1.v, f3.v, bytes) == 0);
+    setenv("FLOW_THREADS", "many", 1);
+    CHECK(flow_fb_check(&f1, &b, 0.5, &st1) == FLOW_ERR_INVALID);
+    CHECK(strstr(flow_last_error(), "FLOW_THREADS") != NULL);
+    CHECK(memcmp(f1.u, f3.u, bytes) == 0);
+    harness_env_restore("FLOW_THREADS", saved);
+    flow_field_free(&f1);
+    flow_field_free(&f3);
+    flow_field_free(&b);
 }
 
 /* Sizes, thresholds, missing and shared fields: errors that name the
@@ -306,6 +344,7 @@ int main(void)
     RUN(test_threshold_boundary);
     RUN(test_unknown_propagation);
     RUN(test_rotation);
+    RUN(test_threads_agree);
     RUN(test_bad_input);
     return harness_report();
 }

@@ -3,20 +3,24 @@
 #ifndef FLOW_DEVICE_CPU_H
 #define FLOW_DEVICE_CPU_H
 
+#include "base/pool.h"
 #include "device/device.h"
 
-/* Grids smaller than this run on one thread, in every loop of the device:
- * the coarse multigrid levels are too small to pay for waking the team
- * (and a busy machine makes the team's barriers expensive). */
-#define FLOW_CPU_PAR_MIN 16384
+/* Points per chunk of an operation's loop over its grid's rows
+ * (base/pool.h): a grid of fewer than two grains runs on the calling
+ * thread and wakes no worker -- the coarse multigrid levels are too small
+ * to pay for a wake-up. */
+#define FLOW_CPU_GRAIN 8192
 /* by the gpu kind of the operation (libflow/kernels/list.h): a point of a
- * POINTS operation follows a whole window, two of them are worth a team */
-#define FLOW_CPU_PAR_MIN_GRID FLOW_CPU_PAR_MIN
-#define FLOW_CPU_PAR_MIN_OWN FLOW_CPU_PAR_MIN
-#define FLOW_CPU_PAR_MIN_POINTS 2
+ * POINTS operation follows a whole window, one is worth a chunk */
+#define FLOW_CPU_GRAIN_GRID FLOW_CPU_GRAIN
+#define FLOW_CPU_GRAIN_OWN FLOW_CPU_GRAIN
+#define FLOW_CPU_GRAIN_POINTS 1
 
-/* The CPU device's state: the sort's scratch, kept from one call to the next. */
+/* The CPU device's state: its threads, and the sort's scratch, kept from
+ * one call to the next. */
 typedef struct flow_cpu {
+    flow_pool *pool;
     void *sort_tmp;
     size_t sort_bytes;
 } flow_cpu;

@@ -1,7 +1,8 @@
 /* device_cpu.c -- the CPU device: host planes, transfers that are row
  * copies, the host clock for timing.  Its operations (kernels_cpu.c) run the
- * per-pixel functions of libflow/pixel/ in OpenMP loops: slower than CUDA,
- * but the very same mathematics, and what CI tests. */
+ * per-pixel functions of libflow/pixel/ in loops over rows run by the
+ * device's own thread pool (base/pool.h): slower than CUDA, but the very
+ * same mathematics, and what CI tests. */
 #include "device/cpu/cpu.h"
 #include "base/fail.h"
 
@@ -9,31 +10,35 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-static flow_status cpu_open(flow_device *d, int index)
-{
-    (void)index;
-    d->impl = calloc(1, sizeof(flow_cpu));
-    if (!d->impl)
-        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate the CPU device state");
-    int threads = 1;
-#ifdef _OPENMP
-    threads = omp_get_max_threads();
-#endif
-    snprintf(d->name, sizeof d->name, "CPU (%d thread%s)", threads, threads == 1 ? "" : "s");
-    return FLOW_OK;
-}
 
 static void cpu_close(flow_device *d)
 {
     flow_cpu *c = d->impl;
-    if (c)
+    if (c) {
+        flow_pool_destroy(c->pool);
         free(c->sort_tmp);
+    }
     free(c);
     d->impl = NULL;
+}
+
+static flow_status cpu_open(flow_device *d, int index)
+{
+    (void)index;
+    flow_cpu *c = calloc(1, sizeof *c);
+    if (!c)
+        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate the CPU device state");
+    d->impl = c;
+    int threads = 1;
+    flow_status s = flow_pool_default_threads(&threads);
+    if (s == FLOW_OK)
+        s = flow_pool_create(threads, &c->pool);
+    if (s != FLOW_OK) {
+        cpu_close(d);
+        return s;
+    }
+    snprintf(d->name, sizeof d->name, "CPU (%d thread%s)", threads, threads == 1 ? "" : "s");
+    return FLOW_OK;
 }
 
 static flow_status cpu_plane_alloc(flow_device *d, flow_plane *p, int width, int height)

@@ -1,28 +1,39 @@
 /* kernels_cpu.c -- the CPU device's operations: the list of
- * libflow/kernels/list.h expanded into OpenMP loops over each operation's
- * grid, each point computed by the operation's per-pixel function; the
- * small-grid smoother run by one worker; the reductions and the sort. */
+ * libflow/kernels/list.h expanded into loops over each operation's grid,
+ * its rows cut into chunks that the device's thread pool runs, each point
+ * computed by the operation's per-pixel function; the small-grid smoother
+ * run by one thread; the reductions and the sort. */
 #include "device/cpu/cpu.h"
 
 #include "base/fail.h"
 
 #include <stdlib.h>
 
-/* cpu_<stem>: every point of the grid.  The arguments are copied into a
- * local whose address does not escape, so that the compiler may keep them
- * in registers across the stores into the planes. */
+/* The rows [0, h) of a w x h grid in chunks of about `grain` points on the
+ * device's pool. */
+static void cpu_for_rows(flow_device *d, int w, int h, long grain, flow_pool_body rows, void *ctx)
+{
+    const flow_cpu *c = d->impl;
+    flow_pool_for(c->pool, h, flow_pool_chunks((long)w * h, h, grain), rows, ctx);
+}
+
+/* cpu_<stem>: every point of the grid, the rows of a chunk in
+ * cpu_rows_<stem> (ctx: the arguments, only read).  The arguments are
+ * copied into a local whose address does not escape, so that the compiler
+ * may keep them in registers across the stores into the planes. */
 #define FLOW_CPU_LOOP(stem, A, W, H, G)                                                          \
-    flow_status cpu_##stem(flow_device *d, const A *args)                                        \
+    static void cpu_rows_##stem(void *ctx, int chunk, int y0, int y1)                            \
     {                                                                                            \
-        (void)d;                                                                                 \
-        const A local = *args;                                                                   \
+        const A local = *(const A *)ctx;                                                         \
         const A *a = &local;                                                                     \
-        const int w = (W), h = (H);                                                              \
-        const long par_min = FLOW_CPU_PAR_MIN_##G;                                               \
-        _Pragma("omp parallel for schedule(static) if ((long)w * h >= par_min)")                \
-        for (int y = 0; y < h; y++)                                                              \
+        const int w = (W);                                                                       \
+        for (int y = y0; y < y1; y++)                                                            \
             for (int x = 0; x < w; x++)                                                          \
                 flow_##stem##_px(a, x, y);                                                       \
+    }                                                                                            \
+    flow_status cpu_##stem(flow_device *d, const A *a)                                           \
+    {                                                                                            \
+        cpu_for_rows(d, (W), (H), FLOW_CPU_GRAIN_##G, cpu_rows_##stem, (void *)a);               \
         return FLOW_OK;                                                                          \
     }
 FLOW_KERNELS(FLOW_CPU_LOOP)
@@ -38,19 +49,38 @@ flow_status cpu_smooth_small(flow_device *d, const flow_smooth_small_args *a)
     return FLOW_OK;
 }
 
-flow_status cpu_sum_squares(flow_device *d, const flow_plane *p, double *sum)
+/* The sum of squares of each chunk's rows: partial sums at fixed
+ * positions, added in chunk order, so that the total does not depend on
+ * which thread ran which chunk, nor on how many threads there are. */
+typedef struct cpu_squares {
+    flow_plane q;
+    double part[FLOW_POOL_MAX_CHUNKS];
+} cpu_squares;
+
+static void cpu_squares_rows(void *ctx, int chunk, int y0, int y1)
 {
-    (void)d;
-    const flow_plane q = *p;
-    double s = 0.0;
-#pragma omp parallel for schedule(static) if ((long)q.width * q.height >= FLOW_CPU_PAR_MIN) \
-    reduction(+ : s)
-    for (int y = 0; y < q.height; y++)
+    cpu_squares *s = ctx;
+    const flow_plane q = s->q;
+    double sum = 0.0;
+    for (int y = y0; y < y1; y++)
         for (int x = 0; x < q.width; x++) {
             const double v = FLOW_PX(q, x, y);
-            s += v * v;
+            sum += v * v;
         }
-    *sum = s;
+    s->part[chunk] = sum;
+}
+
+flow_status cpu_sum_squares(flow_device *d, const flow_plane *p, double *sum)
+{
+    const flow_cpu *c = d->impl;
+    cpu_squares s;
+    s.q = *p;
+    const int chunks = flow_pool_chunks((long)p->width * p->height, p->height, FLOW_CPU_GRAIN);
+    flow_pool_for(c->pool, p->height, chunks, cpu_squares_rows, &s);
+    double total = 0.0;
+    for (int k = 0; k < chunks; k++)
+        total += s.part[k];
+    *sum = total;
     return FLOW_OK;
 }
 

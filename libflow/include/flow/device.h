@@ -26,7 +26,11 @@ typedef struct flow_device flow_device;
  * else the CPU, with a notice saying why), "cpu", "cuda" or "cuda:N".  An
  * explicit "cuda" without a usable GPU is FLOW_ERR_NO_DEVICE; an unknown
  * spec FLOW_ERR_INVALID.  Returns FLOW_OK and *out, or a status with
- * *out == NULL. */
+ * *out == NULL.
+ * The CPU device has threads of its own: FLOW_THREADS from the environment
+ * when it is set (1 to 1024; FLOW_ERR_INVALID otherwise), else one per CPU
+ * the process may run on.  They sleep while the device is idle, and
+ * operations on small grids run on the calling thread alone. */
 flow_status flow_device_open(const char *spec, flow_device **out);
 /* Waits for the device's work and frees it; contexts on it go first. */
 void flow_device_close(flow_device *d);

@@ -72,8 +72,11 @@ typedef struct flow_fb_stats {
  * they are.  The four removal counts and kept add up to total.  out may be
  * NULL.  Returns FLOW_OK; FLOW_ERR_SIZE when the sizes differ (the detail
  * names both) or are empty; FLOW_ERR_INVALID for a missing field, fwd and
- * bwd sharing memory, or a threshold that is not a finite number > 0.  On
- * failure fwd is unchanged. */
+ * bwd sharing memory, a threshold that is not a finite number > 0, or a
+ * FLOW_THREADS that is not a number of threads (device.h); FLOW_ERR_NOMEM
+ * when its threads cannot be started.  On failure fwd is unchanged.  Rows
+ * are checked in parallel, with the same result on any number of
+ * threads. */
 flow_status flow_fb_check(flow_field *fwd, const flow_field *bwd, double threshold,
                           flow_fb_stats *out);
 
