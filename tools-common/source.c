@@ -34,7 +34,7 @@ typedef enum source_kind { SRC_LIST, SRC_PATTERN, SRC_VIDEO } source_kind;
  * keeps the frames of the flows in flight): the ring has this many slots
  * besides one per reader. */
 #define SOURCE_HELD_MAX 4
-#define SOURCE_READERS_MAX 8
+#define SOURCE_READERS_MAX 16
 
 typedef enum slot_state { SLOT_FREE, SLOT_READING, SLOT_READY, SLOT_TAKEN } slot_state;
 
@@ -69,6 +69,7 @@ struct frame_source {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     pthread_mutex_t video_mu; /* a video is read by one reader at a time, in order */
+    int video8;          /* under video_mu: 0 once the video is known not to give 8-bit frames */
     slot *slots;
     int nslots;
     long claimed;        /* frames claimed by readers so far */
@@ -333,6 +334,7 @@ int source_open(const source_options *o, frame_source **out)
     }
     s->channels = o->channels;
     s->bytes = o->bytes;
+    s->video8 = 1;
     s->pin = o->pin;
     int rc = CLI_EXIT_OK;
     flow_status st = FLOW_OK;
@@ -460,11 +462,25 @@ static int read_file(frame_source *s, slot *sl, long index)
     return rc;
 }
 
+/* A video's next frame: its 8-bit samples as they are stored when the
+ * stream has them (a mono 8-bit .y4m) and 8-bit frames are wanted, else
+ * decoded to floats. */
 static int read_video(frame_source *s, slot *sl, long index, int *got)
 {
-    int more = 0;
+    int more = 0, is8 = 0;
+    flow_status st = FLOW_ERR_UNSUPPORTED;
     pthread_mutex_lock(&s->video_mu);
-    flow_status st = flow_video_read(s->video, &sl->raw, &more);
+    if (s->bytes && s->video8) {
+        const int fresh = !sl->f.bytes.data;
+        st = flow_video_read8(s->video, &sl->f.bytes, &more);
+        s->video8 = st != FLOW_ERR_UNSUPPORTED;
+        is8 = s->video8;
+        if (st == FLOW_OK && fresh && more)
+            pin(s, sl->f.bytes.data, (size_t)sl->f.bytes.width * sl->f.bytes.height,
+                &sl->pinned_bytes);
+    }
+    if (!is8)
+        st = flow_video_read(s->video, &sl->raw, &more);
     pthread_mutex_unlock(&s->video_mu);
     if (st != FLOW_OK)
         return fail_status(sl, st);
@@ -472,9 +488,9 @@ static int read_video(frame_source *s, slot *sl, long index, int *got)
     if (!more)
         return CLI_EXIT_OK;
     sl->f.number = index;
-    sl->f.is8 = 0;
+    sl->f.is8 = is8;
     snprintf(sl->f.name, sizeof sl->f.name, "%s frame %ld", s->video_name, index);
-    return take_raw(s, sl, &sl->raw);
+    return is8 ? CLI_EXIT_OK : take_raw(s, sl, &sl->raw);
 }
 
 /* A reader: claims the next frame and a free slot, decodes, marks it ready;

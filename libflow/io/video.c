@@ -125,6 +125,20 @@ flow_status flow_video_read(flow_video *v, flow_image *img, int *got)
     return h->y4m ? flow_y4m_read(h->y4m, img, got) : flow_ocv_video_read(h->ocv, img, got);
 }
 
+flow_status flow_video_read8(flow_video *v, flow_image8 *img, int *got)
+{
+    if (!got || !img)
+        return flow_fail(FLOW_ERR_INVALID, "flow_video_read8: no image or flag pointer given");
+    *got = 0;
+    if (!v)
+        return flow_fail(FLOW_ERR_INVALID, "flow_video_read8: no video given");
+    video_handle *h = (video_handle *)v;
+    if (!h->y4m)
+        return flow_fail(FLOW_ERR_UNSUPPORTED,
+                         "flow_video_read8: only .y4m streams give their samples as they are");
+    return flow_y4m_read8(h->y4m, img, got);
+}
+
 double flow_video_fps(const flow_video *v)
 {
     const video_handle *h = (const video_handle *)v;

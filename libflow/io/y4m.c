@@ -290,21 +290,52 @@ static inline float clamp255(double v)
     return (float)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
-flow_status flow_y4m_read(flow_y4m_reader *r, flow_image *img, int *got)
+/* The next frame's header and its frame_bytes samples into dst; *got is 0
+ * at the clean end of the stream. */
+static flow_status read_frame(flow_y4m_reader *r, unsigned char *dst, int *got)
 {
     *got = 0;
     char line[FRAME_HEADER_MAX];
     long n = read_line(r->f, line, sizeof line);
     if (n == -1)
-        return FLOW_OK; /* clean end of the stream */
+        return FLOW_OK;
     if (n < 0 || strncmp(line, "FRAME", 5) != 0 || (line[5] != '\0' && line[5] != ' '))
         return flow_fail(FLOW_ERR_FORMAT, "%s: frame %ld: bad frame header (expected 'FRAME')",
                          r->name, r->frame);
-    size_t rd = fread(r->buf, 1, r->frame_bytes, r->f);
+    size_t rd = fread(dst, 1, r->frame_bytes, r->f);
     if (rd != r->frame_bytes)
         return flow_fail(FLOW_ERR_FORMAT, "%s: frame %ld is truncated (%zu of %zu bytes)%s%s",
                          r->name, r->frame, rd, r->frame_bytes, ferror(r->f) ? ": " : "",
                          ferror(r->f) ? strerror(errno) : "");
+    *got = 1;
+    return FLOW_OK;
+}
+
+int flow_y4m_is8(const flow_y4m_reader *r)
+{
+    return r->planes == 1 && r->bytes == 1 && r->y_scale == 1.0 && r->y_offset == 0.0;
+}
+
+flow_status flow_y4m_read8(flow_y4m_reader *r, flow_image8 *img, int *got)
+{
+    *got = 0;
+    if (!flow_y4m_is8(r))
+        return flow_fail(FLOW_ERR_UNSUPPORTED,
+                         "%s: the frames are not 8-bit full-range mono samples: read them as "
+                         "images", r->name);
+    FLOW_TRY(flow_io_fit8(r->name, img, r->width, r->height, 1));
+    FLOW_TRY(read_frame(r, img->data, got));
+    r->frame += *got;
+    return FLOW_OK;
+}
+
+flow_status flow_y4m_read(flow_y4m_reader *r, flow_image *img, int *got)
+{
+    *got = 0;
+    int more = 0;
+    FLOW_TRY(read_frame(r, r->buf, &more));
+    if (!more)
+        return FLOW_OK; /* clean end of the stream */
     const int channels = flow_y4m_channels(r);
     if (img->data) {
         if (img->width != r->width || img->height != r->height || img->channels != channels)

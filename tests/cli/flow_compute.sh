@@ -234,6 +234,9 @@ check "count: one flow" '[ -f c0.flo ] && [ ! -e c1.flo ]'
 expect "y4m video" 0 err "3 flows of 64x48 from 4 frames" $FCC --video v.y4m -o "vid%d.flo"
 check "y4m: the frames are the PNG frames" 'cmp -s vid0.flo ab.flo && cmp -s vid2.flo pat02.flo'
 check "y4m: .params names the frames" 'grep -q "^# frames: v.y4m frame 1 -> v.y4m frame 2" vid1.flo.params'
+$FCC -q --video v.y4m -o "vstep%d.flo" --timing-file vstep.csv >out 2>err
+check "y4m: streamed (8-bit samples) and stepwise (floats) give the same flows" \
+    '[ $? -eq 0 ] && cmp -s vstep0.flo vid0.flo && cmp -s vstep2.flo vid2.flo'
 expect "y4m needs a pattern" 1 err "a video gives a flow per frame" $FCC --video v.y4m -o one.flo
 expect "y4m count 1, plain name" 0 err EMPTY $FCC -q --video v.y4m --count 1 -o first.flo
 check "y4m count 1" 'cmp -s first.flo ab.flo'

@@ -347,6 +347,109 @@ static void test_public_video_api(void)
         flow_image_free(&img[k]);
 }
 
+/* flow_video_read8: a mono 8-bit full-range stream gives its samples as
+ * they are (those flow_video_read gives, as bytes), mixing with
+ * flow_video_read frame by frame; any other stream is refused before
+ * anything is read, and a short frame is reported with its number. */
+static void test_read8(void)
+{
+    const char *path = harness_path("bytes.y4m");
+    const int w = 5, h = 3;
+    flow_image img[3];
+    unsigned st = 11;
+    flow_video_writer *vw = NULL;
+    CHECK_OK(flow_video_writer_open(path, 25, w, h, 1, &vw));
+    if (!vw)
+        return;
+    for (int k = 0; k < 3; k++) {
+        CHECK_OK(flow_image_alloc(&img[k], w, h, 1));
+        for (int i = 0; i < w * h; i++)
+            img[k].data[i] = (float)(int)(256 * harness_uniform(&st));
+        CHECK_OK(flow_video_writer_write(vw, &img[k]));
+    }
+    CHECK_OK(flow_video_writer_close(vw));
+    flow_video *v = NULL;
+    CHECK_OK(flow_video_open(path, &v));
+    if (v) {
+        flow_image8 b = {0};
+        flow_image f = {0};
+        int more = 0, same = 1;
+        CHECK_OK(flow_video_read8(v, &b, &more));
+        CHECK(more == 1 && b.width == w && b.height == h && b.channels == 1);
+        for (int i = 0; more && i < w * h; i++)
+            same &= b.data[i] == img[0].data[i];
+        CHECK_OK(flow_video_read(v, &f, &more)); /* the second frame, as floats */
+        CHECK(more == 1 && memcmp(f.data, img[1].data, sizeof(float) * w * h) == 0);
+        unsigned char *kept = b.data;
+        CHECK_OK(flow_video_read8(v, &b, &more)); /* into the same buffer */
+        CHECK(more == 1 && b.data == kept);
+        for (int i = 0; more && i < w * h; i++)
+            same &= b.data[i] == img[2].data[i];
+        CHECK(same);
+        CHECK_OK(flow_video_read8(v, &b, &more));
+        CHECK(more == 0);
+        flow_video_close(v);
+        flow_image8_free(&b);
+        flow_image_free(&f);
+    }
+    /* A buffer of another size: FLOW_ERR_SIZE, nothing read. */
+    CHECK_OK(flow_video_open(path, &v));
+    if (v) {
+        flow_image8 b = {0};
+        int more = 1;
+        CHECK_OK(flow_image8_alloc(&b, w + 1, h, 1));
+        CHECK(flow_video_read8(v, &b, &more) == FLOW_ERR_SIZE && more == 0);
+        CHECK(strstr(flow_last_error(), "bytes.y4m") != NULL);
+        flow_image8_free(&b);
+        CHECK_OK(flow_video_read8(v, &b, &more));
+        CHECK(more == 1 && b.data[0] == img[0].data[0]);
+        flow_video_close(v);
+        flow_image8_free(&b);
+    }
+    /* Limited range, colour and 16-bit samples are converted: refused. */
+    static const char *const refused[] = {
+        "YUV4MPEG2 W3 H1 Cmono XCOLORRANGE=LIMITED\nFRAME\nabc",
+        "YUV4MPEG2 W2 H2 C444\nFRAME\n0123456789ab",
+        "YUV4MPEG2 W2 H1 Cmono16\nFRAME\nabcd",
+    };
+    for (int k = 0; k < 3; k++) {
+        path = harness_path("refused.y4m");
+        harness_write_file(path, refused[k], strlen(refused[k]));
+        CHECK_OK(flow_video_open(path, &v));
+        if (!v)
+            continue;
+        flow_image8 b = {0};
+        flow_image f = {0};
+        int more = 1;
+        CHECK(flow_video_read8(v, &b, &more) == FLOW_ERR_UNSUPPORTED && more == 0 && !b.data);
+        CHECK_OK(flow_video_read(v, &f, &more)); /* the frame is still there */
+        CHECK(more == 1);
+        flow_video_close(v);
+        flow_image_free(&f);
+    }
+    /* A truncated frame names the file and the frame. */
+    path = harness_path("short8.y4m");
+    const char shortf[] = "YUV4MPEG2 W4 H2 Cmono\nFRAME\n01234567FRAME\n0123";
+    harness_write_file(path, shortf, sizeof shortf - 1);
+    CHECK_OK(flow_video_open(path, &v));
+    if (v) {
+        flow_image8 b = {0};
+        int more = 0;
+        CHECK_OK(flow_video_read8(v, &b, &more));
+        CHECK(more == 1 && memcmp(b.data, "01234567", 8) == 0);
+        CHECK(flow_video_read8(v, &b, &more) == FLOW_ERR_FORMAT && more == 0);
+        CHECK(strstr(flow_last_error(), "short8.y4m: frame 1 is truncated") != NULL);
+        flow_video_close(v);
+        flow_image8_free(&b);
+    }
+    /* No video: refused with the function's name. */
+    int more = 1;
+    flow_image8 none = {0};
+    CHECK(flow_video_read8(NULL, &none, &more) == FLOW_ERR_INVALID && more == 0);
+    for (int k = 0; k < 3; k++)
+        flow_image_free(&img[k]);
+}
+
 int main(void)
 {
     RUN(test_match);
@@ -358,5 +461,6 @@ int main(void)
     RUN(test_bad_frames);
     RUN(test_writer_errors);
     RUN(test_public_video_api);
+    RUN(test_read8);
     return harness_report();
 }

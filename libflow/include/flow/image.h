@@ -85,6 +85,11 @@ flow_status flow_video_open_camera(int index, flow_video **out);
 /* Reads the next frame into img (allocated on the first call, reused after:
  * the size must not change).  *got is 0 at the end of the stream. */
 flow_status flow_video_read(flow_video *v, flow_image *img, int *got);
+/* The same as 8-bit samples, copied as the stream stores them, for a .y4m
+ * of 8-bit full-range mono frames (C mono without XCOLORRANGE=LIMITED);
+ * FLOW_ERR_UNSUPPORTED, reading nothing, for any other stream (read it
+ * with flow_video_read).  img follows flow_image8_read's buffer rules. */
+flow_status flow_video_read8(flow_video *v, flow_image8 *img, int *got);
 /* Frames per second the container announces (0 when unknown). */
 double flow_video_fps(const flow_video *v);
 void flow_video_close(flow_video *v);
