@@ -24,6 +24,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *const flow_solver_names[] = { "jacobi", "rbsor", "v", "w", "cascadic", "fmg", NULL };
 const char *const flow_smoother_names[] = { "jacobi", "rbsor", NULL };
@@ -105,6 +106,7 @@ flow_status flow_mg_create(flow_device *d, int width, int height, const flow_sol
     mg->dev = d;
     mg->p = *p;
     mg->nonlinear = m->robust_smooth;
+    mg->fuse_small = 1;
     for (int k = 0; k < m->nterms; k++)
         mg->nonlinear |= m->term[k].robust;
     mg->use_sor = p->solver == FLOW_SOLVER_RBSOR
@@ -222,12 +224,46 @@ static flow_status coarse_correction(flow_mg *mg, flow_exec *ex, int d, unsigned
     return flow_k_prolong_pair(dev, &pp);
 }
 
+/* The cycle from a level of at most FLOW_SMALL_GRID pixels in one device
+ * call (pixel/coarse.h): the same operations as the recursion below, its
+ * launches saved. */
+static int small_cycle_fits(const flow_mg *mg, const flow_exec *ex, int d)
+{
+    return mg->fuse_small && !flow_tracing(ex) && mg->nlevels - d <= FLOW_SMALL_LEVELS
+           && (long)mg->lev[d].width * mg->lev[d].height <= FLOW_SMALL_GRID;
+}
+
+static flow_status small_cycle(flow_mg *mg, int d, unsigned flags, int gamma)
+{
+    const flow_solver_params *p = &mg->p;
+    flow_small_cycle_args a;
+    memset(&a, 0, sizeof a);
+    a.nlevels = mg->nlevels - d;
+    for (int k = 0; k < a.nlevels; k++) {
+        const flow_mg_level *L = &mg->lev[d + k];
+        flow_small_level *S = &a.lev[k];
+        S->s = L->sys;
+        S->s.flags = k ? flow_mg_flags_coarse(mg) : flags;
+        S->x = L->x, S->t = L->t, S->xr = L->xr;
+        if (S->s.flags & FLOW_SYS_RHS)
+            S->f = L->f;
+    }
+    a.n0 = p->n0, a.n1 = p->n1, a.n2 = p->n2;
+    a.gamma = gamma;
+    a.fas = mg->nonlinear;
+    a.sor = mg->use_sor;
+    a.omega = (float)(mg->use_sor ? p->omega : p->jacobi_weight);
+    return flow_small_cycle_run(mg->dev, &a);
+}
+
 /* VCYCLE / WCYCLE (gamma 1 / 2) from level d, in place on lev[d].x; the
  * deepest level is smoothed n0 times ("bottom"). */
 static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int gamma,
                          const char *kind)
 {
     const flow_solver_params *p = &mg->p;
+    if (small_cycle_fits(mg, ex, d))
+        return small_cycle(mg, d, flags, gamma);
     if (d == mg->nlevels - 1)
         return flow_mg_smooth(mg, ex, d, flags, p->n0, "S", NULL);
     FLOW_TRY(flow_mg_smooth(mg, ex, d, flags, p->n1, kind, "presmooth"));

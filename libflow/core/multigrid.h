@@ -68,6 +68,8 @@ typedef struct flow_mg {
     int nonlinear; /* a robust term: lagged weights, and FAS on coarse grids */
     int use_sor;   /* the smoother is red-black SOR */
     int warm;      /* Jacobi, SOR, V and W start from the x already there (else 0) */
+    int fuse_small; /* cycles from a small level run as one small_cycle call (1 unless a
+                       test compares them with the call-per-operation path) */
 } flow_mg;
 
 /* The size of the grid one level coarser than n: ceil(n / 2), so 79 -> 40

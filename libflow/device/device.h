@@ -19,6 +19,7 @@
 #include "base/types.h"
 #include "flow/device.h"
 #include "kernels/list.h"
+#include "pixel/coarse.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -93,6 +94,9 @@ typedef struct flow_device_ops {
     /* Every sweep of a smoother on a grid of at most FLOW_SMALL_GRID pixels
      * (flow_jacobi_small or flow_sor_small of libflow/pixel/variational.h) in one call. */
     flow_status (*smooth_small)(flow_device *d, const flow_smooth_small_args *a);
+    /* A whole multigrid cycle from a level of at most FLOW_SMALL_GRID pixels
+     * down to the coarsest (flow_small_cycle of libflow/pixel/coarse.h) in one call. */
+    flow_status (*small_cycle)(flow_device *d, const flow_small_cycle_args *a);
     /* *sum = the sum of the squares of p's values, accumulated in double.
      * Waits for the device: for traces and tests, never inside a timed
      * solve. */
@@ -163,6 +167,10 @@ static inline flow_status flow_sort_desc(flow_device *d, const flow_plane *keys,
 static inline flow_status flow_smooth_small_run(flow_device *d, const flow_smooth_small_args *a)
 {
     return d->ops->smooth_small(d, a);
+}
+static inline flow_status flow_small_cycle_run(flow_device *d, const flow_small_cycle_args *a)
+{
+    return d->ops->small_cycle(d, a);
 }
 
 /* flow_k_<stem>(d, &args): the operation <stem> of the list on device d. */

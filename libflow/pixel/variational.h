@@ -492,59 +492,73 @@ FLOW_HD void flow_small_psi(const flow_system *s, const flow_pair *src, float *p
     FLOW_BARRIER();
 }
 
-/* The Jacobi smoother: x -> t -> x ..., the result in x (the last sweep of
- * an odd count is copied back from t). */
-FLOW_HD void flow_jacobi_small(const flow_smooth_small_args *a, float *ps, int first, int step)
+/* The Jacobi smoother of system s on x: x -> t -> x ..., the result in x
+ * (the last sweep of an odd count is copied back from t); f is read only
+ * with FLOW_SYS_RHS.  The pieces come by pointer so that the coarse cycle
+ * (pixel/coarse.h) runs it on its levels without copying a system. */
+FLOW_HD void flow_jacobi_small_on(const flow_system *s, const flow_pair *x, const flow_pair *t,
+                                  const flow_pair *f, float omega, int sweeps, float *ps,
+                                  int first, int step)
 {
-    const flow_system *s = &a->s;
-    const int w = a->x.u.width, np = w * a->x.u.height;
-    for (int k = 0; k < a->sweeps; k++) {
-        /* copies, not pointers into the arguments: on the GPU those live in
-         * the parameter space, and a pointer chosen at run time would make
-         * every field a generic load */
-        const flow_pair src = (k & 1) ? a->t : a->x;
-        const flow_pair dst = (k & 1) ? a->x : a->t;
+    const int w = x->u.width, np = w * x->u.height;
+    for (int k = 0; k < sweeps; k++) {
+        /* copies, not pointers chosen at run time: on the GPU the pairs live
+         * in the parameter space, and such a pointer would make every field
+         * a generic load */
+        const flow_pair src = (k & 1) ? *t : *x;
+        const flow_pair dst = (k & 1) ? *x : *t;
         flow_small_psi(s, &src, ps, first, step);
         for (int i = first; i < np; i += step) {
-            const int x = i % w, y = i / w;
-            const flow_var_terms t = flow_small_terms(s, &src, ps, x, y);
+            const int px = i % w, py = i / w;
+            const flow_var_terms tm = flow_small_terms(s, &src, ps, px, py);
             float fu, fv, u, v;
-            flow_rhs_at(s, &a->f, x, y, &fu, &fv);
-            flow_jacobi_update(s, &t, fu, fv, a->omega, &u, &v);
-            FLOW_PX(dst.u, x, y) = u;
-            FLOW_PX(dst.v, x, y) = v;
+            flow_rhs_at(s, f, px, py, &fu, &fv);
+            flow_jacobi_update(s, &tm, fu, fv, omega, &u, &v);
+            FLOW_PX(dst.u, px, py) = u;
+            FLOW_PX(dst.v, px, py) = v;
         }
         FLOW_BARRIER();
     }
-    if (a->sweeps & 1)
+    if (sweeps & 1)
         for (int i = first; i < np; i += step) {
-            const int x = i % w, y = i / w;
-            FLOW_PX(a->x.u, x, y) = FLOW_PX(a->t.u, x, y);
-            FLOW_PX(a->x.v, x, y) = FLOW_PX(a->t.v, x, y);
+            const int px = i % w, py = i / w;
+            FLOW_PX(x->u, px, py) = FLOW_PX(t->u, px, py);
+            FLOW_PX(x->v, px, py) = FLOW_PX(t->v, px, py);
         }
 }
 
-/* Red-black SOR in place; each sweep's Psi'_S is that of x at its start
- * (what the snapshot gives the per-pixel path). */
-FLOW_HD void flow_sor_small(const flow_smooth_small_args *a, float *ps, int first, int step)
+/* Red-black SOR of system s in place on x; each sweep's Psi'_S is that of
+ * x at its start (what the snapshot gives the per-pixel path). */
+FLOW_HD void flow_sor_small_on(const flow_system *s, const flow_pair *x, const flow_pair *f,
+                               float omega, int sweeps, float *ps, int first, int step)
 {
-    const flow_system *s = &a->s;
-    const int w = a->x.u.width, np = w * a->x.u.height;
-    for (int k = 0; k < a->sweeps; k++) {
-        flow_small_psi(s, &a->x, ps, first, step);
+    const int w = x->u.width, np = w * x->u.height;
+    for (int k = 0; k < sweeps; k++) {
+        flow_small_psi(s, x, ps, first, step);
         for (int colour = 0; colour < 2; colour++) {
             for (int i = first; i < np; i += step) {
-                const int x = i % w, y = i / w;
-                if (((x + y) & 1) != colour)
+                const int px = i % w, py = i / w;
+                if (((px + py) & 1) != colour)
                     continue;
-                const flow_var_terms t = flow_small_terms(s, &a->x, ps, x, y);
+                const flow_var_terms tm = flow_small_terms(s, x, ps, px, py);
                 float fu, fv;
-                flow_rhs_at(s, &a->f, x, y, &fu, &fv);
-                flow_sor_update(s, &t, &a->x, fu, fv, x, y, a->omega);
+                flow_rhs_at(s, f, px, py, &fu, &fv);
+                flow_sor_update(s, &tm, x, fu, fv, px, py, omega);
             }
             FLOW_BARRIER();
         }
     }
+}
+
+/* The two smoothers of the device's smooth_small call. */
+FLOW_HD void flow_jacobi_small(const flow_smooth_small_args *a, float *ps, int first, int step)
+{
+    flow_jacobi_small_on(&a->s, &a->x, &a->t, &a->f, a->omega, a->sweeps, ps, first, step);
+}
+
+FLOW_HD void flow_sor_small(const flow_smooth_small_args *a, float *ps, int first, int step)
+{
+    flow_sor_small_on(&a->s, &a->x, &a->f, a->omega, a->sweeps, ps, first, step);
 }
 
 #endif

@@ -286,16 +286,52 @@ static flow_status w_copy(flow_device *d, flow_plane *dst, const flow_plane *s)
 /* All the sweeps of a small grid in one launch, counted as the traffic of
  * the per-pixel path's sweeps (Jacobi: and the copy back after an odd
  * count), the same model as the floors of docs/BENCHMARKS.md. */
+static double bytes_small_sweeps(const flow_system *s, const flow_plane *x, int sweeps, int sor)
+{
+    const double px = NPX(x), sys = sys_bytes_px(s) + rhs_px(s);
+    const int nl = flow_system_nonlinear(s);
+    if (sweeps <= 0)
+        return 0;
+    return sor ? sweeps * px * (sys + 16.0 + 8.0 + (nl ? 16.0 : 0.0))
+               : sweeps * px * (sys + 16.0) + (sweeps % 2 ? 16.0 * px : 0.0);
+}
 static flow_status w_smooth_small(flow_device *d, const flow_smooth_small_args *a)
 {
-    const double px = NPX(&a->x.u), sys = sys_bytes_px(&a->s) + rhs_px(&a->s);
-    const int nl = flow_system_nonlinear(&a->s);
-    if (a->sweeps > 0) {
-        dev_bytes += a->sor ? a->sweeps * px * (sys + 16.0 + 8.0 + (nl ? 16.0 : 0.0))
-                            : a->sweeps * px * (sys + 16.0) + (a->sweeps % 2 ? 16.0 * px : 0.0);
-        launches++;
-    }
+    if (a->sweeps > 0)
+        dev_bytes += bytes_small_sweeps(&a->s, &a->x.u, a->sweeps, a->sor), launches++;
     return real->smooth_small(d, a);
+}
+/* A cycle on the small levels in one launch, counted as the traffic of the
+ * operations it runs (those of the call-per-operation path), level k
+ * visited gamma^k times. */
+static double bytes_small_cycle(const flow_small_cycle_args *a)
+{
+    double b = 0, visits = 1;
+    const flow_pair none = { { 0 }, { 0 } };
+    for (int k = 0; k < a->nlevels; k++, visits *= a->gamma) {
+        const flow_small_level *L = &a->lev[k];
+        if (k == a->nlevels - 1) {
+            b += visits * bytes_small_sweeps(&L->s, &L->x.u, a->n0, a->sor);
+            break;
+        }
+        const flow_small_level *C = &a->lev[k + 1];
+        double v = bytes_small_sweeps(&L->s, &L->x.u, a->n1, a->sor)
+                   + bytes_small_sweeps(&L->s, &L->x.u, a->n2, a->sor);
+        const flow_residual_args r = { L->s, L->t, L->x, L->f };
+        const flow_restrict_pair_args rf = { C->f, none, L->t, 0 }, rx = { C->x, C->xr, L->x, 1 };
+        const flow_apply_args ap = { C->s, C->f, C->x, 1 };
+        const flow_fill_args fill = { C->x.u, 0.0f };
+        const flow_prolong_pair_args pp = { L->x, C->x, C->xr, a->fas, 1 };
+        double g = bytes_residual(&r) + bytes_restrict_pair(&rf) + bytes_prolong_pair(&pp)
+                   + (a->fas ? bytes_restrict_pair(&rx) + bytes_apply(&ap) : 2 * bytes_fill(&fill));
+        b += visits * (v + a->gamma * g);
+    }
+    return b;
+}
+static flow_status w_small_cycle(flow_device *d, const flow_small_cycle_args *a)
+{
+    dev_bytes += bytes_small_cycle(a), launches++;
+    return real->small_cycle(d, a);
 }
 
 static flow_status w_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst)
@@ -321,6 +357,7 @@ static void install_counting(flow_device *d)
     counting.download_async = w_download_async;
     counting.copy = w_copy;
     counting.smooth_small = w_smooth_small;
+    counting.small_cycle = w_small_cycle;
     counting.plane_max = w_plane_max;
     counting.sort_desc = w_sort_desc;
 #define FLOW_INSTALL(stem, A, W, H, G) counting.stem = w_##stem;

@@ -679,6 +679,78 @@ static void test_mg_smooth_odd_jacobi(void)
     }
 }
 
+/* The cycles from small levels run as one small_cycle call
+ * (pixel/coarse.h) or as a call per operation: the same solution bit for
+ * bit, for V, W and FMG, linear (correction scheme) and nonlinear (FAS),
+ * Jacobi and SOR smoothers, one and two data terms, on a grid small from
+ * the top (57x41) and on one whose small levels start lower down (150x90:
+ * 75x45 and below). */
+static void test_small_cycle_matches_calls(void)
+{
+    flow_device *d = harness_device();
+    if (!d)
+        return;
+    static const int sizes[2][2] = { { 57, 41 }, { 150, 90 } };
+    static const int solvers[3] = { FLOW_SOLVER_VCYCLE, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_FMG };
+    int cases = 0, identical = 0;
+    for (int combo = 0; combo < 48; combo++) {
+        const int nl = combo & 1, sor = (combo >> 1) & 1, nterms = 1 + ((combo >> 2) & 1);
+        const int solver = solvers[(combo >> 3) % 3], big = combo / 24;
+        const int w = sizes[big][0], h = sizes[big][1];
+        flow_solver_params sp;
+        memset(&sp, 0, sizeof sp);
+        sp.solver = solver;
+        sp.smoother = sor ? FLOW_SOLVER_RBSOR : FLOW_SOLVER_JACOBI;
+        sp.omega = 1.2;
+        sp.jacobi_weight = 0.8;
+        sp.n0 = 3, sp.n1 = 2, sp.n2 = 1, sp.cycles = 2, sp.max_depth = -1;
+        flow_mg_model m;
+        memset(&m, 0, sizeof m);
+        m.nterms = nterms;
+        for (int k = 0; k < nterms; k++) {
+            m.term[k].weight = k ? 0.6f : 1.0f;
+            m.term[k].eps2 = k ? 0.25f : 1.0f;
+            m.term[k].robust = nl;
+        }
+        m.alpha = nl ? 10.0f : 400.0f;
+        m.eps_s2 = 1e-4f;
+        m.robust_smooth = nl;
+        flow_mg *mg[2] = { NULL, NULL };
+        CHECK_OK(flow_mg_create(d, w, h, &sp, &m, &mg[0]));
+        CHECK_OK(flow_mg_create(d, w, h, &sp, &m, &mg[1]));
+        if (!mg[0] || !mg[1]) {
+            flow_mg_destroy(mg[0]);
+            flow_mg_destroy(mg[1]);
+            return;
+        }
+        CHECK(mg[0]->nlevels > 3 && mg[0]->use_sor == sor && mg[0]->nonlinear == nl);
+        mg[1]->fuse_small = 0;
+        for (int i = 0; i < 2; i++) {
+            for (int k = 0; k < nterms; k++)
+                random_tensor(d, flow_mg_tensor(mg[i], k), 300u + 7u * (unsigned)combo + k);
+            upload_random(d, &mg[i]->lev[0].x.u, 21, -1.0, 1.0); /* V and W start from x */
+            upload_random(d, &mg[i]->lev[0].x.v, 22, -1.0, 1.0);
+            mg[i]->warm = 1;
+            flow_exec ex;
+            memset(&ex, 0, sizeof ex);
+            ex.dev = d;
+            CHECK_OK(flow_mg_solve(mg[i], &ex));
+        }
+        const int same = same_pair(d, &mg[0]->lev[0].x, &mg[1]->lev[0].x);
+        if (!same)
+            fprintf(stderr, "    differs: %dx%d %s, %s, %s, %d term(s)\n", w, h,
+                    flow_solver_names[solver], sor ? "rbsor" : "jacobi",
+                    nl ? "nonlinear" : "linear", nterms);
+        cases++;
+        identical += same;
+        flow_mg_destroy(mg[0]);
+        flow_mg_destroy(mg[1]);
+    }
+    printf("    %d of %d solves (V/W/FMG, jacobi/rbsor, linear/nonlinear, 1/2 terms, 57x41 and "
+           "150x90) bit-identical\n", identical, cases);
+    CHECK(identical == cases);
+}
+
 int main(void)
 {
     RUN(test_residual_decreases);
@@ -689,6 +761,7 @@ int main(void)
     RUN(test_graph_replay);
     RUN(test_small_smoother_matches_sweeps);
     RUN(test_mg_smooth_odd_jacobi);
+    RUN(test_small_cycle_matches_calls);
     if (have_frames) {
         flow_image_free(&f1), flow_image_free(&f2);
         flow_field_free(&gt);

@@ -49,6 +49,14 @@ flow_status cpu_smooth_small(flow_device *d, const flow_smooth_small_args *a)
     return FLOW_OK;
 }
 
+flow_status cpu_small_cycle(flow_device *d, const flow_small_cycle_args *a)
+{
+    (void)d;
+    float ps[FLOW_SMALL_GRID];
+    flow_small_cycle(a, ps, 0, 1);
+    return FLOW_OK;
+}
+
 /* The sum of squares of each chunk's rows: partial sums at fixed
  * positions, added in chunk order, so that the total does not depend on
  * which thread ran which chunk, nor on how many threads there are. */

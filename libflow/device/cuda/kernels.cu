@@ -62,6 +62,22 @@ flow_status cuda_smooth_small(flow_device *d, const flow_smooth_small_args *a)
     return FLOW_CUDA_LAUNCHED("smooth_small");
 }
 
+/* A whole cycle on the small levels: one block, the levels' planes read
+ * through L1 and L2 (a 64x64 level's system and iterates are ~100 KB). */
+__global__ void __launch_bounds__(SMALL_THREADS)
+    flow_small_cycle_kernel(const __grid_constant__ flow_small_cycle_args a)
+{
+    __shared__ float ps[FLOW_SMALL_GRID];
+    flow_small_cycle(&a, ps, threadIdx.x, blockDim.x);
+}
+
+flow_status cuda_small_cycle(flow_device *d, const flow_small_cycle_args *a)
+{
+    FLOW_TRY(cuda_enter(d));
+    flow_small_cycle_kernel<<<1, SMALL_THREADS, 0, cuda_stream(d)>>>(*a);
+    return FLOW_CUDA_LAUNCHED("small_cycle");
+}
+
 /* ---- sum of squares ----------------------------------------------------- */
 
 /* Each block sums its squares in double (warp shuffles, then one value per

@@ -1,0 +1,151 @@
+/* coarse.h -- a whole multigrid cycle on small grids in one call.
+ *
+ * Below FLOW_SMALL_GRID pixels a level's work is a few thousand points:
+ * launched operation by operation (smooth, residual, two restrictions,
+ * apply, prolongation per level and per visit) the GPU spends more time
+ * starting kernels than computing.  flow_small_cycle runs the cycle of
+ * core/multigrid.c (algorithms 2.8.4, 2.8.5 and 2.8.8 of seed 001: V or W,
+ * correction scheme or FAS) from a small level down to the coarsest in one
+ * call: one CUDA block whose threads share each phase's points, with a
+ * barrier between phases; the CPU runs the same function with one worker.
+ * Every phase calls the functions the per-operation path calls at each
+ * point (flow_residual_at, flow_restrict_at, flow_apply_at,
+ * flow_prolong_at, the small smoothers), in the same order, so both paths
+ * give the same values, bit for bit. */
+#ifndef FLOW_PIXEL_COARSE_H
+#define FLOW_PIXEL_COARSE_H
+
+#include "transfer.h"
+#include "variational.h"
+
+/* Levels of one small cycle at most: a grid of FLOW_SMALL_GRID pixels has
+ * a side of at most 64 (as both sides >= 2 are halved), 7 levels. */
+#define FLOW_SMALL_LEVELS 8
+
+/* One level: its system with the flags of its role (the top level's
+ * flags, FLOW_SYS_RHS and the coarse flags below), its iterate x, its
+ * right-hand side f (zero planes, never read, without FLOW_SYS_RHS), the
+ * scratch t and, for FAS, xr = R x of the finer level. */
+typedef struct flow_small_level {
+    flow_system s;
+    flow_pair x, f, t, xr;
+} flow_small_level;
+
+typedef struct flow_small_cycle_args {
+    flow_small_level lev[FLOW_SMALL_LEVELS]; /* lev[0]: where the cycle starts */
+    int nlevels;                             /* 1 .. FLOW_SMALL_LEVELS */
+    int n0, n1, n2;                          /* sweeps: bottom, pre, post */
+    int gamma;                               /* 1: V-cycle, 2: W-cycle */
+    int fas;                                 /* 1: full approximation (nonlinear) */
+    int sor;                                 /* smoother: 1 red-black SOR, 0 Jacobi */
+    float omega;                             /* its relaxation or damping weight */
+} flow_small_cycle_args;
+
+/* n sweeps of the smoother on level L, then a barrier (Jacobi's copy back
+ * after an odd count writes x). */
+FLOW_HD void flow_small_smooth(const flow_small_cycle_args *a, const flow_small_level *L, int n,
+                               float *ps, int first, int step)
+{
+    if (a->sor)
+        flow_sor_small_on(&L->s, &L->x, &L->f, a->omega, n, ps, first, step);
+    else
+        flow_jacobi_small_on(&L->s, &L->x, &L->t, &L->f, a->omega, n, ps, first, step);
+    FLOW_BARRIER();
+}
+
+/* Down from L to C: t = f - N(x) on L; f_C = R t; FAS: x_C = xr_C = R x,
+ * then f_C += N_C(x_C); else x_C = 0. */
+FLOW_HD void flow_small_down(const flow_small_cycle_args *a, const flow_small_level *L,
+                             const flow_small_level *C, int first, int step)
+{
+    const int w = L->x.u.width, np = w * L->x.u.height;
+    for (int i = first; i < np; i += step) {
+        const int x = i % w, y = i / w;
+        flow_residual_at(&L->s, &L->x, &L->f, x, y, &FLOW_PX(L->t.u, x, y),
+                         &FLOW_PX(L->t.v, x, y));
+    }
+    FLOW_BARRIER();
+    const int cw = C->x.u.width, cn = cw * C->x.u.height;
+    for (int i = first; i < cn; i += step) {
+        const int x = i % cw, y = i / cw;
+        FLOW_PX(C->f.u, x, y) = flow_restrict_at(&L->t.u, x, y);
+        FLOW_PX(C->f.v, x, y) = flow_restrict_at(&L->t.v, x, y);
+        float u = 0.0f, v = 0.0f;
+        if (a->fas) {
+            u = flow_restrict_at(&L->x.u, x, y);
+            v = flow_restrict_at(&L->x.v, x, y);
+            FLOW_PX(C->xr.u, x, y) = u;
+            FLOW_PX(C->xr.v, x, y) = v;
+        }
+        FLOW_PX(C->x.u, x, y) = u;
+        FLOW_PX(C->x.v, x, y) = v;
+    }
+    FLOW_BARRIER();
+    if (!a->fas)
+        return;
+    for (int i = first; i < cn; i += step) {
+        const int x = i % cw, y = i / cw;
+        float nu, nv;
+        flow_apply_at(&C->s, &C->x, x, y, &nu, &nv);
+        FLOW_PX(C->f.u, x, y) += nu;
+        FLOW_PX(C->f.v, x, y) += nv;
+    }
+    FLOW_BARRIER();
+}
+
+/* Up from C to L: x += P (x_C - xr_C) (FAS) or x += P x_C. */
+FLOW_HD void flow_small_up(const flow_small_cycle_args *a, const flow_small_level *L,
+                           const flow_small_level *C, int first, int step)
+{
+    const int w = L->x.u.width, np = w * L->x.u.height;
+    for (int i = first; i < np; i += step) {
+        const int x = i % w, y = i / w;
+        float u = flow_prolong_at(&C->x.u, x, y), v = flow_prolong_at(&C->x.v, x, y);
+        if (a->fas) {
+            u -= flow_prolong_at(&C->xr.u, x, y);
+            v -= flow_prolong_at(&C->xr.v, x, y);
+        }
+        FLOW_PX(L->x.u, x, y) += u;
+        FLOW_PX(L->x.v, x, y) += v;
+    }
+    FLOW_BARRIER();
+}
+
+/* The cycle from lev[0], without recursion: visiting level d either
+ * smooths it as the bottom or presmooths it and goes down; when level d is
+ * done, its finer level takes the correction and goes down again (a
+ * W-cycle's second visit) or postsmooths and is done in turn.  ps holds
+ * FLOW_SMALL_GRID floats (shared memory on the GPU). */
+FLOW_HD void flow_small_cycle(const flow_small_cycle_args *a, float *ps, int first, int step)
+{
+    int left[FLOW_SMALL_LEVELS]; /* coarse corrections still to run from each level */
+    const int bottom = a->nlevels - 1;
+    int d = 0, entering = 1;
+    for (;;) {
+        if (entering) {
+            if (d == bottom) {
+                flow_small_smooth(a, &a->lev[d], a->n0, ps, first, step);
+                entering = 0;
+            } else {
+                flow_small_smooth(a, &a->lev[d], a->n1, ps, first, step);
+                left[d] = a->gamma;
+                flow_small_down(a, &a->lev[d], &a->lev[d + 1], first, step);
+                d++;
+            }
+            continue;
+        }
+        /* level d is done */
+        if (d == 0)
+            return;
+        d--;
+        flow_small_up(a, &a->lev[d], &a->lev[d + 1], first, step);
+        if (--left[d] > 0) {
+            flow_small_down(a, &a->lev[d], &a->lev[d + 1], first, step);
+            d++;
+            entering = 1;
+        } else
+            flow_small_smooth(a, &a->lev[d], a->n2, ps, first, step);
+    }
+}
+
+#endif
