@@ -389,6 +389,13 @@ static void unpin(frame_source *s, void *p, int *pinned)
     *pinned = 0;
 }
 
+/* The slot's 8-bit frame page-locked (once: pin skips a pinned buffer). */
+static void pin_bytes(frame_source *s, slot *sl)
+{
+    const flow_image8 *b = &sl->f.bytes;
+    pin(s, b->data, (size_t)b->width * b->height * b->channels, &sl->pinned_bytes);
+}
+
 /* The slot's float frame = raw reduced to what the tool takes: the
  * luminance, or the channels themselves.  Its buffer is reused while the
  * shape stays. */
@@ -428,12 +435,10 @@ static int fail_status(slot *sl, flow_status st)
  * the file is not read as 8 bits (16-bit, other formats). */
 static int read_bytes(frame_source *s, slot *sl, const char *path)
 {
-    flow_image8 *b = &sl->f.bytes;
-    const int fresh = !b->data;
-    if (flow_image8_read(path, b) != FLOW_OK)
+    const flow_image8 *b = &sl->f.bytes;
+    if (flow_image8_read(path, &sl->f.bytes) != FLOW_OK)
         return 0;
-    if (fresh)
-        pin(s, b->data, (size_t)b->width * b->height * b->channels, &sl->pinned_bytes);
+    pin_bytes(s, sl);
     return b->channels == 1 || s->channels != SOURCE_LUMINANCE ? 1 : 2;
 }
 
@@ -471,13 +476,10 @@ static int read_video(frame_source *s, slot *sl, long index, int *got)
     flow_status st = FLOW_ERR_UNSUPPORTED;
     pthread_mutex_lock(&s->video_mu);
     if (s->bytes && s->video8) {
-        const int fresh = !sl->f.bytes.data;
         st = flow_video_read8(s->video, &sl->f.bytes, &more);
-        s->video8 = st != FLOW_ERR_UNSUPPORTED;
-        is8 = s->video8;
-        if (st == FLOW_OK && fresh && more)
-            pin(s, sl->f.bytes.data, (size_t)sl->f.bytes.width * sl->f.bytes.height,
-                &sl->pinned_bytes);
+        s->video8 = is8 = st != FLOW_ERR_UNSUPPORTED;
+        if (st == FLOW_OK && more)
+            pin_bytes(s, sl);
     }
     if (!is8)
         st = flow_video_read(s->video, &sl->raw, &more);

@@ -114,24 +114,27 @@ flow_status flow_video_open_camera(int index, flow_video **out)
     return open_ocv(name, NULL, index, out);
 }
 
-flow_status flow_video_read(flow_video *v, flow_image *img, int *got)
+/* The checks of a read's arguments (fn names the call); *got = 0. */
+static flow_status read_args(const char *fn, const flow_video *v, const void *img, int *got)
 {
     if (!got || !img)
-        return flow_fail(FLOW_ERR_INVALID, "flow_video_read: no image or flag pointer given");
+        return flow_fail(FLOW_ERR_INVALID, "%s: no image or flag pointer given", fn);
     *got = 0;
     if (!v)
-        return flow_fail(FLOW_ERR_INVALID, "flow_video_read: no video given");
+        return flow_fail(FLOW_ERR_INVALID, "%s: no video given", fn);
+    return FLOW_OK;
+}
+
+flow_status flow_video_read(flow_video *v, flow_image *img, int *got)
+{
+    FLOW_TRY(read_args("flow_video_read", v, img, got));
     video_handle *h = (video_handle *)v;
     return h->y4m ? flow_y4m_read(h->y4m, img, got) : flow_ocv_video_read(h->ocv, img, got);
 }
 
 flow_status flow_video_read8(flow_video *v, flow_image8 *img, int *got)
 {
-    if (!got || !img)
-        return flow_fail(FLOW_ERR_INVALID, "flow_video_read8: no image or flag pointer given");
-    *got = 0;
-    if (!v)
-        return flow_fail(FLOW_ERR_INVALID, "flow_video_read8: no video given");
+    FLOW_TRY(read_args("flow_video_read8", v, img, got));
     video_handle *h = (video_handle *)v;
     if (!h->y4m)
         return flow_fail(FLOW_ERR_UNSUPPORTED,

@@ -311,7 +311,8 @@ static flow_status read_frame(flow_y4m_reader *r, unsigned char *dst, int *got)
     return FLOW_OK;
 }
 
-int flow_y4m_is8(const flow_y4m_reader *r)
+/* Whether the frames are 8-bit full-range mono samples, the frame itself. */
+static int is8(const flow_y4m_reader *r)
 {
     return r->planes == 1 && r->bytes == 1 && r->y_scale == 1.0 && r->y_offset == 0.0;
 }
@@ -319,7 +320,7 @@ int flow_y4m_is8(const flow_y4m_reader *r)
 flow_status flow_y4m_read8(flow_y4m_reader *r, flow_image8 *img, int *got)
 {
     *got = 0;
-    if (!flow_y4m_is8(r))
+    if (!is8(r))
         return flow_fail(FLOW_ERR_UNSUPPORTED,
                          "%s: the frames are not 8-bit full-range mono samples: read them as "
                          "images", r->name);

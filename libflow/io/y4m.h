@@ -54,12 +54,9 @@ flow_status flow_y4m_open(const char *path, flow_y4m_reader **out);
  * stream.  FLOW_ERR_FORMAT for a bad frame header or a truncated frame
  * (the message names the file and the frame number). */
 flow_status flow_y4m_read(flow_y4m_reader *r, flow_image *img, int *got);
-/* Whether the frames are 8-bit full-range mono samples, the frame itself:
- * flow_y4m_read8 then hands them over as they are stored, unconverted. */
-int flow_y4m_is8(const flow_y4m_reader *r);
-/* Reads the next frame's samples into img (flow_y4m_read's rules for the
- * buffer and *got); FLOW_ERR_UNSUPPORTED, reading nothing, when
- * flow_y4m_is8 is 0. */
+/* Reads the next frame's samples into img, as stored (flow_y4m_read's
+ * rules for the buffer and *got), when they are the frame itself: 8-bit
+ * full-range mono; FLOW_ERR_UNSUPPORTED, reading nothing, otherwise. */
 flow_status flow_y4m_read8(flow_y4m_reader *r, flow_image8 *img, int *got);
 
 int flow_y4m_width(const flow_y4m_reader *r);

@@ -292,6 +292,25 @@ static void test_writer_errors(void)
     CHECK(strstr(flow_last_error(), "/nonexistent-dir/x.y4m") != NULL);
 }
 
+/* n random gray frames of whole values (img[0 .. n-1], allocated here)
+ * written to path through flow_video_writer, which is returned open (NULL,
+ * with the images unallocated, when it cannot be opened). */
+static flow_video_writer *write_gray_frames(const char *path, double fps, int w, int h, int n,
+                                            flow_image *img, unsigned seed)
+{
+    flow_video_writer *vw = NULL;
+    CHECK_OK(flow_video_writer_open(path, fps, w, h, 1, &vw));
+    if (!vw)
+        return NULL;
+    for (int k = 0; k < n; k++) {
+        CHECK_OK(flow_image_alloc(&img[k], w, h, 1));
+        for (int i = 0; i < w * h; i++)
+            img[k].data[i] = (float)(int)(256 * harness_uniform(&seed));
+        CHECK_OK(flow_video_writer_write(vw, &img[k]));
+    }
+    return vw;
+}
+
 /* The public video API hands .y4m paths to the native module in every
  * build: write through flow_video_writer, read back through flow_video. */
 static void test_public_video_api(void)
@@ -299,17 +318,9 @@ static void test_public_video_api(void)
     const char *path = harness_path("public.y4m");
     const int w = 9, h = 7;
     flow_image img[2];
-    unsigned st = 3;
-    flow_video_writer *vw = NULL;
-    CHECK_OK(flow_video_writer_open(path, 30000.0 / 1001.0, w, h, 1, &vw));
+    flow_video_writer *vw = write_gray_frames(path, 30000.0 / 1001.0, w, h, 2, img, 3);
     if (!vw)
         return;
-    for (int k = 0; k < 2; k++) {
-        CHECK_OK(flow_image_alloc(&img[k], w, h, 1));
-        for (int i = 0; i < w * h; i++)
-            img[k].data[i] = (float)(int)(256 * harness_uniform(&st));
-        CHECK_OK(flow_video_writer_write(vw, &img[k]));
-    }
     CHECK(harness_file_size(path) < 0);
     CHECK_OK(flow_video_writer_close(vw));
     flow_video *v = NULL;
@@ -356,17 +367,9 @@ static void test_read8(void)
     const char *path = harness_path("bytes.y4m");
     const int w = 5, h = 3;
     flow_image img[3];
-    unsigned st = 11;
-    flow_video_writer *vw = NULL;
-    CHECK_OK(flow_video_writer_open(path, 25, w, h, 1, &vw));
+    flow_video_writer *vw = write_gray_frames(path, 25, w, h, 3, img, 11);
     if (!vw)
         return;
-    for (int k = 0; k < 3; k++) {
-        CHECK_OK(flow_image_alloc(&img[k], w, h, 1));
-        for (int i = 0; i < w * h; i++)
-            img[k].data[i] = (float)(int)(256 * harness_uniform(&st));
-        CHECK_OK(flow_video_writer_write(vw, &img[k]));
-    }
     CHECK_OK(flow_video_writer_close(vw));
     flow_video *v = NULL;
     CHECK_OK(flow_video_open(path, &v));
