@@ -183,21 +183,21 @@ $(if $(filter $(4),$(GTPAIRS.$(1))),
 $(3)/$(4).error: $(3)/$(4).flo $(SEQ_DIR)/$(1)/gt_$(4).flo $(wildcard $(SEQ_DIR)/$(1)/mask_$(4).png) | $(FLOW_TOOL)
 	@$$(call say,ERROR,$(1)/$(2)/$(4))
 	$(Q)$(FLOW_TOOL) error --csv $(if $(wildcard $(SEQ_DIR)/$(1)/mask_$(4).png),--mask $(SEQ_DIR)/$(1)/mask_$(4).png) \
-	    --aae $(3)/$(4).aae --aee $(3)/$(4).aee $(3)/$(4).flo $(SEQ_DIR)/$(1)/gt_$(4).flo > $$@.tmp && mv -f $$@.tmp $$@
+	    --aae $(3)/$(4).aae --aee $(3)/$(4).aee $(3)/$(4).flo $(SEQ_DIR)/$(1)/gt_$(4).flo > $$@.tmp $$(call into_place,$$@.tmp)
 )
 $(3)/$(4).png: $(3)/$(4).flo $(call scale_file,$(1),$(4)) | $(FLOW_TOOL)
 	@$$(call say,COLOR,$(1)/$(2)/$(4))
-	$(Q)$(FLOW_TOOL) color --legend $(call scale,$(1),$(4),color) $$< $$@.tmp.png && mv -f $$@.tmp.png $$@
+	$(Q)$(FLOW_TOOL) color --legend $(call scale,$(1),$(4),color) $$< $$@.tmp.png $$(call into_place,$$@.tmp.png)
 $(3)/$(4)-vectors.png: $(3)/$(4).flo $(call scale_file,$(1),$(4)) | $(FLOW_TOOL)
 	@$$(call say,VECTORS,$(1)/$(2)/$(4))
-	$(Q)$(FLOW_TOOL) vectors $(VECTORS_FLAGS) $(call scale,$(1),$(4),vectors) $$< $$@.tmp.png && mv -f $$@.tmp.png $$@
+	$(Q)$(FLOW_TOOL) vectors $(VECTORS_FLAGS) $(call scale,$(1),$(4),vectors) $$< $$@.tmp.png $$(call into_place,$$@.tmp.png)
 $(3)/$(4)-mix.png: $(3)/$(4).flo $(SEQ_DIR)/$(1)/frame_$(4).png $(call scale_file,$(1),$(4)) | $(FLOW_TOOL)
 	@$$(call say,MIX,$(1)/$(2)/$(4))
 	$(Q)$(FLOW_TOOL) $(if $(call gt_of,$(1),$(4)),mix,vectors --background $(SEQ_DIR)/$(1)/frame_$(4).png) \
-	    $(VECTORS_FLAGS) $(call scale,$(1),$(4),mix) $$< $$@.tmp.png && mv -f $$@.tmp.png $$@
+	    $(VECTORS_FLAGS) $(call scale,$(1),$(4),mix) $$< $$@.tmp.png $$(call into_place,$$@.tmp.png)
 $(3)/$(4)-blend.png: $(3)/$(4).flo $(SEQ_DIR)/$(1)/frame_$(4).png $(call scale_file,$(1),$(4)) | $(FLOW_TOOL)
 	@$$(call say,BLEND,$(1)/$(2)/$(4))
-	$(Q)$(FLOW_TOOL) blend $(call scale,$(1),$(4),blend) $(SEQ_DIR)/$(1)/frame_$(4).png $$< $$@.tmp.png && mv -f $$@.tmp.png $$@
+	$(Q)$(FLOW_TOOL) blend $(call scale,$(1),$(4),blend) $(SEQ_DIR)/$(1)/frame_$(4).png $$< $$@.tmp.png $$(call into_place,$$@.tmp.png)
 $(3)/$(4)-montage.png: $(if $(call gt_of,$(1),$(4)),$(SEQ_DIR)/$(1)/gt_$(4).png $(3)/$(4).png \
     $(SEQ_DIR)/$(1)/gt_$(4)-vectors.png $(3)/$(4)-vectors.png,$(SEQ_DIR)/$(1)/frame_$(4).png $(3)/$(4).png \
     $(3)/$(4)-vectors.png $(call trail_of,$(1),$(4)))
@@ -208,7 +208,7 @@ $(3)/$(4)-montage.png: $(if $(call gt_of,$(1),$(4)),$(SEQ_DIR)/$(1)/gt_$(4).png 
 	    $(call label,) $(SEQ_DIR)/$(1)/gt_$(4)-vectors.png $(call label,) $(3)/$(4)-vectors.png -tile 2x2,\
 	    $(call label,frame $(4)) $(SEQ_DIR)/$(1)/frame_$(4).png $(call label,$(2)) $(3)/$(4).png \
 	    $(call label,) $(3)/$(4)-vectors.png $(call label,tracks) $(call trail_of,$(1),$(4)) -tile 4x1) \
-	    -geometry +4+4 -background white PNG:$$@.tmp && mv -f $$@.tmp $$@
+	    -geometry +4+4 -background white PNG:$$@.tmp $$(call into_place,$$@.tmp)
 
 endef
 label = $(if $(FONT),-label '$(1)')
@@ -219,7 +219,7 @@ $(foreach s,$(SEQUENCES),$(foreach m,$(METHODS),$(eval $(call method_rules,$(s),
 # copied without it: the scale of a ground truth's pictures, and a clear
 # message for a missing parameter link.
 $(SEQ_DIR)/%.scale: $(SEQ_DIR)/%.flo | $(FLOW_TOOL)
-	$(Q)$(TOP)/scripts/flow-scale.sh $(FLOW_TOOL) $< > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TOP)/scripts/flow-scale.sh $(FLOW_TOOL) $< > $@.tmp $(call into_place,$@.tmp)
 $(SEQ_DIR)/%.params:
 	@echo "flows: no $@ (run make -C sequences params, or make flows without SEQ_REFRESH=0)" >&2; exit 2
 
@@ -253,11 +253,11 @@ stats: $(RESULTS)/stats.csv $(RESULTS)/stats.md $(STATS_CHARTS)
 $(RESULTS)/stats.csv: $(STATS_INPUTS) $(TOP)/scripts/pipeline-stats.sh
 	@$(call say,STATS,$@ ($(words $(wildcard $(RESULTS)/*/*/timing.stats)) runs))
 	@test -n "$(STATS_INPUTS)" || { echo "stats: nothing in $(RESULTS)/: run make flows (or flows-compute) first" >&2; exit 2; }
-	$(Q)$(TOP)/scripts/pipeline-stats.sh csv $(RESULTS) > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TOP)/scripts/pipeline-stats.sh csv $(RESULTS) > $@.tmp $(call into_place,$@.tmp)
 
 $(RESULTS)/stats.md: $(RESULTS)/stats.csv $(TOP)/scripts/pipeline-stats.sh
 	@$(call say,TABLE,$@)
-	$(Q)$(TOP)/scripts/pipeline-stats.sh md $< > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TOP)/scripts/pipeline-stats.sh md $< > $@.tmp $(call into_place,$@.tmp)
 
 # One gnuplot run per chart.
 $(STATS_CHARTS): $(RESULTS)/%.png: $(RESULTS)/stats.csv $(TOP)/scripts/pipeline-stats.sh $(TOP)/scripts/stats.gp

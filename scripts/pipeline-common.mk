@@ -34,6 +34,17 @@ else
   say   = printf '  %-7s %s\n' '$(1)' '$(2)'
 endif
 
+# ---- temporaries ---------------------------------------------------------------
+# A recipe writes its output to a temporary and moves it into place, so that
+# an interrupted rule never leaves a target that looks finished.  Appended to
+# the command that writes TMP, $(call into_place,TMP) moves TMP to the target;
+# $(call drop_on_failure,TMP) removes TMP when the command failed and fails
+# with its status: a failed rule leaves nothing behind (.DELETE_ON_ERROR only
+# removes the target itself).  Inside text that is $(eval)ed, call them as
+# $$(call ...) so that they expand when the recipe runs.
+drop_on_failure = || { rc=$$?; rm -f $(1); exit $$rc; }
+into_place      = && mv -f $(1) $@ $(call drop_on_failure,$(1))
+
 # ---- methods -----------------------------------------------------------------
 # Every stem of params/*.params.  A stem A-M where M is also a stem is the
 # per-sequence file of method M for the sequences named A or A-...; every

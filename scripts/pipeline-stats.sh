@@ -181,7 +181,7 @@ chart() {
     nseq=$(awk -F, 'NR > 1 && !($1 in s) { s[$1] = 1; n++ } END { print n + 0 }' "$csvfile")
     here=$(cd "$(dirname "$0")" && pwd)
     "$gnuplot" -e "kind='$kind'; dir='$tmp'; out='$out.tmp'; nseq=$nseq; methods='$(tr '\n' ' ' < "$tmp/methods")'" \
-        "$here/stats.gp" || die "gnuplot failed on the $kind chart"
+        "$here/stats.gp" || { rm -f "$out.tmp"; die "gnuplot failed on the $kind chart"; }
     mv -f "$out.tmp" "$out"
 }
 

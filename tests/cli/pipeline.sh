@@ -334,6 +334,20 @@ if [ "$have_im" = 1 ]; then
 else
     skipped "import: PPM conversion needs ImageMagick"
 fi
+# A truncated ground truth stops the import clearly, and the failed rules
+# leave no temporary behind.
+bad=$tmp/badcol
+mkdir -p "$bad/mb/Cut"
+"$BIN/flow-synth" -q -s 64x48 -n 2 --first 9 -o "$bad/mb/Cut/frame%02d.png" --gt "$tmp/cut%02d.flo"
+head -c 100 "$tmp/cut09.flo" >"$bad/mb/Cut/flow09.flo"
+out=$(seqmake import DIR="$bad" 2>&1)
+rc=$?
+check "import of a truncated ground truth fails (rc $rc), naming it: $(printf '%s' "$out" | grep truncated | head -n 1)" \
+    eval '[ $rc -ne 0 ] && printf "%s" "$out" | grep -q "mb-Cut/gt_000.flo: truncated"'
+left=$(find "$tmp/dst" "$tmp/src" -name '*.tmp*' | head -n 3)
+check "a failed import leaves no temporary (${left:-none})" [ -z "$left" ]
+rm -rf "$tmp/dst/mb-Cut" "$tmp/src/mb-Cut.list"
+
 out=$(seqmake import DIR="$tmp/nonexistent" 2>&1)
 check "import of a missing directory fails, naming it ($out)" eval 'printf "%s" "$out" | grep -q "nonexistent.*not a directory"'
 
