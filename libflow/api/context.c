@@ -16,6 +16,7 @@
 #include "methods/method.h"
 #include "base/fail.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +104,16 @@ void flow_context_destroy(flow_context *ctx)
     free(ctx);
 }
 
+/* A context that did not fit: what it was for, then the allocation's own
+ * detail (the device, what it asked for, what was free). */
+static flow_status out_of_memory(int width, int height, int channels, const flow_params *p)
+{
+    char detail[512];
+    snprintf(detail, sizeof detail, "%s", flow_last_error());
+    return flow_fail(FLOW_ERR_NOMEM, "%dx%d%s frames, method %s: %s", width, height,
+                     channels == 3 ? " colour" : "", flow_params_method(p), detail);
+}
+
 flow_status flow_context_create(flow_device *d, int width, int height, int channels,
                                 const flow_params *p, flow_context **out)
 {
@@ -158,7 +169,7 @@ flow_status flow_context_create(flow_device *d, int width, int height, int chann
                                 flow_params_values(ctx->params), &ctx->state);
     if (s != FLOW_OK) {
         flow_context_destroy(ctx);
-        return s;
+        return s == FLOW_ERR_NOMEM ? out_of_memory(width, height, channels, p) : s;
     }
     *out = ctx;
     return FLOW_OK;

@@ -17,6 +17,8 @@ extern int harness_failed_checks; /* failed CHECKs of the running test */
 void harness_check(int ok, const char *file, int line, const char *expr);
 void harness_check_near(double got, double want, double tol, const char *file, int line,
                         const char *expr);
+/* Runs fn as the test `name`, unless FLOW_TEST_ONLY is set and is not part
+ * of the name (e.g. to run one test under compute-sanitizer). */
 void harness_run(const char *name, void (*fn)(void));
 /* Marks the running test skipped (with the reason) instead of passed. */
 void harness_skip(const char *why);

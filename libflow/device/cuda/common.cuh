@@ -45,6 +45,23 @@ static inline flow_status flow_cuda_check(cudaError_t e, const char *what)
     return flow_fail(FLOW_ERR_DEVICE, "%s: %s", what, cudaGetErrorString(e));
 }
 
+/* The result of a device allocation of `bytes` for `what`: out of memory is
+ * reported with the device's name, the size asked for and what was free,
+ * so that the message says why and where. */
+static inline flow_status flow_cuda_alloc_check(flow_device *d, cudaError_t e, size_t bytes,
+                                                const char *what)
+{
+    if (e != cudaErrorMemoryAllocation)
+        return flow_cuda_check(e, what);
+    cudaGetLastError(); /* not sticky, but do not let a later check report it again */
+    size_t free_bytes = 0, total_bytes = 0;
+    cudaMemGetInfo(&free_bytes, &total_bytes);
+    const double mib = 1024.0 * 1024.0;
+    return flow_fail(FLOW_ERR_NOMEM,
+                     "out of device memory on %s: %s needs %.1f MiB, %.1f MiB free of %.1f MiB",
+                     d->name, what, bytes / mib, free_bytes / mib, total_bytes / mib);
+}
+
 /* The device guard: every operation of the CUDA device starts here, so that
  * the allocations, transfers and launches of a device on cuda:1 go to that
  * GPU even from a thread that last worked on cuda:0.  Reading the current

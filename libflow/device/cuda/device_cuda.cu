@@ -69,9 +69,11 @@ static flow_status cuda_plane_alloc(flow_device *d, flow_plane *p, int width, in
     FLOW_TRY(cuda_enter(d));
     size_t pitch_bytes = 0;
     void *ptr = NULL;
-    FLOW_TRY(flow_cuda_check(cudaMallocPitch(&ptr, &pitch_bytes, (size_t)width * sizeof(float),
-                                             (size_t)height),
-                             "cudaMallocPitch"));
+    char what[64];
+    snprintf(what, sizeof what, "a %dx%d plane", width, height);
+    FLOW_TRY(flow_cuda_alloc_check(d, cudaMallocPitch(&ptr, &pitch_bytes,
+                                                      (size_t)width * sizeof(float), (size_t)height),
+                                   (size_t)width * height * sizeof(float), what));
     p->data = (float *)ptr;
     p->width = width;
     p->height = height;

@@ -28,7 +28,7 @@ flow_status cuda_buffer_alloc(flow_device *d, void **p, size_t bytes)
 {
     *p = NULL;
     FLOW_TRY(cuda_enter(d));
-    return flow_cuda_check(cudaMalloc(p, bytes ? bytes : 1), "cudaMalloc");
+    return flow_cuda_alloc_check(d, cudaMalloc(p, bytes ? bytes : 1), bytes, "a device buffer");
 }
 
 void cuda_buffer_free(flow_device *d, void *p)

@@ -87,10 +87,12 @@ flow_status cuda_sort_desc(flow_device *d, const flow_plane *keys, flow_plane *s
                                      NULL, bytes, keys->data, skeys->data, (float *)NULL,
                                      sidx->data, n, 0, 32, c->stream),
                                  "sort_desc"));
-        FLOW_TRY(flow_cuda_check(cudaMalloc(&c->sort_tmp, bytes), "sort_desc"));
+        FLOW_TRY(flow_cuda_alloc_check(d, cudaMalloc(&c->sort_tmp, bytes), bytes,
+                                       "the sort's scratch"));
         c->sort_tmp_bytes = bytes;
-        FLOW_TRY(flow_cuda_check(cudaMalloc((void **)&c->sort_iota, (size_t)n * sizeof(float)),
-                                 "sort_desc"));
+        FLOW_TRY(flow_cuda_alloc_check(d, cudaMalloc((void **)&c->sort_iota,
+                                                     (size_t)n * sizeof(float)),
+                                       (size_t)n * sizeof(float), "the sort's indices"));
         flow_iota_kernel<<<(n + 255) / 256, 256, 0, c->stream>>>(c->sort_iota, n);
         FLOW_TRY(FLOW_CUDA_LAUNCHED("sort_desc"));
         c->sort_n = n;
