@@ -19,6 +19,9 @@ printf '%s\n' "$info" | awk -v gt="$gt" '
     END {
         if (w == "" || !seen) { printf "flow-scale.sh: %s: no size or magnitude in flow-tool info\n", gt > "/dev/stderr"; exit 2 }
         if (r <= 0) r = 1
+        # info rounds to 6 digits, perhaps below the true largest length; one
+        # unit of the 6th digit more keeps every true vector within the scale
+        r += 10 ^ (int(log(r) / log(10) + 100) - 100 - 5)
         step = int((w < h ? w : h) / 30); if (step < 4) step = 4
         scale = 0.9 * step / r
         printf "color=--max %.6g\nvectors=--step %d --scale %.6g\nmix=--max %.6g --step %d --scale %.6g\nblend=--max %.6g\n", r, step, scale, r, step, scale, r

@@ -181,7 +181,7 @@ endef
 define pair_rules
 $(if $(filter $(4),$(GTPAIRS.$(1))),
 $(3)/$(4).error: $(3)/$(4).flo $(SEQ_DIR)/$(1)/gt_$(4).flo $(wildcard $(SEQ_DIR)/$(1)/mask_$(4).png) | $(FLOW_TOOL)
-	@$$(call say,ERROR,$(1)/$(2)/$(4))
+	@$$(call say,SCORE,$(1)/$(2)/$(4))
 	$(Q)$(FLOW_TOOL) error --csv $(if $(wildcard $(SEQ_DIR)/$(1)/mask_$(4).png),--mask $(SEQ_DIR)/$(1)/mask_$(4).png) \
 	    --aae $(3)/$(4).aae --aee $(3)/$(4).aee $(3)/$(4).flo $(SEQ_DIR)/$(1)/gt_$(4).flo > $$@.tmp $$(call into_place,$$@.tmp)
 )

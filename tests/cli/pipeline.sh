@@ -368,4 +368,14 @@ else
     skipped "import of $DATA: not present"
 fi
 
+# ---- 8. the scale of the ground-truth pictures ---------------------------------------
+# flow-tool info prints 6 digits: 7.766114 shows as 7.76611, below the true
+# largest vector, which would then be drawn as beyond the scale (darker).
+printf 'PIEH\002\000\000\000\001\000\000\000' >"$tmp/scale.flo"
+# (7.766114, 0) and (-1, 0.5), float32 little-endian
+printf '\002\204\370\100\000\000\000\000\000\000\200\277\000\000\000\077' >>"$tmp/scale.flo"
+r=$(sh scripts/flow-scale.sh "$BIN/flow-tool" "$tmp/scale.flo" | sed -n 's/^color=--max //p')
+check "flow-scale.sh: the colour scale ($r) is not below the largest vector (7.766114)" \
+    awk -v r="$r" 'BEGIN { exit !(r + 0 >= 7.766114 && r + 0 < 7.7662) }'
+
 finish
