@@ -4,19 +4,42 @@
  * graph.cu; everything runs in order on one stream of the device's GPU. */
 #include "common.cuh"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 extern "C" const int flow_cuda_built = 1;
 
+/* Why no device can be used, in the words of someone who may not know what
+ * a CUDA runtime is: the runtime says "driver version is insufficient" both
+ * when the driver is too old and when there is none (no GPU, or no NVIDIA
+ * driver installed); the driver's library tells the two apart. */
+static flow_status no_device(cudaError_t e)
+{
+    if (e == cudaSuccess || e == cudaErrorNoDevice)
+        return flow_fail(FLOW_ERR_NO_DEVICE, "no CUDA device found");
+    if (e == cudaErrorInsufficientDriver) {
+        void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+        if (!driver)
+            driver = dlopen("libcuda.so.1", RTLD_LAZY);
+        if (!driver)
+            return flow_fail(FLOW_ERR_NO_DEVICE, "no CUDA device found (no NVIDIA driver)");
+        dlclose(driver);
+        return flow_fail(FLOW_ERR_NO_DEVICE,
+                         "no usable CUDA device: the NVIDIA driver is older than CUDA %d.%d, "
+                         "which this build needs",
+                         CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+    }
+    return flow_fail(FLOW_ERR_NO_DEVICE, "no usable CUDA device (%s)", cudaGetErrorString(e));
+}
+
 static flow_status cuda_open(flow_device *d, int index)
 {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0)
-        return flow_fail(FLOW_ERR_NO_DEVICE, "no usable CUDA device (%s)",
-                         e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return no_device(e);
     if (index >= count)
         return flow_fail(FLOW_ERR_NO_DEVICE, "CUDA device %d requested, %d present", index,
                          count);
