@@ -1,13 +1,15 @@
 # flow-platform -- the one entry point: build, install, test, bench.
 #
 #   make                 libflow (static + shared), flow-compute, flow-track, flow-tool,
-#                        flow-synth
-#   make test            unit and CLI tests on the CPU backend
+#                        flow-synth, and the Python module where python3-dev and numpy are
+#   make python          the Python module flowplatform alone (docs/python.md)
+#   make test            unit, CLI and Python tests on the CPU backend
 #   make test-gpu        the same on CUDA, plus CPU/GPU agreement tests
 #   make bench           GPU benchmarks (needs a CUDA device)
 #   make install PREFIX=/usr/local
 #   make SANITIZE=1 test AddressSanitizer + UndefinedBehaviorSanitizer
-#   make CUDA=0          force a CPU-only build;  make OPENCV=0: no OpenCV
+#   make CUDA=0          force a CPU-only build;  make OPENCV=0: no OpenCV;
+#                        make PYMODULE=0: no Python module
 
 # ---- user-editable ---------------------------------------------------------
 PREFIX    ?= /usr/local
@@ -20,6 +22,12 @@ CXXFLAGS  ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
 CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 SANITIZE  ?= 0
+# The interpreter the Python module is built for: Debian's, whose numpy is
+# the python3-numpy package, before any other python3 in PATH.
+PYTHON    ?= $(or $(wildcard /usr/bin/python3),python3)
+# Where `make install` puts the package flowplatform: on Debian's sys.path
+# for PREFIX /usr/local and /usr alike.
+PYTHON_SITE ?= $(PREFIX)/lib/python$(PY_VERSION)/dist-packages
 
 # ---- what this machine has -------------------------------------------------
 NVCC := $(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc))
@@ -30,6 +38,19 @@ ifeq ($(origin OPENCV),undefined)
   OPENCV := $(shell pkg-config --exists opencv4 2>/dev/null && echo 1 || echo 0)
 endif
 PNG := $(shell pkg-config --exists libpng 2>/dev/null && echo 1 || echo 0)
+# The interpreter's headers (or "-"), whether numpy is there (found, not
+# imported: an import costs a quarter of a second on every make), the
+# extension's suffix and the version.
+PY_INFO := $(shell $(PYTHON) -c 'import importlib.util as u, os, sysconfig as s; \
+             i = s.get_paths()["include"]; \
+             print(i if os.path.isfile(i + "/Python.h") else "-", u.find_spec("numpy") is not None, \
+                   s.get_config_var("EXT_SUFFIX"), s.get_python_version())' 2>/dev/null)
+PY_INCLUDE := $(word 1,$(PY_INFO))
+PY_EXT     := $(word 3,$(PY_INFO))
+PY_VERSION := $(word 4,$(PY_INFO))
+ifeq ($(origin PYMODULE),undefined)
+  PYMODULE := $(if $(filter-out -,$(PY_INCLUDE)),$(if $(filter True,$(word 2,$(PY_INFO))),1,0),0)
+endif
 ifeq ($(CUDA),1)
   # nvcc may be a wrapper script outside the toolkit (/usr/local/bin/nvcc):
   # ask it where its runtime library is rather than guessing from its path.
@@ -102,19 +123,26 @@ TOOLS      := flow-compute flow-track flow-tool flow-synth
 TOOL_BINS  := $(foreach t,$(TOOLS),$(if $(wildcard $(t)/*.c),$(BUILD)/bin/$(t)))
 TOOL_SHARED_C := $(wildcard tools-common/*.c)
 
+# The Python package: the extension (python/src) and the package's .py
+# files, laid out in $(BUILD)/python as they are installed.
+PY_DIR  := $(BUILD)/python/flowplatform
+PY_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard python/src/*.c))
+PY_SO   := $(PY_DIR)/_flowplatform$(PY_EXT)
+PY_PKG  := $(patsubst python/flowplatform/%,$(PY_DIR)/%,$(wildcard python/flowplatform/*.py))
+
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 GPU_SRC    := $(wildcard tests/gpu/test_*.c)
 BENCH_SRC  := $(wildcard tests/bench/bench_*.c)
 TEST_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) $(GPU_SRC:tests/gpu/%.c=$(BUILD)/tests/gpu_%)
 BENCH_BINS := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/%)
 
-.PHONY: all lib tools tests test test-gpu bench install clean config FORCE
+.PHONY: all lib tools python tests test test-gpu bench install clean config FORCE
 # A failed recipe must not leave a half-made target that looks up to date.
 .DELETE_ON_ERROR:
-all: config lib tools
+all: config lib tools $(if $(filter 1,$(PYMODULE)),python)
 
 config:
-	@echo "flow-platform $(VERSION): backends [$(BUILT_BACKENDS)]$(if $(filter 1,$(CUDA)), (nvcc: $(NVCC)),, no nvcc: CPU-only build) OpenCV=$(OPENCV) libpng=$(PNG)"
+	@echo "flow-platform $(VERSION): backends [$(BUILT_BACKENDS)]$(if $(filter 1,$(CUDA)), (nvcc: $(NVCC)),, no nvcc: CPU-only build) OpenCV=$(OPENCV) libpng=$(PNG) Python=$(if $(filter 1,$(PYMODULE)),$(PYTHON),no)"
 
 lib: $(LIB_A) $(LIB_SO_REAL) $(LIB_SO_LINK) $(LIB_SO) $(BUILD)/lib/pkgconfig/libflow.pc
 tools: $(TOOL_BINS)
@@ -186,15 +214,45 @@ $(BUILD)/tests/bench_%: $(BUILD)/obj/tests/bench/bench_%.o $(BUILD)/obj/tests/co
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDLIBS)
 
+# ---- the Python module ------------------------------------------------------
+# numpy's headers: asked of numpy once, when an extension object is compiled.
+PY_NUMPY_INCLUDE = $(eval PY_NUMPY_INCLUDE := $$(shell $(PYTHON) -c 'import numpy; print(numpy.get_include())'))$(PY_NUMPY_INCLUDE)
+$(PY_OBJ): CPPFLAGS += -isystem $(PY_INCLUDE) -isystem $(PY_NUMPY_INCLUDE)
+# the module exports its init function alone (PyMODINIT_FUNC is visible)
+$(PY_OBJ): ALL_CFLAGS += -fvisibility=hidden
+
+# libflow linked in statically, its symbols kept private to the module: no
+# library path to set, and no clash with a libflow.so another module loads.
+$(PY_SO): $(PY_OBJ) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $(PY_OBJ) $(LIB_A) -Wl,--exclude-libs,ALL $(LDLIBS)
+
+$(PY_DIR)/%.py: python/flowplatform/%.py
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+ifeq ($(PYMODULE),1)
+python: $(PY_SO) $(PY_PKG)
+else
+python:
+	@echo "make python: $(PYTHON) lacks Python.h or numpy: install python3-dev and python3-numpy" \
+	      "(scripts/setup.sh does), or name another interpreter with PYTHON=" >&2; exit 1
+endif
+
 tests: all $(TEST_BINS) $(BENCH_BINS)
 
-# Unit tests on the CPU backend, then the CLI tests; one total line at the end.
+# Unit tests on the CPU backend, then the CLI tests and the Python module's
+# tests; one total line at the end.  The configuration goes to the tests in
+# the environment, so that a make they run (tests/cli/install.sh) builds
+# what is tested, not the configuration it would detect.
+TEST_ENV = BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA=$(CUDA) OPENCV=$(OPENCV) PYTHON=$(PYTHON) \
+           PYMODULE=$(PYMODULE)
 test: tests
-	@FLOW_DEVICE=cpu BUILD=$(BUILD) SANITIZE=$(SANITIZE) scripts/run-tests.sh cpu
+	@FLOW_DEVICE=cpu $(TEST_ENV) scripts/run-tests.sh cpu
 
 # The same unit tests on CUDA, plus the agreement tests (tests/gpu/).
 test-gpu: tests
-	@FLOW_DEVICE=cuda BUILD=$(BUILD) SANITIZE=$(SANITIZE) scripts/run-tests.sh cuda
+	@FLOW_DEVICE=cuda $(TEST_ENV) scripts/run-tests.sh cuda
 
 bench: tests
 	@for b in $(BENCH_BINS); do $$b || exit 1; done
@@ -208,6 +266,11 @@ install: all
 	ln -sfn $(SONAME) $(DESTDIR)$(PREFIX)/lib/libflow.so
 	install -m 644 libflow/include/flow/*.h $(DESTDIR)$(PREFIX)/include/flow/
 	install -m 644 $(BUILD)/lib/pkgconfig/libflow.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+ifeq ($(PYMODULE),1)
+	install -d $(DESTDIR)$(PYTHON_SITE)/flowplatform
+	install -m 644 $(PY_PKG) $(DESTDIR)$(PYTHON_SITE)/flowplatform/
+	install -m 755 $(PY_SO) $(DESTDIR)$(PYTHON_SITE)/flowplatform/
+endif
 
 clean:
 	rm -rf $(BUILD)

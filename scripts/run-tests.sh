@@ -1,7 +1,9 @@
 #!/bin/sh
 # run-tests.sh MODE -- runs every unit test binary (MODE cuda adds the GPU
-# agreement tests) and every CLI test script, then prints one total line
-# "N passed, N failed" that CI reads.  Exit status 1 when anything failed.
+# agreement tests), every CLI test script and the Python module's tests
+# (pytest on tests/python, with $PYTHON, when PYMODULE is 1), then prints
+# one total line "N passed, N failed" that CI reads.  Exit status 1 when
+# anything failed.
 mode=$1
 build=${BUILD:-build}
 if [ "${SANITIZE:-0}" = 1 ]; then
@@ -43,6 +45,39 @@ for t in tests/cli/*.sh; do
     cat "$log"
     tally "$log" "$(basename "$t")"
 done
+# pytest's summary line, "3 failed, 70 passed, 5 skipped, 1 error in 9.81s":
+# an error (a test that could not run) counts as failed.
+tally_pytest() {
+    line=$(grep -E '^=* *([0-9]+ [a-z]+(, )?)+ in [0-9.]+s' "$1" | tail -n 1)
+    if [ -z "$line" ]; then
+        failed=$((failed + 1))
+        echo "  FAIL tests/python: no pytest summary line"
+        return
+    fi
+    count() { echo "$line" | grep -Eo "[0-9]+ $1" | awk '{ n += $1 } END { print n + 0 }'; }
+    passed=$((passed + $(count passed)))
+    failed=$((failed + $(count failed) + $(count 'errors?')))
+    skipped=$((skipped + $(count skipped)))
+}
+echo "== tests/python [pytest, $FLOW_DEVICE]"
+python=${PYTHON:-python3}
+if [ "${PYMODULE:-0}" != 1 ]; then
+    skipped=$((skipped + 1))
+    echo "  skip tests/python: the Python module is not built (python3-dev and python3-numpy)"
+elif [ "${SANITIZE:-0}" = 1 ]; then
+    # the module would need the sanitizer runtime loaded into the interpreter
+    skipped=$((skipped + 1))
+    echo "  skip tests/python: not with SANITIZE=1"
+elif ! "$python" -c 'import pytest' 2>/dev/null; then
+    skipped=$((skipped + 1))
+    echo "  skip tests/python: $python has no pytest (python3-pytest)"
+else
+    # no bytecode or cache files left in the work tree
+    BUILD="$build" PYTHONDONTWRITEBYTECODE=1 "$python" -m pytest -q -p no:cacheprovider \
+        tests/python >"$log" 2>&1
+    cat "$log"
+    tally_pytest "$log"
+fi
 rm -f "$log"
 echo
 if [ "$skipped" -gt 0 ]; then

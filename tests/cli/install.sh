@@ -3,8 +3,11 @@
 # scratch prefix: the tools, libflow.a, the shared library (the real file
 # libflow.so.X.Y.Z, its soname link and the libflow.so link), the public
 # headers and a libflow.pc through which a C program compiles, links (shared,
-# and static with `pkg-config --static`) and computes a flow.  The work tree
-# is left as it was found (git status, when the root is a git work tree).
+# and static with `pkg-config --static`) and computes a flow; and, when the
+# build has it, the Python module flowplatform, which imports from the prefix
+# (PYTHONPATH) and computes a flow with no library path, also under DESTDIR.
+# The work tree is left as it was found (git status, when the root is a git
+# work tree).
 # Prints "N passed, N failed[, N skipped]".
 . "$(dirname "$0")/../common/harness.sh" # BUILD, BIN, T, expect, ok, bad, skip, check, ...
 root=$(pwd)
@@ -75,6 +78,7 @@ else
     skip "the installed library's SONAME (neither readelf nor objdump)"
 fi
 
+[ -f "$BUILD/python/flowplatform/__init__.py" ] && python_built=1 || python_built=""
 cd "$T" || exit 1
 cat >prog.c <<'PROG'
 /* a user's program: CLG-NL on a generated translation, mean flow printed */
@@ -130,6 +134,35 @@ expect "compiles and links (static)" 0 err EMPTY \
     sh -c 'cc -std=c11 -o prog_static prog.c $(pkg-config --cflags libflow) -Lstatic $(pkg-config --static --libs libflow)'
 expect "runs (static, no library path)" 0 err EMPTY ./prog_static
 check "static and shared give the same flow" 'cmp -s "$T/out" shared.txt'
+
+# The Python module: under the prefix in lib/pythonX.Y/dist-packages (on
+# Debian's sys.path for the prefixes /usr/local and /usr), libflow linked in.
+python=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
+if [ -z "$python_built" ]; then
+    skip "python module: not built (python3-dev and python3-numpy)"
+else
+    site="$P/lib/python$("$python" -c 'import sysconfig; print(sysconfig.get_python_version())')/dist-packages"
+    so=$(ls "$site"/flowplatform/_flowplatform*.so 2>/dev/null)
+    check "python module installed in $site" '[ -f "$site/flowplatform/__init__.py" ] && [ -n "$so" ]'
+    expect "python module imports from the prefix" 0 out "^$site/flowplatform/__init__.py\$" \
+        env PYTHONPATH="$site" "$python" -c 'import flowplatform; print(flowplatform.__file__)'
+    if [ -n "$dyn" ] && [ -n "$so" ]; then
+        check "python module needs no libflow.so" '! dynamic_tag "$so" NEEDED | grep -q libflow'
+    else
+        skip "python module needs no libflow.so (neither readelf nor objdump)"
+    fi
+    "$P/bin/flow-synth" -q -s 64x48 --dx 0.5 --dy -0.25 --seed 3 -o "$T/py%d.png"
+    # the mean flow away from the border, as prog.c prints it
+    expect "python module computes from the prefix" 0 err EMPTY \
+        env PYTHONPATH="$site" "$python" -c 'import sys, flowplatform as fp
+f = fp.compute(fp.read_image(sys.argv[1]), fp.read_image(sys.argv[2]), "clg-nl", "cpu")
+print("%.4f %.4f" % tuple(f[8:-8, 8:-8].reshape(-1, 2).mean(axis=0)))' "$T/py0.png" "$T/py1.png"
+    check "flow of the python module" 'near_truth "$T/out"'
+    D="$T/destdir"
+    expect "make install DESTDIR" 0 err EMPTY \
+        env MAKEFLAGS= make -s -C "$root" install BUILD="$BUILD" PREFIX=/usr/local DESTDIR="$D"
+    check "python module under DESTDIR" '[ -f "$D/usr/local${site#"$P"}/flowplatform/__init__.py" ]'
+fi
 
 # Everything went to $T and to $BUILD (ignored): the work tree is as it was.
 if [ -f "$T/status.before" ]; then

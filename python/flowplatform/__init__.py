@@ -1,0 +1,87 @@
+"""flowplatform -- dense optical flow with libflow, on numpy arrays.
+
+    import flowplatform as fp
+    flow = fp.compute(frame1, frame2)            # H x W x 2 float32: (u, v)
+    picture = fp.flow_to_color(flow)             # H x W x 3 uint8
+    print(fp.error(flow, fp.read_flow("gt.flo")).aae)
+
+Frames are uint8 or float32 arrays (values 0..255) of H x W (gray) or
+H x W x 3 (R, G, B; OpenCV's B, G, R frames need frame[..., ::-1]).  Flows
+are H x W x 2 float32 arrays of (u, v), u pointing right and v down, as
+cv2.readOpticalFlow gives them; a vector with a component above 1e9 (1e10
+as written) or NaN is unknown.  Failures of the library raise Error with its
+message; unknown methods, parameters and values out of range ParameterError
+(also a ValueError); wrong dtypes TypeError, wrong shapes ValueError.
+
+docs/python.md is the reference.
+"""
+from collections import namedtuple
+
+from ._flowplatform import (
+    Context,
+    Error,
+    ParameterError,
+    default_method,
+    flow_to_color,
+    has_cuda,
+    has_opencv,
+    methods,
+    read_flow,
+    read_image,
+    schema,
+    version,
+    write_flow,
+    write_image,
+)
+from ._flowplatform import error as _error
+
+__version__ = version
+__all__ = [
+    "Context", "Error", "ErrorStats", "ParameterError", "compute", "default_method", "error",
+    "flow_to_color", "has_cuda", "has_opencv", "methods", "read_flow", "read_image", "schema",
+    "write_flow", "write_image",
+]
+
+
+def compute(frame1, frame2, method=default_method, device="auto", **params):
+    """The flow from frame1 to frame2 as an H x W x 2 float32 array of (u, v).
+
+    method is one of methods(), device "auto" (CUDA when a GPU is usable,
+    else the CPU), "cpu", "cuda" or "cuda:N", and params the method's
+    parameters by name (schema(method) lists them), e.g.
+    compute(f1, f2, "clg-nl", alpha=20, solver="fmg").  A sequence is
+    faster through a Context, which keeps its buffers and device.
+    """
+    with Context(method, device, **params) as ctx:
+        return ctx.compute(frame1, frame2)
+
+
+class ErrorStats(namedtuple("ErrorStats", "aae aae_std aee aee_std over1 over3 max_ee "
+                            "scored total outside_mask unknown_gt unknown_est")):
+    """The figures of `flow-tool error`.
+
+    aae, aae_std: average angular error and its standard deviation, degrees;
+    aee, aee_std: average endpoint error and its standard deviation, pixels;
+    over1, over3: the fraction (0..1) of scored pixels with an endpoint
+    error over 1 px, over 3 px; max_ee: the largest endpoint error;
+    scored, total, outside_mask, unknown_gt, unknown_est: pixel counts
+    (total = scored + the three excluded); density: scored / (scored +
+    unknown_est).  Standard deviations divide by N.
+    """
+    __slots__ = ()
+
+    @property
+    def density(self):
+        return self.scored / (self.scored + self.unknown_est)
+
+
+def error(est, gt, mask=None):
+    """Scores the flow est against the ground truth gt (H x W x 2 each).
+
+    mask: None (every pixel) or an H x W bool or integer array, nonzero =
+    scored.  Pixels with unknown ground truth are excluded, and so are
+    those the estimate marks unknown (counted in unknown_est); a NaN or
+    infinite estimate raises Error, and so does nothing left to score
+    (ValueError).  Returns an ErrorStats.
+    """
+    return ErrorStats(**_error(est, gt, mask))

@@ -1,0 +1,437 @@
+/* context.c -- flowplatform.Context: one method with its parameters on one
+ * device, and the buffers of a frame size kept from call to call.
+ *
+ * A Context owns a libflow device, a flow_params and, once a frame has
+ * given the size, a flow_context with its output field and host buffers.
+ * Every pair goes through the library's submit/collect: the first frame is
+ * submitted alone (it becomes the kept frame), the second with the output
+ * field, and the collect waits for the flow.  next() submits one frame at a
+ * time, so a sequence uploads each frame once.  uint8 frames cross as bytes
+ * (flow_context_submit8); a C-contiguous one is handed over in place.
+ *
+ * The library's work runs with the GIL released; `busy` keeps a second
+ * thread from entering the same Context meanwhile (a device serves one
+ * thread at a time, device.h). */
+#include "ext.h"
+
+#include <string.h>
+
+typedef struct fp_context {
+    PyObject_HEAD
+    flow_device *device;
+    flow_params *params;
+    flow_context *ctx;           /* NULL until a frame gives the size */
+    int width, height, channels; /* ctx's frames */
+    int kept;                    /* ctx keeps a frame: next() computes from it */
+    int busy;                    /* a call runs with the GIL released */
+    int slot;                    /* the host buffer the next frame is converted into */
+    flow_field out;              /* the flow as the library writes it (pinned) */
+    flow_image frame[2];         /* float frames, planar, as the library takes them */
+    flow_image8 bytes[2];        /* uint8 frames that were not packed */
+} fp_context;
+
+/* Frees ctx and the buffers of its size (not the device and parameters). */
+static void drop_buffers(fp_context *self)
+{
+    flow_context_destroy(self->ctx);
+    self->ctx = NULL;
+    if (self->out.u) {
+        flow_device_unpin(self->device, self->out.u);
+        flow_device_unpin(self->device, self->out.v);
+    }
+    flow_field_free(&self->out);
+    for (int i = 0; i < 2; i++) {
+        flow_image_free(&self->frame[i]);
+        flow_image8_free(&self->bytes[i]);
+    }
+    self->width = self->height = self->channels = 0;
+    self->kept = 0;
+}
+
+static void close_all(fp_context *self)
+{
+    drop_buffers(self);
+    flow_params_destroy(self->params);
+    self->params = NULL;
+    if (self->device)
+        flow_device_close(self->device);
+    self->device = NULL;
+}
+
+/* The context and output of frames of w x h x c, made anew when the size
+ * changed.  Runs without the GIL. */
+static flow_status prepare(fp_context *self, int w, int h, int c)
+{
+    if (self->ctx && w == self->width && h == self->height && c == self->channels)
+        return FLOW_OK;
+    drop_buffers(self);
+    flow_status s = flow_context_create(self->device, w, h, c, self->params, &self->ctx);
+    if (s == FLOW_OK)
+        s = flow_field_alloc(&self->out, w, h);
+    if (s != FLOW_OK) {
+        drop_buffers(self);
+        return s;
+    }
+    /* the output crosses the bus every frame: page-locked, when the device
+     * can, it downloads at full speed (an ordinary buffer works as well) */
+    const size_t bytes = (size_t)w * h * sizeof(float);
+    if (flow_device_pin(self->device, self->out.u, bytes) == FLOW_OK)
+        flow_device_pin(self->device, self->out.v, bytes);
+    self->width = w, self->height = h, self->channels = c;
+    return FLOW_OK;
+}
+
+/* Submits frame f (of the context's size) with `out` (NULL: f only becomes
+ * the kept frame), converted into a host buffer of its own unless it is
+ * packed bytes.  Runs without the GIL. */
+static flow_status submit(fp_context *self, const fp_frame *f, flow_field *out)
+{
+    const int k = self->slot;
+    self->slot ^= 1;
+    if (fp_frame_packed8(f)) {
+        flow_image8 img = {f->width, f->height, f->channels, PyArray_DATA(f->array)};
+        return flow_context_submit8(self->ctx, &img, out);
+    }
+    if (f->bytes) {
+        flow_image8 *img = &self->bytes[k];
+        if (!img->data) {
+            const flow_status s = flow_image8_alloc(img, f->width, f->height, f->channels);
+            if (s != FLOW_OK)
+                return s;
+        }
+        fp_frame_to_bytes(f, img);
+        return flow_context_submit8(self->ctx, img, out);
+    }
+    flow_image *img = &self->frame[k];
+    if (!img->data) {
+        const flow_status s = flow_image_alloc(img, f->width, f->height, f->channels);
+        if (s != FLOW_OK)
+            return s;
+    }
+    fp_frame_to_float(f, img);
+    return flow_context_submit(self->ctx, img, out);
+}
+
+/* 0 when the Context can run a call now; -1 with an exception when it is
+ * closed or another thread is in it. */
+static int usable(const fp_context *self)
+{
+    if (!self->device) {
+        PyErr_SetString(PyExc_ValueError, "the Context is closed");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "the Context is computing in another thread (use one Context per thread)");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *size_error(const char *what, const fp_frame *f, const char *other,
+                            int w, int h, int c, const char *hint)
+{
+    PyErr_Format(PyExc_ValueError, "%s is %d x %d with %d channel%s but %s %d x %d with %d%s",
+                 what, f->width, f->height, f->channels, f->channels == 1 ? "" : "s", other, w,
+                 h, c, hint);
+    return NULL;
+}
+
+static PyObject *ctx_compute(fp_context *self, PyObject *args)
+{
+    PyObject *o1, *o2;
+    if (!PyArg_ParseTuple(args, "OO:compute", &o1, &o2) || usable(self) < 0)
+        return NULL;
+    fp_frame f1, f2;
+    if (fp_frame_get(o1, "frame1", &f1) < 0)
+        return NULL;
+    if (fp_frame_get(o2, "frame2", &f2) < 0) {
+        fp_frame_release(&f1);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (f1.width != f2.width || f1.height != f2.height || f1.channels != f2.channels) {
+        size_error("frame1", &f1, "frame2 is", f2.width, f2.height, f2.channels, "");
+        goto done;
+    }
+    flow_status s;
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    s = prepare(self, f1.width, f1.height, f1.channels);
+    if (s == FLOW_OK)
+        s = submit(self, &f1, NULL);
+    if (s == FLOW_OK)
+        s = submit(self, &f2, &self->out);
+    if (s == FLOW_OK)
+        s = flow_context_collect(self->ctx, NULL, NULL);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    self->kept = s == FLOW_OK;
+    result = s == FLOW_OK ? fp_field_to_array(&self->out) : fp_raise(s);
+done:
+    fp_frame_release(&f1);
+    fp_frame_release(&f2);
+    return result;
+}
+
+static PyObject *ctx_next(fp_context *self, PyObject *arg)
+{
+    if (usable(self) < 0)
+        return NULL;
+    fp_frame f;
+    if (fp_frame_get(arg, "frame", &f) < 0)
+        return NULL;
+    const int first = !self->kept;
+    if (!first && (f.width != self->width || f.height != self->height
+                   || f.channels != self->channels)) {
+        size_error("frame", &f, "the sequence's frames are", self->width, self->height,
+                   self->channels, " (reset() starts a new sequence)");
+        fp_frame_release(&f);
+        return NULL;
+    }
+    flow_status s;
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    if (first) {
+        s = prepare(self, f.width, f.height, f.channels);
+        if (s == FLOW_OK)
+            s = submit(self, &f, NULL);
+        /* nothing is collected after a first frame: wait for its upload
+         * here, so that the caller's array is free again on return */
+        if (s == FLOW_OK)
+            s = flow_device_synchronize(self->device);
+    } else {
+        s = submit(self, &f, &self->out);
+        if (s == FLOW_OK)
+            s = flow_context_collect(self->ctx, NULL, NULL);
+    }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    self->kept = s == FLOW_OK;
+    fp_frame_release(&f);
+    if (s != FLOW_OK)
+        return fp_raise(s);
+    if (first)
+        Py_RETURN_NONE;
+    return fp_field_to_array(&self->out);
+}
+
+static PyObject *ctx_reset(fp_context *self, PyObject *noargs)
+{
+    if (usable(self) < 0)
+        return NULL;
+    self->kept = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *ctx_close(fp_context *self, PyObject *noargs)
+{
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the Context is computing in another thread");
+        return NULL;
+    }
+    close_all(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *ctx_enter(fp_context *self, PyObject *noargs)
+{
+    if (usable(self) < 0)
+        return NULL;
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+static PyObject *ctx_exit(fp_context *self, PyObject *args)
+{
+    return ctx_close(self, NULL);
+}
+
+/* Takes the keyword `key` out of kw into *value (a new reference), refusing
+ * it when a positional argument gave it already. */
+static int take_keyword(PyObject *kw, const char *key, PyObject **value)
+{
+    PyObject *v = PyDict_GetItemString(kw, key);
+    if (!v)
+        return 0;
+    if (*value) {
+        PyErr_Format(PyExc_TypeError, "Context() got multiple values for argument '%s'", key);
+        return -1;
+    }
+    Py_INCREF(v);
+    *value = v;
+    return PyDict_DelItemString(kw, key);
+}
+
+/* A str argument (or None, giving NULL, when none_ok). */
+static int text_of(PyObject *obj, const char *name, int none_ok, const char **out)
+{
+    if (none_ok && (!obj || obj == Py_None)) {
+        *out = NULL;
+        return 0;
+    }
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "Context(): %s must be a str, not %s", name,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    *out = PyUnicode_AsUTF8(obj);
+    return *out ? 0 : -1;
+}
+
+static int ctx_init(fp_context *self, PyObject *args, PyObject *kw)
+{
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the Context is computing in another thread");
+        return -1;
+    }
+    close_all(self);
+    PyObject *method = NULL, *device = NULL, *auto_spec = PyUnicode_FromString("auto");
+    PyObject *params = kw ? PyDict_Copy(kw) : PyDict_New();
+    int rc = -1;
+    const char *m, *spec;
+    if (!auto_spec || !params || !PyArg_UnpackTuple(args, "Context", 0, 2, &method, &device))
+        goto done;
+    Py_XINCREF(method);
+    Py_XINCREF(device);
+    if (take_keyword(params, "method", &method) < 0 || take_keyword(params, "device", &device) < 0
+        || text_of(method, "method", 1, &m) < 0
+        || text_of(device ? device : auto_spec, "device", 0, &spec) < 0)
+        goto done;
+    self->params = fp_params_from_kwargs(m, params);
+    if (!self->params)
+        goto done;
+    flow_status s;
+    Py_BEGIN_ALLOW_THREADS
+    s = flow_device_open(spec, &self->device);
+    Py_END_ALLOW_THREADS
+    if (s != FLOW_OK)
+        fp_raise_as(s == FLOW_ERR_INVALID ? fp_parameter_error : fp_error, s);
+    else
+        rc = 0;
+done:
+    if (rc < 0)
+        close_all(self);
+    Py_XDECREF(method);
+    Py_XDECREF(device);
+    Py_XDECREF(auto_spec);
+    Py_XDECREF(params);
+    return rc;
+}
+
+static void ctx_dealloc(fp_context *self)
+{
+    close_all(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *ctx_repr(fp_context *self)
+{
+    if (!self->device)
+        return PyUnicode_FromString("<flowplatform.Context (closed)>");
+    return PyUnicode_FromFormat("<flowplatform.Context %s on %s>", flow_params_method(self->params),
+                                flow_device_name(self->device));
+}
+
+/* ---- attributes ------------------------------------------------------------ */
+
+static int open_or_raise(const fp_context *self)
+{
+    if (self->device)
+        return 0;
+    PyErr_SetString(PyExc_ValueError, "the Context is closed");
+    return -1;
+}
+
+static PyObject *get_method(fp_context *self, void *closure)
+{
+    return open_or_raise(self) < 0 ? NULL : PyUnicode_FromString(flow_params_method(self->params));
+}
+
+static PyObject *get_device(fp_context *self, void *closure)
+{
+    return open_or_raise(self) < 0 ? NULL : PyUnicode_FromString(flow_device_name(self->device));
+}
+
+static PyObject *get_device_kind(fp_context *self, void *closure)
+{
+    return open_or_raise(self) < 0 ? NULL : PyUnicode_FromString(flow_device_kind(self->device));
+}
+
+static PyObject *get_notice(fp_context *self, void *closure)
+{
+    return open_or_raise(self) < 0 ? NULL
+                                   : PyUnicode_FromString(flow_device_notice(self->device));
+}
+
+static PyObject *get_params(fp_context *self, void *closure)
+{
+    return open_or_raise(self) < 0 ? NULL : fp_params_to_dict(self->params);
+}
+
+static PyObject *get_frame_shape(fp_context *self, void *closure)
+{
+    if (!self->ctx)
+        Py_RETURN_NONE;
+    return Py_BuildValue("(iii)", self->height, self->width, self->channels);
+}
+
+static PyObject *get_closed(fp_context *self, void *closure)
+{
+    return PyBool_FromLong(!self->device);
+}
+
+static PyGetSetDef getset[] = {
+    {"method", (getter)get_method, NULL, "The method's name.", NULL},
+    {"device", (getter)get_device, NULL,
+     "The device's name: \"CPU (16 threads)\", \"NVIDIA H100 80GB HBM3 (cuda:0, sm_90)\", ...",
+     NULL},
+    {"device_kind", (getter)get_device_kind, NULL, "\"cpu\" or \"cuda\".", NULL},
+    {"notice", (getter)get_notice, NULL,
+     "Empty, or why device=\"auto\" fell back to the CPU.", NULL},
+    {"params", (getter)get_params, NULL,
+     "Every parameter of the method with its value: {name: float, int, bool or str}.", NULL},
+    {"frame_shape", (getter)get_frame_shape, NULL,
+     "(height, width, channels) of the frames the buffers are for, or None before the first.",
+     NULL},
+    {"closed", (getter)get_closed, NULL, "Whether close() was called.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMethodDef methods[] = {
+    {"compute", (PyCFunction)ctx_compute, METH_VARARGS,
+     "compute(frame1, frame2) -> ndarray\n\n"
+     "The flow from frame1 to frame2 as an H x W x 2 float32 array of (u, v).\n"
+     "Frames: uint8 or float32 (0..255), H x W (gray) or H x W x 3 (R, G, B),\n"
+     "both of one shape.  A next() after it continues from frame2."},
+    {"next", (PyCFunction)ctx_next, METH_O,
+     "next(frame) -> ndarray or None\n\n"
+     "The flow from the previous frame of the sequence to this one; None for\n"
+     "the first frame (after construction, reset() or an error).  Each frame\n"
+     "is uploaded once.  Frames of a sequence share one shape."},
+    {"reset", (PyCFunction)ctx_reset, METH_NOARGS,
+     "reset()\n\nStarts a new sequence: the next next() returns None."},
+    {"close", (PyCFunction)ctx_close, METH_NOARGS,
+     "close()\n\nFrees the buffers and the device now (idempotent)."},
+    {"__enter__", (PyCFunction)ctx_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)ctx_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL}};
+
+PyTypeObject fp_context_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "flowplatform.Context",
+    .tp_doc = "Context(method=\"robust\", device=\"auto\", **params)\n\n"
+              "A method with its parameters on a device (\"auto\", \"cpu\", \"cuda\",\n"
+              "\"cuda:N\"), keeping its buffers from frame to frame.  params are the\n"
+              "method's parameters by name (flowplatform.schema(method)); a value out\n"
+              "of range, or without effect under the others, raises ParameterError.\n"
+              "The buffers follow the frames' size: a pair or a first frame of a new\n"
+              "size makes them anew.",
+    .tp_basicsize = sizeof(fp_context),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)ctx_init,
+    .tp_dealloc = (destructor)ctx_dealloc,
+    .tp_repr = (reprfunc)ctx_repr,
+    .tp_methods = methods,
+    .tp_getset = getset,
+};

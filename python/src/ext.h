@@ -1,0 +1,109 @@
+/* ext.h -- what the files of the extension flowplatform._flowplatform share:
+ * the Python and numpy headers in the right order, the exceptions, the
+ * conversions between numpy arrays and libflow's images and fields, and
+ * each file's entry points.
+ *
+ * The extension sees libflow through its public API only (flow/flow.h),
+ * like the command-line tools. */
+#ifndef FLOWPLATFORM_EXT_H
+#define FLOWPLATFORM_EXT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* numpy's C API is a table of pointers that module.c imports once; the
+ * other files refer to the same table. */
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL flowplatform_numpy_api
+#ifndef FLOWPLATFORM_IMPORTS_NUMPY
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include <flow/flow.h>
+
+/* ---- module.c: exceptions --------------------------------------------------- */
+
+/* flowplatform.Error (a RuntimeError) and flowplatform.ParameterError (an
+ * Error and a ValueError: an unknown method, parameter or value). */
+extern PyObject *fp_error;
+extern PyObject *fp_parameter_error;
+
+/* Raises `type` with the library's detail of the failure s of this thread
+ * (flow_last_error, or the status's name when the detail is empty) and its
+ * `status` attribute set to the status's name.  Returns NULL. */
+PyObject *fp_raise_as(PyObject *type, flow_status s);
+/* The same with Error. */
+PyObject *fp_raise(flow_status s);
+/* Raises `type` with a message of the extension's own (a str, whose
+ * reference is taken; NULL passes an exception through) and the status s. */
+PyObject *fp_raise_message(PyObject *type, flow_status s, PyObject *message);
+
+/* ---- arrays.c: numpy arrays <-> libflow --------------------------------------- */
+
+/* A frame handed in by the caller: a uint8 or float32 array of H x W (gray),
+ * H x W x 1 or H x W x 3 (R, G, B), any strides.  `array` is a reference
+ * owned by the fp_frame, aligned and in the machine's byte order. */
+typedef struct fp_frame {
+    PyArrayObject *array;
+    int width, height, channels;
+    int bytes; /* 1: uint8 samples, 0: float32 */
+} fp_frame;
+
+/* Checks obj as a frame; `what` names it in errors ("frame1").  Returns 0,
+ * or -1 with TypeError (not an array, wrong dtype) or ValueError (wrong
+ * shape, empty, too large) set. */
+int fp_frame_get(PyObject *obj, const char *what, fp_frame *f);
+void fp_frame_release(fp_frame *f);
+/* Whether the samples lie packed in flow_image8's order (C-contiguous
+ * uint8), so that the array's memory can be handed to libflow as it is. */
+int fp_frame_packed8(const fp_frame *f);
+/* The samples into img (of f's size and channels): planar floats, or
+ * interleaved bytes.  No Python calls: they run without the GIL. */
+void fp_frame_to_float(const fp_frame *f, flow_image *img);
+void fp_frame_to_bytes(const fp_frame *f, flow_image8 *img);
+
+/* A flow field handed in: a float array (float32 or float64) of H x W x 2,
+ * (u, v) on the last axis, into a newly allocated field.  Returns 0, or -1
+ * with an exception set. */
+int fp_field_from_array(PyObject *obj, const char *what, flow_field *f);
+/* A new H x W x 2 float32 array of f's vectors; NULL with an exception. */
+PyObject *fp_field_to_array(const flow_field *f);
+/* A new H x W (one channel) or H x W x 3 array of img's samples, float32 or
+ * (as_bytes) uint8, the samples then rounded and clamped to 0..255. */
+PyObject *fp_image_to_array(const flow_image *img, int as_bytes);
+/* A mask: a bool or integer array of H x W, nonzero = scored, into a newly
+ * allocated height*width bytes (PyMem_Free).  Returns 0, or -1 with an
+ * exception set. */
+int fp_mask_from_array(PyObject *obj, int width, int height, unsigned char **mask);
+
+/* ---- schema.c: the methods and their parameters ------------------------------ */
+
+PyObject *fp_methods(PyObject *self, PyObject *noargs);
+PyObject *fp_schema(PyObject *self, PyObject *args);
+/* The parameters of `method` (NULL: the default method) with the keyword
+ * arguments kw (may be NULL) set by name through the library's setter, in
+ * the order of the method's schema.  NULL with ParameterError (an unknown
+ * method or parameter, a value out of range or without effect under the
+ * others) or TypeError (a value that is neither a number nor a string). */
+flow_params *fp_params_from_kwargs(const char *method, PyObject *kw);
+/* {name: value} of p: float, int, bool or the choice's name. */
+PyObject *fp_params_to_dict(const flow_params *p);
+
+/* ---- context.c: the Context type ---------------------------------------------- */
+
+extern PyTypeObject fp_context_type;
+
+/* ---- files.c: flow files and images ---------------------------------------- */
+
+PyObject *fp_read_flow(PyObject *self, PyObject *args);
+PyObject *fp_write_flow(PyObject *self, PyObject *args);
+PyObject *fp_read_image(PyObject *self, PyObject *args);
+PyObject *fp_write_image(PyObject *self, PyObject *args);
+
+/* ---- measure.c: errors against ground truth, colour coding ------------------ */
+
+PyObject *fp_error_stats(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *fp_flow_to_color(PyObject *self, PyObject *args, PyObject *kw);
+
+#endif

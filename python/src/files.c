@@ -1,0 +1,89 @@
+/* files.c -- flow files (.flo, .F, .pcm) and images through the library's
+ * readers and writers (flow/field.h, flow/image.h): the format follows the
+ * extension, failures raise Error with the library's message (which names
+ * the file), and writers leave no half-written file.  Paths are str, bytes
+ * or os.PathLike. */
+#include "ext.h"
+
+PyObject *fp_read_flow(PyObject *self, PyObject *args)
+{
+    PyObject *path;
+    if (!PyArg_ParseTuple(args, "O&:read_flow", PyUnicode_FSConverter, &path))
+        return NULL;
+    flow_field f;
+    flow_status s;
+    Py_BEGIN_ALLOW_THREADS
+    s = flow_field_read(PyBytes_AS_STRING(path), &f);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path);
+    if (s != FLOW_OK)
+        return fp_raise(s);
+    PyObject *out = fp_field_to_array(&f);
+    flow_field_free(&f);
+    return out;
+}
+
+PyObject *fp_write_flow(PyObject *self, PyObject *args)
+{
+    PyObject *path, *array;
+    if (!PyArg_ParseTuple(args, "O&O:write_flow", PyUnicode_FSConverter, &path, &array))
+        return NULL;
+    flow_field f;
+    if (fp_field_from_array(array, "flow", &f) < 0) {
+        Py_DECREF(path);
+        return NULL;
+    }
+    flow_status s;
+    Py_BEGIN_ALLOW_THREADS
+    s = flow_field_write(PyBytes_AS_STRING(path), &f);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path);
+    flow_field_free(&f);
+    if (s != FLOW_OK)
+        return fp_raise(s);
+    Py_RETURN_NONE;
+}
+
+PyObject *fp_read_image(PyObject *self, PyObject *args)
+{
+    PyObject *path;
+    if (!PyArg_ParseTuple(args, "O&:read_image", PyUnicode_FSConverter, &path))
+        return NULL;
+    flow_image img;
+    flow_status s;
+    Py_BEGIN_ALLOW_THREADS
+    s = flow_image_read(PyBytes_AS_STRING(path), &img);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path);
+    if (s != FLOW_OK)
+        return fp_raise(s);
+    PyObject *out = fp_image_to_array(&img, 0);
+    flow_image_free(&img);
+    return out;
+}
+
+PyObject *fp_write_image(PyObject *self, PyObject *args)
+{
+    PyObject *path, *array;
+    if (!PyArg_ParseTuple(args, "O&O:write_image", PyUnicode_FSConverter, &path, &array))
+        return NULL;
+    fp_frame f;
+    if (fp_frame_get(array, "image", &f) < 0) {
+        Py_DECREF(path);
+        return NULL;
+    }
+    flow_image img;
+    flow_status s = flow_image_alloc(&img, f.width, f.height, f.channels);
+    if (s == FLOW_OK) {
+        Py_BEGIN_ALLOW_THREADS
+        fp_frame_to_float(&f, &img);
+        s = flow_image_write(PyBytes_AS_STRING(path), &img);
+        Py_END_ALLOW_THREADS
+        flow_image_free(&img);
+    }
+    fp_frame_release(&f);
+    Py_DECREF(path);
+    if (s != FLOW_OK)
+        return fp_raise(s);
+    Py_RETURN_NONE;
+}

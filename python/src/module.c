@@ -1,0 +1,122 @@
+/* module.c -- the extension module flowplatform._flowplatform: its function
+ * table, its exceptions, and the mapping of libflow's failures onto them.
+ * The package flowplatform (python/flowplatform/__init__.py) re-exports
+ * what is here and adds compute() and the ErrorStats tuple. */
+#define FLOWPLATFORM_IMPORTS_NUMPY
+#include "ext.h"
+
+PyObject *fp_error;
+PyObject *fp_parameter_error;
+
+PyObject *fp_raise_message(PyObject *type, flow_status s, PyObject *message)
+{
+    if (!message)
+        return NULL;
+    PyObject *e = PyObject_CallOneArg(type, message);
+    Py_DECREF(message);
+    if (!e)
+        return NULL;
+    PyObject *status = PyUnicode_FromString(flow_status_str(s));
+    if (status && PyObject_SetAttrString(e, "status", status) == 0)
+        PyErr_SetObject(type, e);
+    Py_XDECREF(status);
+    Py_DECREF(e);
+    return NULL;
+}
+
+PyObject *fp_raise_as(PyObject *type, flow_status s)
+{
+    const char *detail = flow_last_error();
+    return fp_raise_message(type, s,
+                            PyUnicode_FromString(detail && *detail ? detail : flow_status_str(s)));
+}
+
+PyObject *fp_raise(flow_status s)
+{
+    return fp_raise_as(fp_error, s);
+}
+
+static int add_bool(PyObject *m, const char *name, int value)
+{
+    return PyModule_AddObjectRef(m, name, value ? Py_True : Py_False);
+}
+
+static PyMethodDef functions[] = {
+    {"methods", fp_methods, METH_NOARGS,
+     "methods() -> list of str\n\nThe methods of the library, in the order of its registry."},
+    {"schema", fp_schema, METH_VARARGS,
+     "schema(method) -> dict\n\n"
+     "The method's name, title, whether it is the default (is_default) and its\n"
+     "parameters (params): a list of dicts with name, type ('real', 'int',\n"
+     "'bool' or 'choice'), default, min, max, min_open, max_open, odd, choices,\n"
+     "help and when (the setting under which the parameter has an effect, in\n"
+     "words, or None)."},
+    {"read_flow", fp_read_flow, METH_VARARGS,
+     "read_flow(path) -> ndarray\n\n"
+     "Reads a .flo, .F or .pcm flow file (the format from the extension) into\n"
+     "an H x W x 2 float32 array of (u, v).  Unknown vectors read as 1e10."},
+    {"write_flow", fp_write_flow, METH_VARARGS,
+     "write_flow(path, flow)\n\n"
+     "Writes an H x W x 2 float array of (u, v) as .flo, .F or .pcm (by the\n"
+     "extension), through a temporary file: a failed write leaves no file."},
+    {"read_image", fp_read_image, METH_VARARGS,
+     "read_image(path) -> ndarray\n\n"
+     "Reads an image: H x W (gray) or H x W x 3 (R, G, B) float32 on the\n"
+     "0..255 scale, as the library computes on (16-bit files scaled)."},
+    {"write_image", fp_write_image, METH_VARARGS,
+     "write_image(path, image)\n\n"
+     "Writes an H x W or H x W x 3 (R, G, B) uint8 or float32 (0..255) image:\n"
+     ".png, .pgm, .ppm (and with OpenCV whatever it writes)."},
+    {"error", (PyCFunction)(void (*)(void))fp_error_stats, METH_VARARGS | METH_KEYWORDS,
+     "error(est, gt, mask=None) -> dict\n\n"
+     "The figures of `flow-tool error` (see flowplatform.error)."},
+    {"flow_to_color", (PyCFunction)(void (*)(void))fp_flow_to_color,
+     METH_VARARGS | METH_KEYWORDS,
+     "flow_to_color(flow, max=None) -> ndarray\n\n"
+     "The Middlebury colour coding of an H x W x 2 flow as an H x W x 3 uint8\n"
+     "R, G, B image, as `flow-tool color` writes it: the hue is the direction,\n"
+     "the saturation the length divided by max (default: the largest known\n"
+     "length); unknown vectors are black."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "flowplatform._flowplatform",
+    .m_doc = "libflow for Python: the C extension under the package flowplatform.",
+    .m_size = -1,
+    .m_methods = functions,
+};
+
+PyMODINIT_FUNC PyInit__flowplatform(void)
+{
+    import_array();
+    if (PyType_Ready(&fp_context_type) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    fp_error = PyErr_NewExceptionWithDoc(
+        "flowplatform.Error",
+        "A failure reported by libflow; str() is the library's message and the\n"
+        "attribute status the name of its status (\"input/output error\", ...).",
+        PyExc_RuntimeError, NULL);
+    PyObject *bases = fp_error ? PyTuple_Pack(2, fp_error, PyExc_ValueError) : NULL;
+    fp_parameter_error = bases ? PyErr_NewExceptionWithDoc(
+                                     "flowplatform.ParameterError",
+                                     "An unknown method or parameter, or a parameter value "
+                                     "out of range.",
+                                     bases, NULL)
+                               : NULL;
+    Py_XDECREF(bases);
+    if (!fp_parameter_error || PyModule_AddObjectRef(m, "Error", fp_error) < 0
+        || PyModule_AddObjectRef(m, "ParameterError", fp_parameter_error) < 0
+        || PyModule_AddObjectRef(m, "Context", (PyObject *)&fp_context_type) < 0
+        || PyModule_AddStringConstant(m, "version", flow_version()) < 0
+        || PyModule_AddStringConstant(m, "default_method", flow_method_default()) < 0
+        || add_bool(m, "has_cuda", flow_device_has_cuda()) < 0
+        || add_bool(m, "has_opencv", flow_image_has_opencv()) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
