@@ -649,6 +649,11 @@ long source_frame_number(const frame_source *s)
     return s->number;
 }
 
+long source_first_number(const frame_source *s)
+{
+    return s->kind == SRC_PATTERN ? s->first : 0;
+}
+
 long source_frame_count(const frame_source *s)
 {
     switch (s->kind) {
