@@ -31,6 +31,7 @@ typedef struct source_options {
     source_channels channels;
     const char *usage;        /* the tool's usage line and name, for usage errors */
     const char *program;
+    int quiet;                /* the files of a directory left out unsaid */
     int bytes;                /* hand out 8-bit frames where the file is 8-bit (source_take) */
     flow_device *pin;         /* page-lock the frame buffers for this device (or NULL) */
 } source_options;

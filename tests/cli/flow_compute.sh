@@ -287,6 +287,26 @@ printf 'P5\n64 48\n255\n' >bad/a4.png # a header with no samples: truncated
 expect "truncated frame in a sequence" 2 err "a4.png" $FCC -q bad -o "trunc%d.flo"
 mkdir empty
 expect "empty directory" 2 err "empty: no image files" $FCC empty -o "e%d.flo"
+# a directory with more than frames: the images named alike and of one size
+# are the frames, the other files are named on stderr
+mkdir mixed
+cp f0.png mixed/fr01.png; cp f1.png mixed/fr02.png; cp f2.png mixed/fr03.png; cp f3.png mixed/fr04.png
+cp f0.png mixed/fr02-mask.png # another name
+cp small.png mixed/fr05.png   # another size
+cp gt0.flo mixed/fr01-fr02.flo
+expect "directory: the frames among other files" 0 err \
+    "^flow-compute: mixed: 4 frames named like fr#.png of 64x48; left out 3 files: fr01-fr02.flo \(not an image\), fr02-mask.png \(another name\), fr05.png \(32x24\)$" \
+    $FCC mixed -o "mx%d.flo"
+check "directory: the flows of the frames" 'cmp -s mx0.flo pat00.flo && cmp -s mx2.flo pat02.flo && [ ! -e mx3.flo ]'
+expect "directory: quiet" 0 err EMPTY $FCC -q mixed -o "mxq%d.flo"
+mkdir twins
+cp f0.png twins/left1.png; cp f1.png twins/left2.png; cp f0.png twins/right1.png; cp f1.png twins/right2.png
+expect "directory: two name patterns alike" 2 err "twins: which files are the frames\? 2 images are named like left#.png and 2 like right#.png" \
+    $FCC twins -o "tw%d.flo"
+mkdir sizes
+cp f0.png sizes/s1.png; cp small.png sizes/s2.png
+expect "directory: two sizes alike" 2 err "sizes: which images are the frames\? 1 image of 64x48 and as many of 32x24" \
+    $FCC sizes -o "sz%d.flo"
 expect "count" 0 err EMPTY $FCC -q "f%d.png" --count 1 -o "c%d.flo"
 check "count: one flow" '[ -f c0.flo ] && [ ! -e c1.flo ]'
 
