@@ -152,7 +152,8 @@ static int read_entries(const char *dir, entry **out, long *count)
         free_entries(e, n);
         return rc;
     }
-    qsort(e, (size_t)n, sizeof *e, by_name);
+    if (n > 1)
+        qsort(e, (size_t)n, sizeof *e, by_name);
     *out = e;
     *count = n;
     return CLI_EXIT_OK;
