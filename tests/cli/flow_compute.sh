@@ -265,23 +265,23 @@ check "bad frame: the pairs before it" 'cmp -s bad0.flo pat00.flo && cmp -s bad1
 check "bad frame: nothing from it on" '[ ! -e bad2.flo ] && [ ! -e bad3.flo ] && [ ! -e bad4.flo ]'
 # on a terminal the progress line is ended before the error (script(1) gives
 # the run a terminal; the frames take long enough for a progress line)
-if command -v script >/dev/null 2>&1; then
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
     mkdir tty
-    "$FS" -s 32x24 -n 12 -o "tty/a%02d.png" >/dev/null 2>&1
-    cp junk.png tty/a10.png
+    "$FS" -s 32x24 -n 24 -o "tty/a%02d.png" >/dev/null 2>&1
+    cp junk.png tty/a22.png
     script -qec "$FCC tty -o 'tty%d.flo'" /dev/null >tty.txt 2>&1
     rc=$?
     tr -d '\r' <tty.txt >tty-lines.txt
     check "terminal: bad frame, exit 2" '[ $rc -eq 2 ]'
     if grep -q "flows/s" tty-lines.txt; then
         check "terminal: the error on a line of its own" \
-            'grep -q "^flow-compute: tty/a10.png: " tty-lines.txt && ! grep -q "flows/s.*a10.png" tty-lines.txt'
+            'grep -q "^flow-compute: tty/a22.png: " tty-lines.txt && ! grep -q "flows/s.*a22.png" tty-lines.txt'
         check "terminal: the output ends with a newline" '[ "$(tail -c 1 tty-lines.txt | od -An -c | tr -d " ")" = "\n" ]'
     else
         skip "terminal: no progress line shown before the bad frame"
     fi
 else
-    skip "progress line on a terminal (no script command)"
+    skip "progress line on a terminal (no script command or no pseudo-terminal)"
 fi
 printf 'P5\n64 48\n255\n' >bad/a4.png # a header with no samples: truncated
 expect "truncated frame in a sequence" 2 err "a4.png" $FCC -q bad -o "trunc%d.flo"
