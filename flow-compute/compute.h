@@ -14,6 +14,7 @@
 #include "flow/render.h"
 
 #include "cli.h"
+#include "outputs.h"
 #include "source.h"
 #include "timer.h"
 
@@ -85,10 +86,16 @@ int param_cli_merge(const param_cli *pc, const char *file, int rgb, flow_params 
 int output_check(const compute_options *o, long flows);
 /* The flow file name for the pair whose first frame has number n. */
 int output_name(const compute_options *o, long n, char *buf, size_t size);
-/* Writes the flow file, OUT.params (header lines in `header`), and the
- * colour / vector pictures the options ask for. */
+/* Before anything is computed: the files of the pair numbered n (the flow
+ * file, its .params, the pictures) can be written (output_check_target). */
+int output_check_targets(const compute_options *o, long n);
+/* Writes the flow file `name`, its .params (`params`, the header lines in
+ * `header`) and the colour / vector pictures the options ask for, with the
+ * files of `extra` (the pair's workflow images, or NULL; taken over), as one
+ * group: all of them appear or none. */
 int output_write(const compute_options *o, const char *name, const flow_field *f,
-                 const flow_image *frame1, const char *header);
+                 const flow_image *frame1, const char *header, const flow_params *params,
+                 output_group *extra);
 
 /* The same writes by a pool of threads (writer.c), overlapping the
  * computation.  The queue owns the flow fields (page-locked for d, so that
@@ -103,7 +110,8 @@ typedef struct output_queue output_queue;
 int output_queue_start(const compute_options *o, flow_device *d, int held, output_queue **out);
 int output_queue_field(output_queue *q, int width, int height, flow_field **field);
 int output_queue_put(output_queue *q, const char *name, flow_field *field,
-                     const flow_image *frame1, const char *header);
+                     const flow_image *frame1, const char *header, const flow_params *params,
+                     output_group *extra);
 void output_queue_drop(output_queue *q, flow_field *field);
 int output_queue_writers(const output_queue *q);
 int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms);
@@ -128,8 +136,10 @@ void workflow_plane(workflow *w, const char *name, const float *data, int width,
 /* A host image (the input frames) as one step. */
 void workflow_image(workflow *w, const char *name, const flow_image *img);
 /* The final flow, colour coded, as the last step; then writes the index
- * and returns the first error of the pair. */
-int workflow_end_pair(workflow *w, const flow_field *f);
+ * and returns the first error of the pair.  The pair's files (written under
+ * temporary names) go to *files, for the caller to commit with the pair's
+ * other outputs; after a failure they are removed and *files is NULL. */
+int workflow_end_pair(workflow *w, const flow_field *f, output_group **files);
 
 /* ---- the computation (run.c) ------------------------------------------- */
 

@@ -285,6 +285,7 @@ static int parse_options(int argc, char **argv, compute_options *o)
     flow_params_get_number(o->params, "color", &color);
     o->rgb = color != 0; /* a .params with color,1 reads colour too */
     o->input.channels = o->rgb ? SOURCE_RGB : SOURCE_LUMINANCE;
+    o->input.quiet = o->quiet;
     /* Defaults of the tool options that were left unset. */
     if (o->timing_depth < 0)
         o->timing_depth = 2;

@@ -3,7 +3,9 @@
  * request the colour and vector pictures (libflow/include/flow/render.h,
  * the code flow-tool uses).  Names: -o is a plain name for one flow, or a
  * pattern with one integer field filled with the number of the pair's
- * first frame; pictures are STEM-color.png and STEM-vectors.png. */
+ * first frame; pictures are STEM-color.png and STEM-vectors.png.  A pair's
+ * files are written as a group (tools-common/outputs.h): all of them
+ * appear, or none. */
 #include "compute.h"
 #include "pattern.h"
 
@@ -60,28 +62,20 @@ static void picture_name(const char *flow_name, const char *suffix, char *buf, s
     snprintf(buf, size, "%.*s-%s.png", stem, flow_name, suffix);
 }
 
-static void wrote(const compute_options *o, const char *name)
-{
-    if (o->verbose)
-        fprintf(stderr, "flow-compute: wrote %s\n", name);
-}
-
-static int write_color(const compute_options *o, const char *name, const flow_field *f)
+static int write_color(const compute_options *o, const char *tmp, const char *target,
+                       const flow_field *f)
 {
     flow_image rgb = {0};
     flow_status s = o->legend ? flow_render_color_framed(f, o->color_max, 0, &rgb, NULL)
                               : flow_render_color(f, o->color_max, &rgb, NULL);
     if (s == FLOW_OK)
-        s = flow_image_write(name, &rgb);
+        s = flow_image_write(tmp, &rgb);
     flow_image_free(&rgb);
-    if (s != FLOW_OK)
-        return cli_report_status(s);
-    wrote(o, name);
-    return CLI_EXIT_OK;
+    return s == FLOW_OK ? CLI_EXIT_OK : output_report(s, tmp, target);
 }
 
-static int write_vectors(const compute_options *o, const char *name, const flow_field *f,
-                         const flow_image *frame1)
+static int write_vectors(const compute_options *o, const char *tmp, const char *target,
+                         const flow_field *f, const flow_image *frame1)
 {
     static const float arrow[3] = {255.0f, 40.0f, 40.0f};
     flow_image img = {0};
@@ -89,42 +83,73 @@ static int write_vectors(const compute_options *o, const char *name, const flow_
     if (s == FLOW_OK)
         s = flow_render_vectors(f, o->vector_step, o->vector_scale * o->vector_zoom, arrow, &img);
     if (s == FLOW_OK)
-        s = flow_image_write(name, &img);
+        s = flow_image_write(tmp, &img);
     flow_image_free(&img);
-    if (s != FLOW_OK)
-        return cli_report_status(s);
-    wrote(o, name);
-    return CLI_EXIT_OK;
+    return s == FLOW_OK ? CLI_EXIT_OK : output_report(s, tmp, target);
+}
+
+/* The names of a pair's files beside its flow file `name`: the .params,
+ * then the pictures the options ask for; returns how many (at most 3). */
+static int sidecar_names(const compute_options *o, const char *name,
+                         char names[3][OUTPUT_NAME_MAX])
+{
+    int n = 0;
+    snprintf(names[n++], OUTPUT_NAME_MAX, "%s.params", name);
+    if (o->color)
+        picture_name(name, "color", names[n++], OUTPUT_NAME_MAX);
+    if (o->vectors)
+        picture_name(name, "vectors", names[n++], OUTPUT_NAME_MAX);
+    return n;
+}
+
+int output_check_targets(const compute_options *o, long n)
+{
+    char name[OUTPUT_NAME_MAX], side[3][OUTPUT_NAME_MAX];
+    int rc = output_name(o, n, name, sizeof name);
+    if (rc == CLI_EXIT_OK)
+        rc = output_check_target(name);
+    const int k = rc == CLI_EXIT_OK ? sidecar_names(o, name, side) : 0;
+    for (int i = 0; i < k && rc == CLI_EXIT_OK; i++)
+        rc = output_check_target(side[i]);
+    return rc;
 }
 
 int output_write(const compute_options *o, const char *name, const flow_field *f,
-                 const flow_image *frame1, const char *header)
+                 const flow_image *frame1, const char *header, const flow_params *params,
+                 output_group *extra)
 {
-    flow_status s = flow_field_write(name, f);
-    if (s != FLOW_OK)
-        return cli_report_status(s);
-    wrote(o, name);
-    char path[4200];
-    snprintf(path, sizeof path, "%s.params", name);
-    s = flow_params_write(path, o->params, header);
-    if (s != FLOW_OK) {
-        /* A flow file without its parameters cannot be reproduced. */
-        int rc = cli_report_status(s);
-        remove(name);
+    output_group *g = NULL;
+    int rc = output_group_create(&g);
+    if (rc != CLI_EXIT_OK) {
+        output_group_destroy(extra);
         return rc;
     }
-    wrote(o, path);
-    if (o->color) {
-        picture_name(name, "color", path, sizeof path);
-        int rc = write_color(o, path, f);
-        if (rc != CLI_EXIT_OK)
-            return rc;
+    rc = output_group_adopt(g, extra);
+    char tmp[OUTPUT_NAME_MAX], side[3][OUTPUT_NAME_MAX];
+    const int n = sidecar_names(o, name, side);
+    if (rc == CLI_EXIT_OK && (rc = output_group_add(g, name, tmp, sizeof tmp)) == CLI_EXIT_OK) {
+        const flow_status s = flow_field_write(tmp, f);
+        rc = s == FLOW_OK ? CLI_EXIT_OK : output_report(s, tmp, name);
     }
-    if (o->vectors) {
-        picture_name(name, "vectors", path, sizeof path);
-        int rc = write_vectors(o, path, f, frame1);
-        if (rc != CLI_EXIT_OK)
-            return rc;
+    /* a flow file is not written without its parameters: it could not be
+     * reproduced */
+    if (rc == CLI_EXIT_OK && (rc = output_group_add(g, side[0], tmp, sizeof tmp)) == CLI_EXIT_OK) {
+        const flow_status s = flow_params_write(tmp, params, header);
+        rc = s == FLOW_OK ? CLI_EXIT_OK : output_report(s, tmp, side[0]);
     }
-    return CLI_EXIT_OK;
+    for (int i = 1; i < n && rc == CLI_EXIT_OK; i++) {
+        if ((rc = output_group_add(g, side[i], tmp, sizeof tmp)) != CLI_EXIT_OK)
+            break;
+        const int color = o->color && i == 1;
+        rc = color ? write_color(o, tmp, side[i], f) : write_vectors(o, tmp, side[i], f, frame1);
+    }
+    if (rc == CLI_EXIT_OK)
+        rc = output_group_commit(g);
+    output_group_destroy(g);
+    if (rc == CLI_EXIT_OK && o->verbose) {
+        cli_info("wrote %s", name);
+        for (int i = 0; i < n; i++)
+            cli_info("wrote %s", side[i]);
+    }
+    return rc;
 }

@@ -78,6 +78,8 @@ typedef struct totals {
     int writers;           /* writing threads (-o) */
 } totals;
 
+/* The progress line (cli.h: any message ends it first); the final call
+ * draws it once more and ends it. */
 static void progress(const totals *t, long expected, double *last_ms, long *last_flows,
                      int final)
 {
@@ -86,13 +88,11 @@ static void progress(const totals *t, long expected, double *last_ms, long *last
         return;
     double rate = now > *last_ms ? 1000.0 * (t->flows - *last_flows) / (now - *last_ms) : 0;
     if (expected > 0)
-        fprintf(stderr, "\rflow-compute: %ld/%ld flows, %.1f flows/s   ", t->flows, expected,
-                rate);
+        cli_progress("%ld/%ld flows, %.1f flows/s   ", t->flows, expected, rate);
     else
-        fprintf(stderr, "\rflow-compute: %ld flows, %.1f flows/s   ", t->flows, rate);
+        cli_progress("%ld flows, %.1f flows/s   ", t->flows, rate);
     if (final)
-        fputc('\n', stderr);
-    fflush(stderr);
+        cli_progress_end();
     *last_ms = now;
     *last_flows = t->flows;
 }
@@ -105,23 +105,20 @@ static void summary(const compute_options *o, const totals *t, const ftimer *tm,
     const double runs = n * o->repeat;
     const double upload = ftimer_stage_mean(tm, "upload"), download = ftimer_stage_mean(tm, "download");
     const double compute = t->compute_ms / runs;
-    fprintf(stderr, "flow-compute: %ld flow%s of %dx%d from %ld frames in %.2f s: %.2f flows/s "
-                    "sustained\n",
-            t->flows, t->flows == 1 ? "" : "s", w, h, t->frames, wall / 1e3, 1e3 * n / wall);
-    fprintf(stderr, "flow-compute: per flow: solver %.3f ms (compute %.3f ms less upload and "
-                    "download); outside the solver: decode %.3f ms, upload %.3f ms, download "
-                    "%.3f ms, write %.3f ms\n",
-            compute - upload - download, compute, t->decode_ms / t->frames, upload, download,
-            t->write_ms / n);
-    fprintf(stderr, "flow-compute: decode and write run in threads of their own, beside the "
-                    "computation, which waited %.3f ms per flow for frames and %.3f ms for "
-                    "writes\n",
-            t->frame_wait_ms / n, t->write_wait_ms / n);
+    cli_info("%ld flow%s of %dx%d from %ld frames in %.2f s: %.2f flows/s sustained", t->flows,
+             t->flows == 1 ? "" : "s", w, h, t->frames, wall / 1e3, 1e3 * n / wall);
+    cli_info("per flow: solver %.3f ms (compute %.3f ms less upload and download); outside the "
+             "solver: decode %.3f ms, upload %.3f ms, download %.3f ms, write %.3f ms",
+             compute - upload - download, compute, t->decode_ms / t->frames, upload, download,
+             t->write_ms / n);
+    cli_info("decode and write run in threads of their own, beside the computation, which "
+             "waited %.3f ms per flow for frames and %.3f ms for writes",
+             t->frame_wait_ms / n, t->write_wait_ms / n);
     if (o->fb_check > 0)
-        fprintf(stderr, "flow-compute: fb-check %g px: mean density %.2f%%; per flow: backward "
-                        "flow %.3f ms, check %.3f ms (beside the solver figures above)\n",
-                o->fb_check, 100.0 * t->density_sum / n, t->backward_ms / runs,
-                t->check_ms / runs);
+        cli_info("fb-check %g px: mean density %.2f%%; per flow: backward flow %.3f ms, check "
+                 "%.3f ms (beside the solver figures above)",
+                 o->fb_check, 100.0 * t->density_sum / n, t->backward_ms / runs,
+                 t->check_ms / runs);
 }
 
 /* The backward flow f2 -> f1 into back, as the timer's stage "backward"
@@ -150,16 +147,15 @@ static flow_status check_forward(ftimer *tm, flow_field *field, const flow_field
 }
 
 static void report_fb(const compute_options *o, const char *f1, const char *f2,
-                      const flow_fb_stats *st, int progress_shown)
+                      const flow_fb_stats *st)
 {
     if (o->quiet)
         return;
-    /* "\r": start over the progress line rather than after it */
-    fprintf(stderr, "%sflow-compute: fb-check %s -> %s: density %.2f%% (%ld of %ld pixels "
-                    "kept; removed: %ld disagree by more than %g px, %ld leave the frame, %ld "
-                    "need an unknown backward vector, %ld were unknown)\n",
-            progress_shown ? "\r" : "", f1, f2, 100.0 * st->density, st->kept, st->total,
-            st->inconsistent, o->fb_check, st->outside, st->unknown_bwd, st->unknown_fwd);
+    cli_info("fb-check %s -> %s: density %.2f%% (%ld of %ld pixels kept; removed: %ld disagree "
+             "by more than %g px, %ld leave the frame, %ld need an unknown backward vector, %ld "
+             "were unknown)",
+             f1, f2, 100.0 * st->density, st->kept, st->total, st->inconsistent, o->fb_check,
+             st->outside, st->unknown_bwd, st->unknown_fwd);
 }
 
 static void params_header(const compute_options *o, const flow_device *d, const char *f1,
@@ -230,19 +226,28 @@ static int take_field(run *r, long k, flow_field **f)
     return CLI_EXIT_OK;
 }
 
-/* The flow of a pair is done: written (-o), counted, shown. */
+/* The flow of a pair is done: written (-o) with the pair's workflow
+ * images (wf, or NULL; taken over), counted, shown. */
 static int pair_done(run *r, flow_field *field, const flow_image *frame1, long number,
-                     const char *name1, const char *name2)
+                     const char *name1, const char *name2, output_group *wf)
 {
     if (r->queue) {
         char name[4200], header[8192];
         int rc = output_name(r->o, number, name, sizeof name);
         if (rc != CLI_EXIT_OK) {
+            output_group_destroy(wf);
             output_queue_drop(r->queue, field);
             return rc;
         }
         params_header(r->o, r->d, name1, name2, header, sizeof header);
-        if ((rc = output_queue_put(r->queue, name, field, frame1, header)) != CLI_EXIT_OK)
+        rc = output_queue_put(r->queue, name, field, frame1, header,
+                              flow_context_params(r->ctx), wf);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    } else if (wf) {
+        const int rc = output_group_commit(wf);
+        output_group_destroy(wf);
+        if (rc != CLI_EXIT_OK)
             return rc;
     }
     if (++r->t.flows == 1)
@@ -252,12 +257,35 @@ static int pair_done(run *r, flow_field *field, const flow_image *frame1, long n
     return CLI_EXIT_OK;
 }
 
+/* Says which parameters the frames reduced (a level count they do not
+ * allow): the .params gives the values used.  A schema's default is an
+ * "as many as fit" setting and passes without a word. */
+static void report_fitted(const flow_params *asked, const flow_params *used, int width,
+                          int height)
+{
+    const char *method = flow_params_method(asked);
+    const flow_param_info *info;
+    for (int i = 0; (info = flow_method_param(method, i)) != NULL; i++) {
+        double a = 0, u = 0;
+        flow_params_get_number(asked, info->name, &a);
+        flow_params_get_number(used, info->name, &u);
+        if (a != u && a != info->def)
+            cli_info("notice: %s %g does not fit %dx%d frames: %g is used (and written to the "
+                     ".params)",
+                     info->name, a, width, height, u);
+    }
+}
+
 static int create_context(run *r, int width, int height, int channels, const char *name)
 {
     r->width = width, r->height = height;
     const flow_status s = flow_context_create(r->d, width, height, channels, r->o->params,
                                               &r->ctx);
-    return s == FLOW_OK ? CLI_EXIT_OK : compute_failure(s, name);
+    if (s != FLOW_OK)
+        return compute_failure(s, name);
+    if (!r->o->quiet)
+        report_fitted(r->o->params, flow_context_params(r->ctx), width, height);
+    return CLI_EXIT_OK;
 }
 
 /* ---- the streaming loop ------------------------------------------------------ */
@@ -291,7 +319,8 @@ static int collect_oldest(run *r, in_flight *q, int *n)
         return compute_failure(s, what);
     }
     r->t.compute_ms += device_ms;
-    const int rc = pair_done(r, field, &p.from->image, p.from->number, p.from->name, p.to->name);
+    const int rc =
+        pair_done(r, field, &p.from->image, p.from->number, p.from->name, p.to->name, NULL);
     source_give_back(r->src, p.from);
     return rc;
 }
@@ -367,19 +396,18 @@ static void stream_summary(const run *r)
     /* the rate of the flows after the first: opening the device, creating
      * the context and recording its graph are behind */
     const double rate = t->flows > 1 ? 1e3 * (n - 1) / (now - t->first_flow_ms) : 1e3 * n / wall;
-    fprintf(stderr, "flow-compute: %ld flow%s of %dx%d from %ld frames in %.2f s: %.2f flows/s "
-                    "sustained%s\n",
-            t->flows, t->flows == 1 ? "" : "s", r->width, r->height, t->frames, wall / 1e3, rate,
-            t->flows > 1 ? " after the first" : "");
-    fprintf(stderr, "flow-compute: per flow: device %.3f ms (%.1f flows/s if the device never "
-                    "waited): the run kept it busy %.0f%% of the time\n",
-            device, 1e3 / device, 100.0 * t->compute_ms / wall);
-    fprintf(stderr, "flow-compute: beside it: decoding %.3f ms per frame on %d thread%s, "
-                    "writing %.3f ms per flow on %d thread%s; the computing thread waited "
-                    "%.3f ms per flow for frames and %.3f ms for writers\n",
-            t->decode_ms / t->frames, source_readers(r->src),
-            source_readers(r->src) == 1 ? "" : "s", t->write_ms / n, t->writers,
-            t->writers == 1 ? "" : "s", t->frame_wait_ms / n, t->write_wait_ms / n);
+    cli_info("%ld flow%s of %dx%d from %ld frames in %.2f s: %.2f flows/s sustained%s",
+             t->flows, t->flows == 1 ? "" : "s", r->width, r->height, t->frames, wall / 1e3,
+             rate, t->flows > 1 ? " after the first" : "");
+    cli_info("per flow: device %.3f ms (%.1f flows/s if the device never waited): the run kept "
+             "it busy %.0f%% of the time",
+             device, 1e3 / device, 100.0 * t->compute_ms / wall);
+    cli_info("beside it: decoding %.3f ms per frame on %d thread%s, writing %.3f ms per flow on "
+             "%d thread%s; the computing thread waited %.3f ms per flow for frames and %.3f ms "
+             "for writers",
+             t->decode_ms / t->frames, source_readers(r->src),
+             source_readers(r->src) == 1 ? "" : "s", t->write_ms / n, t->writers,
+             t->writers == 1 ? "" : "s", t->frame_wait_ms / n, t->write_wait_ms / n);
 }
 
 /* ---- the stepwise loop ------------------------------------------------------- */
@@ -485,14 +513,15 @@ static int step_loop(run *r)
                 goto done;
         }
         if (fb) {
-            report_fb(o, prev_name, next_name, &fb_stats, r->show_progress);
+            report_fb(o, prev_name, next_name, &fb_stats);
             t->density_sum += fb_stats.density;
         }
         if (o->trace)
             fflush(stdout);
-        if (r->wf && (rc = workflow_end_pair(r->wf, field)) != CLI_EXIT_OK)
+        output_group *wf_files = NULL;
+        if (r->wf && (rc = workflow_end_pair(r->wf, field, &wf_files)) != CLI_EXIT_OK)
             goto done;
-        rc = pair_done(r, field, &frame[cur], prev_number, prev_name, next_name);
+        rc = pair_done(r, field, &frame[cur], prev_number, prev_name, next_name, wf_files);
         field = NULL;
         if (rc != CLI_EXIT_OK)
             goto done;
@@ -540,6 +569,11 @@ int run_compute(const compute_options *o)
     if ((rc = output_check(o, source_is_stream(r.src) && !o->count ? -1 : r.expected))
         != CLI_EXIT_OK)
         goto done;
+    /* where the outputs go is checked before anything is computed */
+    if (o->output && (rc = output_check_targets(o, source_first_number(r.src))) != CLI_EXIT_OK)
+        goto done;
+    if (o->timing_file && (rc = output_check_target(o->timing_file)) != CLI_EXIT_OK)
+        goto done;
     if (o->workflow_dir && (rc = workflow_open(o->workflow_dir, &r.wf)) != CLI_EXIT_OK)
         goto done;
     if (o->output
@@ -549,8 +583,7 @@ int run_compute(const compute_options *o)
     if ((rc = ftimer_create(r.d, timed ? o->timing_depth : 1, timed, &r.tm)) != CLI_EXIT_OK)
         goto done;
     if (r.wf && timed && !o->quiet)
-        fprintf(stderr, "flow-compute: notice: the timings include writing the workflow "
-                        "images\n");
+        cli_info("notice: the timings include writing the workflow images");
 
     cli_catch_interrupt();
     r.show_progress = !o->quiet && isatty(2) && (r.expected < 0 || r.expected > 1);
@@ -589,7 +622,7 @@ int run_compute(const compute_options *o)
         rc = write_timing(o, r.tm, r.d, r.width, r.height, r.t.flows);
     if (rc == CLI_EXIT_OK && cli_interrupted()) {
         if (!o->quiet)
-            fprintf(stderr, "flow-compute: interrupted after %ld flows\n", r.t.flows);
+            cli_info("interrupted after %ld flows", r.t.flows);
         rc = 130;
     }
 done:
@@ -597,6 +630,7 @@ done:
         int wrc = output_queue_finish(r.queue, NULL, NULL);
         rc = rc == CLI_EXIT_OK ? wrc : rc;
     }
+    cli_progress_end(); /* shown up to a failure */
     for (int k = 0; k < FLOW_CONTEXT_DEPTH; k++) {
         field_unpin(r.d, &r.own[k]);
         flow_field_free(&r.own[k]);

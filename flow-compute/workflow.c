@@ -11,20 +11,24 @@
  * The input frames come first and the colour-coded flow last.  For more
  * than one pair each pair gets DIR/NNNN/ (the number of its first frame).
  * DIR/.../index.txt lists every step with its size and the [min, max] that
- * was mapped to black and white, so the images can be read quantitatively. */
+ * was mapped to black and white, so the images can be read quantitatively.
+ * A pair's images are one group of outputs (tools-common/outputs.h) that
+ * joins the pair's flow file: all of them appear, or none. */
 #include "compute.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct workflow {
     char dir[4096];  /* DIR */
     char pair[4200]; /* where this pair's images go */
     int step;
-    flow_atomic index; /* index.txt of the pair (index.f: a pair is open) */
-    char index_path[4300];
-    int error;       /* exit code of the first failure in this pair */
+    output_group *files; /* the pair's (a pair is open) */
+    flow_atomic index;   /* index.txt of the pair, under index_tmp */
+    char index_path[4300], index_tmp[OUTPUT_NAME_MAX];
+    int error;           /* exit code of the first failure in this pair */
 };
 
 int workflow_open(const char *dir, workflow **out)
@@ -48,30 +52,51 @@ int workflow_open(const char *dir, workflow **out)
     return CLI_EXIT_OK;
 }
 
+/* The pair given up: its files removed. */
+static void drop_pair(workflow *w)
+{
+    if (w->index.f)
+        flow_atomic_abort(&w->index);
+    output_group_destroy(w->files);
+    w->files = NULL;
+}
+
 void workflow_close(workflow *w)
 {
     if (!w)
         return;
-    if (w->index.f)
-        flow_atomic_abort(&w->index);
+    drop_pair(w);
     free(w);
 }
 
 int workflow_begin_pair(workflow *w, long number, int single)
 {
+    drop_pair(w); /* a pair left open by a failure */
     if (single)
         snprintf(w->pair, sizeof w->pair, "%s", w->dir);
     else
         snprintf(w->pair, sizeof w->pair, "%s/%04ld", w->dir, number);
-    int rc = cli_make_dirs(w->pair);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    struct stat st;
+    const int made = stat(w->pair, &st) != 0;
+    int rc = output_group_create(&w->files);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_make_dirs(w->pair);
+    if (rc == CLI_EXIT_OK && made)
+        rc = output_group_add_dir(w->files, w->pair);
     w->step = 0;
     w->error = CLI_EXIT_OK;
     snprintf(w->index_path, sizeof w->index_path, "%s/index.txt", w->pair);
-    const flow_status s = flow_atomic_open(&w->index, w->index_path);
-    if (s != FLOW_OK)
-        return cli_report_status(s);
+    if (rc == CLI_EXIT_OK)
+        rc = output_group_add(w->files, w->index_path, w->index_tmp, sizeof w->index_tmp);
+    if (rc == CLI_EXIT_OK) {
+        const flow_status s = flow_atomic_open(&w->index, w->index_tmp);
+        if (s != FLOW_OK)
+            rc = output_report(s, w->index_tmp, w->index_path);
+    }
+    if (rc != CLI_EXIT_OK) {
+        drop_pair(w);
+        return rc;
+    }
     fprintf(w->index.f, "# step name width height min max (the values mapped to 0 and 255)\n");
     return CLI_EXIT_OK;
 }
@@ -117,15 +142,18 @@ static void write_step(workflow *w, const char *name, const float *v, int width,
             int known = isfinite(a) && fabsf(a) <= FLOW_UNKNOWN_THRESHOLD;
             img.data[(size_t)y * width + x] = known ? (a - lo) * scale : 0.0f;
         }
-    char clean[128], path[4400];
+    char clean[128], path[4400], tmp[OUTPUT_NAME_MAX];
     clean_name(name, clean, sizeof clean);
     snprintf(path, sizeof path, "%s/%02d-%s.png", w->pair, w->step, clean);
-    flow_status s = flow_image_write(path, &img);
-    flow_image_free(&img);
-    if (s != FLOW_OK) {
-        w->error = cli_report_status(s);
-        return;
+    w->error = output_group_add(w->files, path, tmp, sizeof tmp);
+    if (w->error == CLI_EXIT_OK) {
+        const flow_status s = flow_image_write(tmp, &img);
+        if (s != FLOW_OK)
+            w->error = output_report(s, tmp, path);
     }
+    flow_image_free(&img);
+    if (w->error != CLI_EXIT_OK)
+        return;
     if (!(lo <= hi))
         lo = hi = 0; /* no finite value */
     fprintf(w->index.f, "%02d %s %d %d %.9g %.9g\n", w->step, clean, width, height, lo, hi);
@@ -145,27 +173,37 @@ void workflow_image(workflow *w, const char *name, const flow_image *img)
     write_step(w, name, img->data, img->width, img->height, (size_t)img->width);
 }
 
-int workflow_end_pair(workflow *w, const flow_field *f)
+int workflow_end_pair(workflow *w, const flow_field *f, output_group **files)
 {
+    *files = NULL;
     if (w->error == CLI_EXIT_OK) {
         flow_image rgb = {0};
         double used = 0;
-        flow_status s = flow_render_color(f, 0, &rgb, &used);
-        char path[4400];
+        char path[4400], tmp[OUTPUT_NAME_MAX] = "";
         snprintf(path, sizeof path, "%s/%02d-flow.png", w->pair, w->step);
-        if (s == FLOW_OK)
-            s = flow_image_write(path, &rgb);
-        flow_image_free(&rgb);
-        if (s != FLOW_OK)
-            w->error = cli_report_status(s);
-        else {
-            fprintf(w->index.f, "%02d flow %d %d 0 %.9g (colour coding, radius scale)\n", w->step,
-                    f->width, f->height, used);
-            w->step++;
+        flow_status s = flow_render_color(f, 0, &rgb, &used);
+        if (s == FLOW_OK) {
+            w->error = output_group_add(w->files, path, tmp, sizeof tmp);
+            if (w->error == CLI_EXIT_OK && (s = flow_image_write(tmp, &rgb)) == FLOW_OK) {
+                fprintf(w->index.f, "%02d flow %d %d 0 %.9g (colour coding, radius scale)\n",
+                        w->step, f->width, f->height, used);
+                w->step++;
+            }
         }
+        if (s != FLOW_OK)
+            w->error = output_report(s, tmp, path);
+        flow_image_free(&rgb);
     }
-    const flow_status s = flow_atomic_commit(&w->index);
-    if (s != FLOW_OK && w->error == CLI_EXIT_OK)
-        w->error = cli_report_status(s);
-    return w->error;
+    if (w->error == CLI_EXIT_OK) {
+        const flow_status s = flow_atomic_commit(&w->index);
+        if (s != FLOW_OK)
+            w->error = output_report(s, w->index_tmp, w->index_path);
+    }
+    const int rc = w->error;
+    if (rc == CLI_EXIT_OK) {
+        *files = w->files;
+        w->files = NULL;
+    }
+    drop_pair(w);
+    return rc;
 }

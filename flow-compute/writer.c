@@ -9,7 +9,8 @@
  * a writer writes the job and hands the field back to the free list.  Jobs
  * are written in any order (each has files of its own).  A failed write is
  * reported by its writer as it happens and returned by the next put or by
- * finish; the jobs after it are dropped. */
+ * finish; the jobs after it are dropped (their files removed: each job's
+ * files are one group, tools-common/outputs.h). */
 #include "compute.h"
 
 #include <pthread.h>
@@ -24,6 +25,8 @@ typedef struct job {
     flow_image frame1; /* the job's first frame (vectors only) */
     char name[4200];
     char header[8192];
+    const flow_params *params; /* as the computation ran them */
+    output_group *extra;       /* the pair's workflow images, or NULL */
     int state;         /* JOB_FREE, JOB_FILLING (the caller's), JOB_QUEUED, JOB_WRITING */
     long order;        /* queued jobs are written oldest first */
 } job;
@@ -69,8 +72,13 @@ static void *writer(void *arg)
         pthread_mutex_unlock(&q->mu);
         const double t0 = ftimer_now_ms();
         /* the job's buffers are this writer's until it is free again */
-        const int rc = skip ? CLI_EXIT_OK : output_write(q->o, j->name, &j->field, &j->frame1,
-                                                         j->header);
+        output_group *extra = j->extra;
+        j->extra = NULL;
+        int rc = CLI_EXIT_OK;
+        if (skip)
+            output_group_destroy(extra);
+        else
+            rc = output_write(q->o, j->name, &j->field, &j->frame1, j->header, j->params, extra);
         const double ms = ftimer_now_ms() - t0;
         pthread_mutex_lock(&q->mu);
         q->write_ms += ms;
@@ -173,19 +181,24 @@ static job *job_of(output_queue *q, const flow_field *field)
 }
 
 int output_queue_put(output_queue *q, const char *name, flow_field *field,
-                     const flow_image *frame1, const char *header)
+                     const flow_image *frame1, const char *header, const flow_params *params,
+                     output_group *extra)
 {
     job *j = job_of(q, field);
     if (q->o->vectors) {
         if (!j->frame1.data
             && flow_image_alloc(&j->frame1, frame1->width, frame1->height, frame1->channels)
-                   != FLOW_OK)
+                   != FLOW_OK) {
+            output_group_destroy(extra);
             return cli_report_status(FLOW_ERR_NOMEM);
+        }
         memcpy(j->frame1.data, frame1->data,
                sizeof(float) * (size_t)frame1->width * frame1->height * frame1->channels);
     }
     snprintf(j->name, sizeof j->name, "%s", name);
     snprintf(j->header, sizeof j->header, "%s", header);
+    j->params = params;
+    j->extra = extra;
     pthread_mutex_lock(&q->mu);
     j->state = JOB_QUEUED;
     j->order = q->puts++;
@@ -232,6 +245,7 @@ int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms)
         field_unpin(q->d, &q->jobs[i].field);
         flow_field_free(&q->jobs[i].field);
         flow_image_free(&q->jobs[i].frame1);
+        output_group_destroy(q->jobs[i].extra);
     }
     free(q->jobs);
     free(q);

@@ -357,7 +357,7 @@ int main(int argc, char **argv)
                     break;
                 }
                 if (o.verbose)
-                    fprintf(stderr, "flow-synth: wrote %s\n", name);
+                    cli_info("wrote %s", name);
             }
             if (o.gt_pattern && k < o.frames - 1) {
                 if ((rc = name_of(name, sizeof name, o.gt_pattern, o.first + k)) != CLI_EXIT_OK)
@@ -367,7 +367,7 @@ int main(int argc, char **argv)
                     break;
                 }
                 if (o.verbose)
-                    fprintf(stderr, "flow-synth: wrote %s\n", name);
+                    cli_info("wrote %s", name);
             }
             if (video && (s = flow_video_writer_write(video, &item[i].img)) != FLOW_OK) {
                 rc = cli_report_status(s);
@@ -381,17 +381,16 @@ int main(int argc, char **argv)
         if (rc != CLI_EXIT_OK)
             break;
         if (progress)
-            fprintf(stderr, "\rflow-synth: %d/%d frames", k0 + n, o.frames);
+            cli_progress("%d/%d frames", k0 + n, o.frames);
     }
-    if (progress)
-        fputc('\n', stderr);
+    cli_progress_end();
     if (video) {
         if (rc == CLI_EXIT_OK) {
             flow_status s = flow_video_writer_close(video);
             if (s != FLOW_OK)
                 rc = cli_report_status(s);
             else if (o.verbose)
-                fprintf(stderr, "flow-synth: wrote %s\n", o.video);
+                cli_info("wrote %s", o.video);
         } else
             flow_video_writer_discard(video);
     }

@@ -6,6 +6,7 @@
  * numbers in .aae/.aee files for make. */
 #include "tool.h"
 #include "cli.h"
+#include "outputs.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -68,7 +69,7 @@ static int load_mask(const char *path, const char *gt_path, const flow_field *gt
     unsigned char *mask = malloc(n);
     if (!mask) {
         flow_image_free(&m);
-        cli_error("out of memory for a %dx%d mask", m.width, m.height);
+        cli_error("mask %s: out of memory for %dx%d pixels", path, m.width, m.height);
         return CLI_EXIT_COMPUTE;
     }
     for (size_t i = 0; i < n; i++) {
@@ -105,6 +106,24 @@ static void print_csv(const flow_error_stats *st)
     printf("%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%ld,%ld,%ld,%ld,%ld\n", st->aae, st->aae_std,
            st->aee, st->aee_std, st->over1, st->over3, st->max_ee, st->scored, st->total,
            st->outside_mask, st->unknown_gt, st->unknown_est);
+}
+
+/* The --aae and --aee files ("%.6f\n"; a NULL path: none), one result:
+ * both appear or neither (tools-common/outputs.h). */
+static int write_numbers(const char *const path[2], const double value[2])
+{
+    output_group *g = NULL;
+    int rc = output_group_create(&g);
+    for (int i = 0; i < 2 && rc == CLI_EXIT_OK; i++) {
+        char tmp[OUTPUT_NAME_MAX], number[64];
+        snprintf(number, sizeof number, "%.6f\n", value[i]);
+        if (path[i] && (rc = output_group_add(g, path[i], tmp, sizeof tmp)) == CLI_EXIT_OK)
+            rc = tool_write_text(tmp, path[i], number);
+    }
+    if (rc == CLI_EXIT_OK)
+        rc = output_group_commit(g);
+    output_group_destroy(g);
+    return rc;
 }
 
 int cmd_error(int argc, char **argv)
@@ -150,12 +169,16 @@ int cmd_error(int argc, char **argv)
     } else if (!mask_path || (rc = load_mask(mask_path, gt_path, &gt, &mask)) == 0) {
         flow_status s = flow_error_compute(&est, &gt, mask, &st);
         if (s != FLOW_OK) {
-            cli_error("%s: %s", est_path, flow_last_error());
-            rc = cli_exit_for_status(s);
+            rc = tool_fail(est_path, s);
         } else if (st.scored == 0) {
-            cli_error("no pixel to score: of %ld, %ld are outside the mask, %ld have unknown "
-                      "ground truth and %ld an unknown estimate",
-                      st.total, st.outside_mask, st.unknown_gt, st.unknown_est);
+            /* each count beside the file it comes from */
+            char outside[4200] = "";
+            if (mask_path)
+                snprintf(outside, sizeof outside, "%ld are outside the mask %s, ",
+                         st.outside_mask, mask_path);
+            cli_error("no pixel to score: of the %ld pixels, %s%ld have unknown ground truth in "
+                      "%s and %ld an unknown estimate in %s",
+                      st.total, outside, st.unknown_gt, gt_path, st.unknown_est, est_path);
             rc = CLI_EXIT_IO;
         }
     }
@@ -168,16 +191,7 @@ int cmd_error(int argc, char **argv)
         print_csv(&st);
     else
         print_human(&st, mask_path);
-    char number[64];
-    if (aae_path) {
-        snprintf(number, sizeof number, "%.6f\n", st.aae);
-        if ((rc = tool_write_text(aae_path, number)))
-            return rc;
-    }
-    if (aee_path) {
-        snprintf(number, sizeof number, "%.6f\n", st.aee);
-        if ((rc = tool_write_text(aee_path, number)))
-            return rc;
-    }
-    return CLI_EXIT_OK;
+    const char *const paths[2] = {aae_path, aee_path};
+    const double values[2] = {st.aae, st.aee};
+    return write_numbers(paths, values);
 }

@@ -91,7 +91,7 @@ int cmd_fbcheck(int argc, char **argv)
     } else {
         flow_status s = flow_fb_check(&fwd, &bwd, t, &st);
         if (s != FLOW_OK)
-            rc = cli_report_status(s);
+            rc = tool_fail(fwd_path, s);
     }
     if (rc == CLI_EXIT_OK && out_path)
         rc = tool_write_field(out_path, &fwd);

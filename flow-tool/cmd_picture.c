@@ -78,7 +78,7 @@ int cmd_color(int argc, char **argv)
                            : flow_render_color(&f, max_radius, &img, &used);
     flow_field_free(&f);
     if (s != FLOW_OK)
-        return cli_report_status(s);
+        return tool_fail(argv[optind], s);
     if (verbose)
         printf("scale: %.6g px\n", used);
     rc = tool_write_image(argv[optind + 1], &img);
@@ -201,7 +201,7 @@ int cmd_blend(int argc, char **argv)
             flow_image_free(&color);
         }
         if (s != FLOW_OK) {
-            rc = cli_report_status(s);
+            rc = tool_fail(in, s);
         } else {
             rc = tool_write_image(out, &img);
             flow_image_free(&img);

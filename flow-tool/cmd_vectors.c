@@ -150,7 +150,7 @@ static void show_log(const char *log)
         fclose(f);
 }
 
-static int run_gnuplot(const char *gnuplot, const scratch *s)
+static int run_gnuplot(const char *gnuplot, const char *in, const scratch *s)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -171,7 +171,7 @@ static int run_gnuplot(const char *gnuplot, const scratch *s)
             return CLI_EXIT_COMPUTE;
         }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        cli_error("gnuplot failed (%s %d); its messages:",
+        cli_error("%s: gnuplot failed to draw it (%s %d); its messages:", in,
                   WIFEXITED(status) ? "exit status" : "signal",
                   WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
         show_log(s->log);
@@ -181,17 +181,18 @@ static int run_gnuplot(const char *gnuplot, const scratch *s)
 }
 
 static int plot_gnuplot(const char *gnuplot, const flow_field *f, const flow_image *canvas,
-                        const vec_opts *o, const char *out)
+                        const vec_opts *o, const char *in, const char *out)
 {
     scratch s;
     int rc = scratch_make(&s);
     if (rc)
         return rc;
-    if (!(rc = write_gnuplot_input(&s, f, canvas, o)) && !(rc = run_gnuplot(gnuplot, &s))) {
+    if (!(rc = write_gnuplot_input(&s, f, canvas, o)) && !(rc = run_gnuplot(gnuplot, in, &s))) {
         flow_image img;
         flow_status st = flow_image_read(s.png, &img);
         if (st != FLOW_OK) {
-            cli_error("cannot read gnuplot's picture back: %s", flow_last_error());
+            cli_error("%s: cannot read gnuplot's picture of %s back: %s", out, in,
+                      flow_last_error());
             show_log(s.log);
             rc = CLI_EXIT_COMPUTE;
         } else {
@@ -206,7 +207,7 @@ static int plot_gnuplot(const char *gnuplot, const flow_field *f, const flow_ima
 /* ---- drawing ---------------------------------------------------------------- */
 
 static int plot_direct(const flow_field *f, const flow_image *canvas, const vec_opts *o,
-                       const char *out)
+                       const char *in, const char *out)
 {
     flow_image img;
     flow_status s = flow_render_zoom_rgb(canvas, o->zoom, &img);
@@ -217,14 +218,16 @@ static int plot_direct(const flow_field *f, const flow_image *canvas, const vec_
             flow_image_free(&img);
     }
     if (s != FLOW_OK)
-        return cli_report_status(s);
+        return tool_fail(in, s);
     int rc = tool_write_image(out, &img);
     flow_image_free(&img);
     return rc;
 }
 
-/* Draws f's arrows over canvas (RGB or gray, f's size) into out. */
-static int plot(const flow_field *f, const flow_image *canvas, vec_opts *o, const char *out)
+/* Draws f's arrows (read from `in`) over canvas (RGB or gray, f's size)
+ * into out. */
+static int plot(const flow_field *f, const flow_image *canvas, vec_opts *o, const char *in,
+                const char *out)
 {
     if (o->step <= 0) { /* automatic: about 30 arrows across the smaller side */
         const int side = f->width < f->height ? f->width : f->height;
@@ -240,7 +243,8 @@ static int plot(const flow_field *f, const flow_image *canvas, vec_opts *o, cons
     if (o->verbose)
         printf("step: %d px\nscale: %.6g (arrow length per pixel of motion)\ndrawn by: %s\n",
                o->step, o->scale, use_gnuplot ? gnuplot : "flow-tool (direct)");
-    return use_gnuplot ? plot_gnuplot(gnuplot, f, canvas, o, out) : plot_direct(f, canvas, o, out);
+    return use_gnuplot ? plot_gnuplot(gnuplot, f, canvas, o, in, out)
+                       : plot_direct(f, canvas, o, in, out);
 }
 
 /* Parses the options common to vectors and mix; returns -1 when the option
@@ -368,12 +372,12 @@ int cmd_vectors(int argc, char **argv)
         flow_status s = flow_image_alloc(&canvas, f.width, f.height, 1);
         if (s != FLOW_OK) {
             flow_field_free(&f);
-            return cli_report_status(s);
+            return tool_fail(in, s);
         }
         for (size_t i = 0; i < (size_t)f.width * f.height; i++)
             canvas.data[i] = 255.0f;
     }
-    rc = plot(&f, &canvas, &o, out);
+    rc = plot(&f, &canvas, &o, in, out);
     flow_image_free(&canvas);
     flow_field_free(&f);
     return rc;
@@ -424,9 +428,9 @@ int cmd_mix(int argc, char **argv)
     flow_status s = flow_render_color(&f, max_radius, &canvas, NULL);
     if (s != FLOW_OK) {
         flow_field_free(&f);
-        return cli_report_status(s);
+        return tool_fail(argv[optind], s);
     }
-    rc = plot(&f, &canvas, &o, argv[optind + 1]);
+    rc = plot(&f, &canvas, &o, argv[optind], argv[optind + 1]);
     flow_image_free(&canvas);
     flow_field_free(&f);
     return rc;

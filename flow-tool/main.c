@@ -9,6 +9,7 @@
  * mismatched files), 3 computation (out of memory, gnuplot failed). */
 #include "tool.h"
 #include "cli.h"
+#include "outputs.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -100,7 +101,7 @@ int tool_write_image(const char *path, const flow_image *img)
     return s == FLOW_OK ? CLI_EXIT_OK : cli_report_status(s);
 }
 
-int tool_write_text(const char *path, const char *text)
+int tool_write_text(const char *path, const char *target, const char *text)
 {
     flow_atomic a;
     flow_status s = flow_atomic_open(&a, path);
@@ -108,7 +109,17 @@ int tool_write_text(const char *path, const char *text)
         fputs(text, a.f);
         s = flow_atomic_commit(&a);
     }
-    return s == FLOW_OK ? CLI_EXIT_OK : cli_report_status(s);
+    return s == FLOW_OK ? CLI_EXIT_OK : output_report(s, path, target);
+}
+
+int tool_fail(const char *path, flow_status s)
+{
+    const char *detail = *flow_last_error() ? flow_last_error() : flow_status_str(s);
+    if (strstr(detail, path))
+        cli_error("%s", detail);
+    else
+        cli_error("%s: %s", path, detail);
+    return cli_exit_for_status(s);
 }
 
 int tool_bad_option(int c, char **argv, const char *usage_line, const char *cmd)

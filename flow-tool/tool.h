@@ -23,8 +23,13 @@ int tool_read_field(const char *path, flow_field *f);
 int tool_write_field(const char *path, const flow_field *f);
 int tool_read_image(const char *path, flow_image *img);
 int tool_write_image(const char *path, const flow_image *img);
-/* Writes `text` to path through a temporary file and a rename. */
-int tool_write_text(const char *path, const char *text);
+/* Writes `text` to path through a temporary file and a rename; a failure
+ * names `target` (path may be target's temporary name, outputs.h). */
+int tool_write_text(const char *path, const char *target, const char *text);
+/* Prints "<path>: <detail of the failed libflow call>" (the detail alone
+ * when it already names path) and returns the exit code for s: a failure
+ * while working on the file read from path. */
+int tool_fail(const char *path, flow_status s);
 
 /* The exit code for an unexpected option seen by getopt_long (c is '?' or
  * ':'), with the usage and a pointer to "flow-tool <cmd> --help". */

@@ -302,5 +302,6 @@ int main(int argc, char **argv)
     o.device = "auto";
     o.trail = 10;
     const int rc = parse_options(argc, argv, &o);
+    o.input.quiet = o.quiet;
     return rc == CLI_EXIT_OK ? run_track(&o) : rc;
 }

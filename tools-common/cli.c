@@ -30,11 +30,54 @@ const char *cli_program(void)
     return program;
 }
 
+/* A progress line is on stderr and not ended: the next message ends it
+ * first.  Read and written under stderr's lock, which every message holds
+ * (writer and reader threads print too). */
+static int progress_open;
+
+static void end_progress_locked(void)
+{
+    if (progress_open)
+        fputc('\n', stderr);
+    progress_open = 0;
+}
+
 static void vmessage(const char *kind, const char *fmt, va_list ap)
 {
+    flockfile(stderr);
+    end_progress_locked();
     fprintf(stderr, "%s: %s", program, kind);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+    funlockfile(stderr);
+}
+
+void cli_info(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("", fmt, ap);
+    va_end(ap);
+}
+
+void cli_progress(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    flockfile(stderr);
+    fprintf(stderr, "\r%s: ", program);
+    vfprintf(stderr, fmt, ap);
+    fflush(stderr);
+    progress_open = 1;
+    funlockfile(stderr);
+    va_end(ap);
+}
+
+void cli_progress_end(void)
+{
+    flockfile(stderr);
+    end_progress_locked();
+    funlockfile(stderr);
 }
 
 void cli_error(const char *fmt, ...)
@@ -204,10 +247,9 @@ int cli_open_device(const char *name, const char *usage, int quiet, int verbose,
         return CLI_EXIT_COMPUTE;
     }
     if (flow_device_notice(*out)[0] && !quiet)
-        fprintf(stderr, "%s: notice: %s\n", program, flow_device_notice(*out));
+        cli_info("notice: %s", flow_device_notice(*out));
     if (verbose)
-        fprintf(stderr, "%s: backend %s, device %s\n", program, flow_device_kind(*out),
-                flow_device_name(*out));
+        cli_info("backend %s, device %s", flow_device_kind(*out), flow_device_name(*out));
     return CLI_EXIT_OK;
 }
 

@@ -1,9 +1,10 @@
 /* cli.h -- what the command-line tools (flow-compute, flow-track,
  * flow-tool, flow-synth) share: the documented exit codes, diagnostics on
- * stderr prefixed with the program name, the mapping from a libflow status
- * to an exit code, usage errors (rejected options included), number
- * parsing that names the option and the value it rejects, the --device
- * option, directories made for outputs, and Ctrl-C.
+ * stderr prefixed with the program name, a progress line that every
+ * message ends first, the mapping from a libflow status to an exit code,
+ * usage errors (rejected options included), number parsing that names the
+ * option and the value it rejects, the --device option, directories made
+ * for outputs, and Ctrl-C.
  *
  * Nothing here knows about a particular tool; keep it that way. */
 #ifndef FLOW_TOOLS_CLI_H
@@ -37,6 +38,24 @@ void cli_warn(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* "<program>: <message>\n" on stderr, for what is not an error: notices,
+ * summaries, the files written. */
+void cli_info(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* A progress line on a terminal: "\r<program>: <text>", left open and
+ * redrawn by the next call.  Every message above (and the usage errors)
+ * ends an open progress line first, so that it starts a line of its own;
+ * cli_progress_end ends it at the end of the work. */
+void cli_progress(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void cli_progress_end(void);
 
 /* The exit code for a failed libflow call: CLI_EXIT_COMPUTE for
  * FLOW_ERR_NOMEM, FLOW_ERR_NO_DEVICE and FLOW_ERR_DEVICE, CLI_EXIT_IO for

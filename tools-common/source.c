@@ -1,5 +1,5 @@
 /* source.c -- where a tool's frames come from: a list of frame files, a
- * printf pattern, a directory (image files in natural name order), a video
+ * printf pattern, a directory (its frames as framedir.h picks them), a video
  * file or a camera.  Every source hands out frames one at a time, in
  * order, reduced to the luminance or as read (source_channels); a frame
  * whose size differs from the first is an error that names both frames.
@@ -15,12 +15,11 @@
  * still used. */
 #include "source.h"
 #include "cli.h"
+#include "framedir.h"
 #include "pattern.h"
 #include "timer.h"
 
-#include <ctype.h>
 #include <stddef.h>
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -111,7 +110,9 @@ void source_help(FILE *f)
     fputs("  PATTERN              a printf pattern with one integer field (seq/f%03d.png):\n"
           "                       frames --first, --first+1, ... up to --last or the first\n"
           "                       missing file\n"
-          "  DIRECTORY            its image files in natural name order (f2 before f10)\n"
+          "  DIRECTORY            its frames in natural name order (f2 before f10): the\n"
+          "                       images named alike (frame#.png) and of one size; the\n"
+          "                       other files are left out and named on stderr\n"
           "      --video FILE     a video: .y4m natively (\"-\" is a .y4m stream on stdin),\n"
           "                       other formats through OpenCV when built with it\n"
           "      --camera N       camera N (/dev/videoN) through OpenCV; stop with Ctrl-C\n"
@@ -151,97 +152,10 @@ static int is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Natural order: runs of digits compare by value, so f2 < f10. */
-static int natural_cmp(const char *a, const char *b)
+static int open_directory(frame_source *s, const char *dir, int quiet)
 {
-    while (*a && *b) {
-        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-            while (*a == '0')
-                a++;
-            while (*b == '0')
-                b++;
-            size_t la = 0, lb = 0;
-            while (isdigit((unsigned char)a[la]))
-                la++;
-            while (isdigit((unsigned char)b[lb]))
-                lb++;
-            if (la != lb)
-                return la < lb ? -1 : 1;
-            int c = strncmp(a, b, la);
-            if (c)
-                return c;
-            a += la, b += lb;
-        } else {
-            if (*a != *b)
-                return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-            a++, b++;
-        }
-    }
-    return *a ? 1 : *b ? -1 : 0;
-}
-
-static int natural_qsort(const void *a, const void *b)
-{
-    int c = natural_cmp(*(char *const *)a, *(char *const *)b);
-    return c ? c : strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int is_image_name(const char *name)
-{
-    static const char *const ext[] = {".png", ".pgm", ".ppm", ".pnm", ".jpg", ".jpeg",
-                                      ".tif", ".tiff", ".bmp", ".webp", NULL};
-    for (int i = 0; ext[i]; i++)
-        if (cli_has_suffix(name, ext[i]))
-            return 1;
-    return 0;
-}
-
-static int open_directory(frame_source *s, const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d) {
-        cli_error("%s: cannot read the directory: %s", dir, strerror(errno));
-        return CLI_EXIT_IO;
-    }
-    long cap = 0;
     s->owns_names = 1;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || !is_image_name(e->d_name))
-            continue;
-        if (s->nnames == cap) {
-            long ncap = cap ? 2 * cap : 64;
-            char **grown = realloc(s->names, (size_t)ncap * sizeof *grown);
-            if (!grown) {
-                closedir(d);
-                cli_error("out of memory");
-                return CLI_EXIT_COMPUTE;
-            }
-            s->names = grown;
-            cap = ncap;
-        }
-        size_t n = strlen(dir) + strlen(e->d_name) + 2;
-        char *path = malloc(n);
-        if (!path) {
-            closedir(d);
-            cli_error("out of memory");
-            return CLI_EXIT_COMPUTE;
-        }
-        snprintf(path, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
-        if (!exists(path)) {
-            free(path);
-            continue;
-        }
-        s->names[s->nnames++] = path;
-    }
-    closedir(d);
-    if (s->nnames < 2) {
-        cli_error("%s: %s image file%s (need at least 2 frames: .png, .pgm, .ppm, .jpg, ...)",
-                  dir, s->nnames ? "only one" : "no", s->nnames ? "" : "s");
-        return CLI_EXIT_IO;
-    }
-    qsort(s->names, (size_t)s->nnames, sizeof *s->names, natural_qsort);
-    return CLI_EXIT_OK;
+    return framedir_list(dir, quiet, &s->names, &s->nnames);
 }
 
 static int open_pattern(frame_source *s, const source_options *o)
@@ -350,7 +264,7 @@ int source_open(const source_options *o, frame_source **out)
         rc = open_pattern(s, o);
     } else if (o->nframes == 1 && is_dir(o->frames[0])) {
         s->kind = SRC_LIST;
-        rc = open_directory(s, o->frames[0]);
+        rc = open_directory(s, o->frames[0], o->quiet);
     } else if (o->nframes == 1) {
         rc = cli_usage_error(o->usage, o->program,
                              "one frame '%s' gives no pair: give two frames, a pattern with "
@@ -647,6 +561,11 @@ const char *source_frame_name(const frame_source *s)
 long source_frame_number(const frame_source *s)
 {
     return s->number;
+}
+
+long source_first_number(const frame_source *s)
+{
+    return s->kind == SRC_PATTERN ? s->first : 0;
 }
 
 long source_frame_count(const frame_source *s)

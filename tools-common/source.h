@@ -31,6 +31,7 @@ typedef struct source_options {
     source_channels channels;
     const char *usage;        /* the tool's usage line and name, for usage errors */
     const char *program;
+    int quiet;                /* the files of a directory left out unsaid */
     int bytes;                /* hand out 8-bit frames where the file is 8-bit (source_take) */
     flow_device *pin;         /* page-lock the frame buffers for this device (or NULL) */
 } source_options;
@@ -96,6 +97,9 @@ long source_frame_number(const frame_source *s);
 /* Milliseconds the reader thread spent reading and decoding the frames
  * taken so far. */
 double source_read_ms(const frame_source *s);
+/* The number naming the first frame (as source_frame_number does): the
+ * first index of a pattern, else 0. */
+long source_first_number(const frame_source *s);
 /* The number of frames when known in advance (files), else -1 (streams). */
 long source_frame_count(const frame_source *s);
 int source_is_stream(const frame_source *s);

@@ -444,7 +444,7 @@ int ftimer_output(const ftimer *t, int print, const char *path, long pixels, con
         if (rc != CLI_EXIT_OK)
             return rc;
         if (verbose)
-            fprintf(stderr, "%s: wrote %s\n", cli_program(), path);
+            cli_info("wrote %s", path);
     }
     return CLI_EXIT_OK;
 }

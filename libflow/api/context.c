@@ -138,6 +138,8 @@ flow_status flow_context_create(flow_device *d, int width, int height, int chann
     ctx->luminance = channels == 3 && flow_params_get_number(p, "color", &color) == FLOW_OK
                      && color == 0;
     flow_status s = flow_params_clone(p, &ctx->params);
+    if (s == FLOW_OK)
+        flow_params_fit(ctx->params, width, height);
     for (int k = 0; k < 2 && s == FLOW_OK; k++) {
         for (int c = 0; c < channels && s == FLOW_OK; c++)
             s = flow_plane_alloc(d, &ctx->frame[k][c], width, height);
@@ -173,6 +175,11 @@ flow_status flow_context_create(flow_device *d, int width, int height, int chann
     }
     *out = ctx;
     return FLOW_OK;
+}
+
+const flow_params *flow_context_params(const flow_context *ctx)
+{
+    return ctx->params;
 }
 
 void flow_context_set_observer(flow_context *ctx, const flow_observer *obs)

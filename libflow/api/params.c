@@ -337,3 +337,9 @@ const void *flow_params_values(const flow_params *p)
 {
     return p->values;
 }
+
+void flow_params_fit(flow_params *p, int width, int height)
+{
+    if (p->m->fit)
+        p->m->fit(p->values, width, height);
+}

@@ -48,6 +48,17 @@ int flow_mg_levels_for(const flow_solver_params *p, int w, int h)
     return n;
 }
 
+void flow_solver_fit(flow_solver_params *p, int w, int h)
+{
+    if (!is_multigrid(p->solver) || p->max_depth < 0)
+        return;
+    flow_solver_params deepest = *p;
+    deepest.max_depth = -1;
+    const int depth = flow_mg_levels_for(&deepest, w, h) - 1;
+    if (p->max_depth > depth)
+        p->max_depth = depth;
+}
+
 void flow_mg_destroy(flow_mg *mg)
 {
     if (!mg)

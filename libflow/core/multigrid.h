@@ -83,6 +83,11 @@ static inline int flow_mg_coarse_size(int n)
  * least 2 (a side of 1 cannot be halved), so 316x252 goes down to 2x1 in 9
  * levels; max_depth >= 0 stops earlier; 1 for the single-grid solvers. */
 int flow_mg_levels_for(const flow_solver_params *p, int w, int h);
+/* Rewrites p as a multigrid solver on grids of at most w x h uses it: a
+ * max_depth beyond the deepest level such a grid has becomes that level
+ * (-1, as deep as the grid allows, stays).  The solver is the same with the
+ * result as with p on every grid up to w x h. */
+void flow_solver_fit(flow_solver_params *p, int w, int h);
 
 flow_status flow_mg_create(flow_device *d, int width, int height, const flow_solver_params *p,
                            const flow_mg_model *m, flow_mg **out);

@@ -41,6 +41,44 @@ static int coarse_size(int n, double scale)
     return (int)ceil(n * scale);
 }
 
+int flow_pyramid_levels_for(const flow_warp_params *p, int width, int height)
+{
+    int n = 1;
+    for (int w = width, h = height; n <= p->levels; n++) {
+        const int cw = coarse_size(w, p->scale), ch = coarse_size(h, p->scale);
+        /* near the bottom a fine scale may round a side back to itself
+         * (ceil(9 * 0.9) = 9): such a level adds nothing but a rescaled
+         * flow, so the pyramid ends there too */
+        if (cw < FLOW_PYRAMID_MIN_SIDE || ch < FLOW_PYRAMID_MIN_SIDE || cw == w || ch == h)
+            break;
+        w = cw, h = ch;
+    }
+    return n;
+}
+
+void flow_pyramid_level_size(const flow_warp_params *p, int width, int height, int level,
+                             int *lw, int *lh)
+{
+    int w = width, h = height;
+    for (int l = 0; l < level; l++)
+        w = coarse_size(w, p->scale), h = coarse_size(h, p->scale);
+    if (lw)
+        *lw = w;
+    if (lh)
+        *lh = h;
+}
+
+void flow_warp_fit(flow_warp_params *p, int width, int height)
+{
+    const int n = flow_pyramid_levels_for(p, width, height);
+    /* levels 0 is no warping, any other count warps (from a zero flow on a
+     * pyramid of the finest level alone): the fitted count keeps which */
+    if (p->levels > 0)
+        p->levels = n - 1 > 1 ? n - 1 : 1;
+    if (p->finest > n - 1)
+        p->finest = n - 1;
+}
+
 void flow_pyramid_destroy(flow_pyramid *py)
 {
     if (!py)
@@ -104,16 +142,7 @@ flow_status flow_pyramid_create(flow_device *d, int width, int height, int chann
     py->p = *p;
     py->hooks = *hooks;
     py->user = user;
-    int n = 1;
-    for (int w = width, h = height; n <= p->levels; n++) {
-        const int cw = coarse_size(w, p->scale), ch = coarse_size(h, p->scale);
-        /* near the bottom a fine scale may round a side back to itself
-         * (ceil(9 * 0.9) = 9): such a level adds nothing but a rescaled
-         * flow, so the pyramid ends there too */
-        if (cw < FLOW_PYRAMID_MIN_SIDE || ch < FLOW_PYRAMID_MIN_SIDE || cw == w || ch == h)
-            break;
-        w = cw, h = ch;
-    }
+    const int n = flow_pyramid_levels_for(p, width, height);
     flow_status s = FLOW_OK;
     py->lev = calloc((size_t)n, sizeof *py->lev);
     if (!py->lev)

@@ -77,6 +77,18 @@ flow_status flow_pyramid_create(flow_device *d, int width, int height, int chann
                                 void *user, flow_pyramid **out);
 void flow_pyramid_destroy(flow_pyramid *py);
 
+/* The levels (the finest counted) that flow_pyramid_create builds for
+ * w x h frames: p->levels coarser ones at most, fewer where a side would
+ * fall under FLOW_PYRAMID_MIN_SIDE or stop shrinking.  *lw, *lh (either
+ * may be NULL) get the size of level `level` (0: the finest). */
+int flow_pyramid_levels_for(const flow_warp_params *p, int width, int height);
+void flow_pyramid_level_size(const flow_warp_params *p, int width, int height, int level,
+                             int *lw, int *lh);
+/* Rewrites p as a pyramid of w x h frames uses it: levels reduced to the
+ * coarser levels that fit (at least 1 when warping), finest to the
+ * coarsest level.  The pyramid is the same with the result as with p. */
+void flow_warp_fit(flow_warp_params *p, int width, int height);
+
 /* The flow from f1 to f2 (the finest frames, `channels` planes each) into
  * *lev[0].x.  With warping: the frames go down the pyramid ("pyramid"), then
  * from the coarsest level up ("warping"): w = the coarser flow in this

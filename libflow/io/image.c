@@ -11,12 +11,12 @@
  * PNG through libpng (png/), and anything else fails with
  * FLOW_ERR_UNSUPPORTED naming the format and saying it needs OpenCV.
  *
- * Writing picks the format from the extension and goes through a temporary
- * name and a rename (internal.h), so that a failure leaves no half file. */
+ * Writing picks the format from the extension; every writer, OpenCV's
+ * included, goes through flow/atomic_file.h (a temporary name, checked
+ * writes, a rename), so that a failure leaves no half file. */
 #include "io/image_formats.h"
 #include "io/opencv_shim.h"
 #include "base/fail.h"
-#include "flow/atomic_file.h"
 
 #include <errno.h>
 #include <string.h>
@@ -376,9 +376,7 @@ flow_status flow_image_write(const char *path, const flow_image *img)
                              "%s: no image writer for the extension '%s' (expected .png, .pgm, "
                              ".ppm, .jpg, .tif, .bmp or another that OpenCV writes)",
                              path, ext);
-        char tmp[4096];
-        FLOW_TRY(flow_atomic_tmpname(path, tmp, sizeof tmp));
-        return flow_ocv_image_write(path, tmp, img);
+        return flow_ocv_image_write(path, img);
     }
     if (!known)
         return flow_fail(FLOW_ERR_INVALID,

@@ -34,12 +34,13 @@ flow_status flow_ocv_image_read(const char *path, const char *format, double ful
 /* Whether OpenCV has an encoder for the extension of path (1 or 0). */
 int flow_ocv_can_write(const char *path);
 
-/* Writes img as 8 bits per sample to `tmp` (a name with path's extension)
- * with imwrite, then renames tmp over path; on any failure tmp is removed.
+/* Writes img as 8 bits per sample: encoded in memory by imencode (format
+ * by path's extension), then written through flow_atomic_open, so that a
+ * full disk or any other failed write is an error and leaves nothing.
  * Formats that store floats (.pfm, .exr, .hdr) get value/255 unrounded, so
  * that flow_ocv_image_read gives the values back.
  * Returns FLOW_OK, FLOW_ERR_IO or FLOW_ERR_UNSUPPORTED. */
-flow_status flow_ocv_image_write(const char *path, const char *tmp, const flow_image *img);
+flow_status flow_ocv_image_write(const char *path, const flow_image *img);
 
 /* Opens a video file (index < 0) or the camera `index` with VideoCapture;
  * `name` (the path, or "/dev/videoN", or "camera N") is kept for messages.
@@ -58,6 +59,13 @@ flow_status flow_ocv_writer_open(const char *path, const char *tmp, const char *
                                  flow_video_writer **out);
 flow_status flow_ocv_writer_write(flow_video_writer *w, const flow_image *frame);
 flow_status flow_ocv_writer_close(flow_video_writer *w, int keep);
+/* The check writer_close makes before renaming a video into place (a
+ * VideoWriter reports no failed write): `file`, written for `path`, is
+ * whole.  riff 1: an AVI of OpenCV's own writer, whose RIFF chunks must
+ * cover the file exactly; 0: a backend's file, which must open and hold
+ * `frames` frames.  FLOW_ERR_IO naming path when not (a full disk cut it
+ * short). */
+flow_status flow_ocv_video_verify(const char *path, const char *file, int riff, long frames);
 
 #ifdef __cplusplus
 }

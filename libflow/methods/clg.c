@@ -24,6 +24,14 @@ static const flow_param_def clg_schema[] = {
 };
 #undef T
 
+/* The pyramid and the multigrid depth the frames allow. */
+static void clg_fit(void *params, int width, int height)
+{
+    clg_params *p = params;
+    flow_warp_fit(&p->warp, width, height);
+    flow_solver_fit(&p->solve, width, height);
+}
+
 static flow_status clg_create(flow_device *d, int width, int height, int channels,
                               const void *params, void **state)
 {
@@ -39,5 +47,6 @@ const flow_method_desc flow_method_clg = {
     .params = clg_schema,
     .nparams = FLOW_NPARAMS(clg_schema),
     .create = clg_create,
+    .fit = clg_fit,
     FLOW_VAR_HOOKS,
 };

@@ -47,6 +47,14 @@ static const flow_param_def clg_nl_schema[] = {
 };
 #undef T
 
+/* The pyramid and the multigrid depth the frames allow. */
+static void clg_nl_fit(void *params, int width, int height)
+{
+    clg_nl_params *p = params;
+    flow_warp_fit(&p->warp, width, height);
+    flow_solver_fit(&p->solve, width, height);
+}
+
 static flow_status clg_nl_create(flow_device *d, int width, int height, int channels,
                                  const void *params, void **state)
 {
@@ -65,5 +73,6 @@ const flow_method_desc flow_method_clg_nl = {
     .params = clg_nl_schema,
     .nparams = FLOW_NPARAMS(clg_nl_schema),
     .create = clg_nl_create,
+    .fit = clg_nl_fit,
     FLOW_VAR_HOOKS,
 };

@@ -216,6 +216,32 @@ static flow_status dis_check(const void *params)
     return FLOW_OK;
 }
 
+/* The pyramid of w x h frames: halvings down to a coarsest level with a
+ * side of about 4 patches (Kroeger et al.). */
+static flow_warp_params dis_pyramid(const dis_params *p, int width, int height)
+{
+    const double side = width > height ? width : height;
+    const int levels = (int)fmax(0.0, floor(log2(side / (4.0 * p->size)) + 0.5));
+    return (flow_warp_params){ .levels = levels, .warps = p->refine > 0 ? p->refine : 1,
+                               .scale = 0.5, .finest = p->finest };
+}
+
+/* A finest level beyond the coarsest becomes the coarsest (also when it is
+ * the preset's), and the refinement's multigrid depth what the grid of
+ * that level allows. */
+static void dis_fit(void *params, int width, int height)
+{
+    dis_params *given = params;
+    const dis_params p = resolve(given);
+    flow_warp_params pyr = dis_pyramid(&p, width, height);
+    flow_warp_fit(&pyr, width, height);
+    if (pyr.finest != p.finest)
+        given->finest = pyr.finest;
+    int w, h;
+    flow_pyramid_level_size(&pyr, width, height, pyr.finest, &w, &h);
+    flow_solver_fit(&given->solve, w, h);
+}
+
 static flow_status dis_create(flow_device *d, int width, int height, int channels,
                               const void *params, void **state)
 {
@@ -229,11 +255,7 @@ static flow_status dis_create(flow_device *d, int width, int height, int channel
     st->patch = (flow_patch_opts){ st->p.size, st->p.iterations, st->p.normalise, 0.0f, 0, 0 };
     st->data = flow_robust_model(&st->model, channels, st->p.alpha, st->p.gamma, st->p.eps_d,
                                  st->p.eps_s, 1, 1.0);
-    /* the coarsest level has a side of about 4 patches (Kroeger et al.) */
-    const double side = width > height ? width : height;
-    const int levels = (int)fmax(0.0, floor(log2(side / (4.0 * st->p.size)) + 0.5));
-    st->pyr = (flow_warp_params){ .levels = levels, .warps = st->p.refine > 0 ? st->p.refine : 1,
-                                  .scale = 0.5, .finest = st->p.finest };
+    st->pyr = dis_pyramid(&st->p, width, height);
     static const flow_pyramid_hooks refined = { .level_create = level_create,
                                                 .level_destroy = level_destroy,
                                                 .init = search,
@@ -277,6 +299,7 @@ const flow_method_desc flow_method_dis = {
     .nparams = FLOW_NPARAMS(dis_schema),
     .check = dis_check,
     .create = dis_create,
+    .fit = dis_fit,
     .run = dis_run,
     .destroy = dis_destroy,
 };

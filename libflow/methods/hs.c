@@ -22,6 +22,14 @@ static const flow_param_def hs_schema[] = {
 };
 #undef T
 
+/* The pyramid and the multigrid depth the frames allow. */
+static void hs_fit(void *params, int width, int height)
+{
+    hs_params *p = params;
+    flow_warp_fit(&p->warp, width, height);
+    flow_solver_fit(&p->solve, width, height);
+}
+
 static flow_status hs_create(flow_device *d, int width, int height, int channels,
                              const void *params, void **state)
 {
@@ -37,5 +45,6 @@ const flow_method_desc flow_method_hs = {
     .params = hs_schema,
     .nparams = FLOW_NPARAMS(hs_schema),
     .create = hs_create,
+    .fit = hs_fit,
     FLOW_VAR_HOOKS,
 };

@@ -47,6 +47,12 @@ typedef struct flow_method_desc {
     /* RMS residual of the method's global system at the last flow; NULL for
      * a method without one. */
     flow_status (*residual)(void *state, flow_exec *ex, double *rms);
+    /* Rewrites the parameters as a computation on w x h frames runs them:
+     * level counts beyond what the frames allow (pyramid levels, multigrid
+     * depths, a finest level) become the counts used, so that they say what
+     * ran; create then gives the same computation with the result as with
+     * the original.  NULL: nothing depends on the frame size. */
+    void (*fit)(void *params, int width, int height);
 } flow_method_desc;
 
 /* The registry (registry.c), in the order of methods/list.h. */
@@ -56,6 +62,9 @@ const flow_method_desc *flow_method_entry(int i);
 /* A parameter object's method and its parameter struct (api/params.c). */
 const flow_method_desc *flow_params_desc(const flow_params *p);
 const void *flow_params_values(const flow_params *p);
+/* p rewritten by its method's fit hook for w x h frames (nothing without
+ * one); the values stay in range. */
+void flow_params_fit(flow_params *p, int width, int height);
 
 /* ---- declaring parameters ------------------------------------------------
  * FLOW_P_REAL(struct, field, "name", default, min, max, flags, "help") and

@@ -113,6 +113,14 @@ static int fit_levels(int width, int height, const plk_params *p)
     return n;
 }
 
+/* The levels that fit both rules: fit_levels and the pyramid's own. */
+static void plk_fit(void *params, int width, int height)
+{
+    plk_params *p = params;
+    p->pyr.levels = fit_levels(width, height, p);
+    p->pyr.levels = flow_pyramid_levels_for(&p->pyr, width, height) - 1;
+}
+
 static void plk_destroy(void *state)
 {
     plk_state *st = state;
@@ -171,6 +179,7 @@ const flow_method_desc flow_method_plk = {
     .params = plk_schema,
     .nparams = FLOW_NPARAMS(plk_schema),
     .create = plk_create,
+    .fit = plk_fit,
     .run = plk_run,
     .destroy = plk_destroy,
 };

@@ -248,6 +248,14 @@ static void robust_destroy(void *state)
     free(r);
 }
 
+/* The pyramid and the multigrid depth the frames allow. */
+static void robust_fit(void *params, int width, int height)
+{
+    robust_params *p = params;
+    flow_warp_fit(&p->warp, width, height);
+    flow_solver_fit(&p->solve, width, height);
+}
+
 static flow_status robust_create(flow_device *d, int width, int height, int channels,
                                  const void *params, void **state)
 {
@@ -332,6 +340,7 @@ const flow_method_desc flow_method_robust = {
     .nparams = FLOW_NPARAMS(robust_schema),
     .check = robust_check,
     .create = robust_create,
+    .fit = robust_fit,
     .run = robust_run,
     .destroy = robust_destroy,
     .residual = robust_residual,

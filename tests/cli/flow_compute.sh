@@ -188,6 +188,46 @@ expect "not an image" 2 err "junk.png" $FCC f0.png junk.png -o x.flo
 check "no output after bad frames" '[ ! -e x.flo ]'
 expect "unwritable output" 2 err "nonexistent-dir/x.flo" $FCC f0.png f1.png -o nonexistent-dir/x.flo
 
+# ---- a pair's outputs: checked before computing, then all or none ------------------------
+# where the outputs go is checked first: before the bad second frame is read
+expect "output directory checked before the frames" 2 err "nonexistent-dir/x.flo: cannot write: directory nonexistent-dir: No such file" \
+    $FCC f0.png junk.png -o nonexistent-dir/x.flo
+expect "output pattern checked before a video is read" 2 err "^flow-compute: nodir/f000.flo: cannot write" \
+    $FCC --video v.y4m -o "nodir/f%03d.flo"
+check "  nothing computed" '[ "$(wc -l <err)" -eq 1 ]'
+mkdir side side/x-color.png
+expect "picture name taken by a directory" 2 err "side/x-color.png: cannot write: is a directory" \
+    $FCC f0.png f1.png -o side/x.flo --color
+check "  no flow, no .params" '[ ! -e side/x.flo ] && [ ! -e side/x.flo.params ]'
+mkdir side/z.flo.params
+expect ".params name taken by a directory" 2 err "side/z.flo.params: cannot write: is a directory" \
+    $FCC f0.png f1.png -o side/z.flo
+check "  no flow" '[ ! -e side/z.flo ]'
+notmp() { [ -z "$(ls -a "$1" | grep "^\.tmp-")" ]; } # notmp DIR: no temporary left in DIR
+if [ -c /dev/full ] && ln -s /dev/full side/y-color.png && ln -s /dev/full side/s1-color.png; then
+    # the colour picture meets a full disk after the flow and its .params were
+    # written: they go too, with the vector picture and the workflow images
+    expect "picture on a full disk" 2 err "side/y-color.png: write failed: No space left on device" \
+        $FCC f0.png f1.png -o side/y.flo --color --vectors -w side/wf
+    check "  no flow, .params, vectors or workflow image" \
+        '[ ! -e side/y.flo ] && [ ! -e side/y.flo.params ] && [ ! -e side/y-vectors.png ] && [ -z "$(ls -A side/wf)" ] && notmp side'
+    # in a sequence each pair's files are whole or absent, the failing pair's absent
+    expect "sequence: one pair's picture on a full disk" 2 err "side/s1-color.png: write failed" \
+        $FCC -q "f%d.png" -o "side/s%d.flo" --color -w side/wfs
+    check "  the failing pair's files absent" '[ ! -e side/s1.flo ] && [ ! -e side/s1.flo.params ] && [ ! -d side/wfs/0001 ] && notmp side'
+    whole=yes
+    for k in 0 2; do
+        n=0
+        for f in side/s$k.flo side/s$k.flo.params side/s$k-color.png side/wfs/000$k/index.txt; do
+            [ -e "$f" ] && n=$((n + 1))
+        done
+        [ $n -eq 0 ] || [ $n -eq 4 ] || whole=no
+    done
+    check "  every other pair whole or absent" '[ $whole = yes ] && [ -f side/s0.flo ]'
+else
+    skip "outputs on a full disk (no /dev/full)"
+fi
+
 # ---- sequences -------------------------------------------------------------------------------
 expect "list" 0 err EMPTY $FCC -q f0.png f1.png f2.png -o "list%d.flo"
 check "list: a flow per pair" 'is_flo list0.flo 64 48 && is_flo list1.flo 64 48 && [ ! -e list2.flo ]'
@@ -224,10 +264,50 @@ cp f3.png bad/a5.png; cp f0.png bad/a6.png
 expect "bad frame in a sequence" 2 err "a4.png" $FCC -q bad -o "bad%d.flo"
 check "bad frame: the pairs before it" 'cmp -s bad0.flo pat00.flo && cmp -s bad1.flo pat01.flo && [ -f bad1.flo.params ]'
 check "bad frame: nothing from it on" '[ ! -e bad2.flo ] && [ ! -e bad3.flo ] && [ ! -e bad4.flo ]'
+# on a terminal the progress line is ended before the error (script(1) gives
+# the run a terminal; the frames take long enough for a progress line)
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
+    mkdir tty
+    "$FS" -s 32x24 -n 24 -o "tty/a%02d.png" >/dev/null 2>&1
+    cp junk.png tty/a22.png
+    script -qec "$FCC tty -o 'tty%d.flo'" /dev/null >tty.txt 2>&1
+    rc=$?
+    tr -d '\r' <tty.txt >tty-lines.txt
+    check "terminal: bad frame, exit 2" '[ $rc -eq 2 ]'
+    if grep -q "flows/s" tty-lines.txt; then
+        check "terminal: the error on a line of its own" \
+            'grep -q "^flow-compute: tty/a22.png: " tty-lines.txt && ! grep -q "flows/s.*a22.png" tty-lines.txt'
+        check "terminal: the output ends with a newline" '[ "$(tail -c 1 tty-lines.txt | od -An -c | tr -d " ")" = "\n" ]'
+    else
+        skip "terminal: no progress line shown before the bad frame"
+    fi
+else
+    skip "progress line on a terminal (no script command or no pseudo-terminal)"
+fi
 printf 'P5\n64 48\n255\n' >bad/a4.png # a header with no samples: truncated
 expect "truncated frame in a sequence" 2 err "a4.png" $FCC -q bad -o "trunc%d.flo"
 mkdir empty
 expect "empty directory" 2 err "empty: no image files" $FCC empty -o "e%d.flo"
+# a directory with more than frames: the images named alike and of one size
+# are the frames, the other files are named on stderr
+mkdir mixed
+cp f0.png mixed/fr01.png; cp f1.png mixed/fr02.png; cp f2.png mixed/fr03.png; cp f3.png mixed/fr04.png
+cp f0.png mixed/fr02-mask.png # another name
+cp small.png mixed/fr05.png   # another size
+cp gt0.flo mixed/fr01-fr02.flo
+expect "directory: the frames among other files" 0 err \
+    "^flow-compute: mixed: 4 frames named like fr#.png of 64x48; left out 3 files: fr01-fr02.flo \(not an image\), fr02-mask.png \(another name\), fr05.png \(32x24\)$" \
+    $FCC mixed -o "mx%d.flo"
+check "directory: the flows of the frames" 'cmp -s mx0.flo pat00.flo && cmp -s mx2.flo pat02.flo && [ ! -e mx3.flo ]'
+expect "directory: quiet" 0 err EMPTY $FCC -q mixed -o "mxq%d.flo"
+mkdir twins
+cp f0.png twins/left1.png; cp f1.png twins/left2.png; cp f0.png twins/right1.png; cp f1.png twins/right2.png
+expect "directory: two name patterns alike" 2 err "twins: which files are the frames\? 2 images are named like left#.png and 2 like right#.png" \
+    $FCC twins -o "tw%d.flo"
+mkdir sizes
+cp f0.png sizes/s1.png; cp small.png sizes/s2.png
+expect "directory: two sizes alike" 2 err "sizes: which images are the frames\? 1 image of 64x48 and as many of 32x24" \
+    $FCC sizes -o "sz%d.flo"
 expect "count" 0 err EMPTY $FCC -q "f%d.png" --count 1 -o "c%d.flo"
 check "count: one flow" '[ -f c0.flo ] && [ ! -e c1.flo ]'
 
@@ -401,5 +481,22 @@ if [ -x "$BIN/flow-tool" ]; then
 fi
 check "warping: the scale in the .params" 'keys bigf.flo.params | grep -qx "warp_scale,0.75"'
 expect "warping: too small an image still works" 0 err EMPTY $FCC small.png small.png --warp-levels 6 -o sw.flo
+# levels the frames do not allow: used as far as they fit, said so, and the
+# .params gives what ran (it reproduces the run exactly)
+expect "warp levels beyond the frames" 0 err "^flow-compute: notice: warp_levels 12 does not fit 32x24 frames: 1 is used" \
+    $FCC -m hs small.png small.png --warp-levels 12 -o wl.flo
+check "  the .params says what ran" 'keys wl.flo.params | grep -qx "warp_levels,1"'
+expect "  rerun from that .params" 0 err EMPTY $FCC -p wl.flo.params small.png small.png -o wl2.flo
+check "  the same flow" 'cmp -s wl.flo wl2.flo'
+expect "multigrid depth beyond the grid" 0 err "notice: max_depth 30 does not fit 32x24 frames: 5 is used" \
+    $FCC -m hs --solver v --max-depth 30 small.png small.png -o md.flo
+check "  the .params says what ran" 'keys md.flo.params | grep -qx "max_depth,5"'
+expect "plk levels beyond the frames" 0 err "notice: levels 6 does not fit 32x24 frames: 0 is used" \
+    $FCC -m plk --levels 6 small.png small.png -o pl.flo
+expect "dis finest beyond the pyramid" 0 err "notice: finest 5 does not fit 32x24 frames: 0 is used" \
+    $FCC -m dis --finest 5 small.png small.png -o df.flo
+expect "as many as fit (robust's default): no notice" 0 err EMPTY $FCC small.png small.png -o rd.flo
+check "  the .params gives the count used" 'keys rd.flo.params | grep -qx "warp_levels,6"'
+expect "quiet: no notice" 0 err EMPTY $FCC -q -m hs small.png small.png --warp-levels 12 -o wl3.flo
 
 harness_report

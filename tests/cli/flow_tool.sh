@@ -30,6 +30,7 @@ flo "$I2" "$I2" "$F1$F0" "$F0$F0" "$F3$F4" "$F1$F1" >"$T/est.flo"
 flo "$I2" "$I2" "$F0$F0" "$F0$F0" "$F0$F0" "$F1$F1" >"$T/gt.flo"
 flo "$I2" "$I2" "$F0$F0" "$F0$F0" "$FUNK$F0" "$F1$F1" >"$T/gt-unknown.flo"
 flo "$I2" "$I2" "$F1$F0" "$F0$FNAN" "$F3$F4" "$F1$F1" >"$T/est-nan.flo"
+flo "$I2" "$I2" "$FNAN$FNAN" "$FNAN$FNAN" "$FNAN$FNAN" "$FNAN$FNAN" >"$T/allnan.flo"
 flo "$I2" "$I1" "$F1$F0" "$F0$F0" >"$T/small.flo"     # 2x1: (1,0) (0,0)
 flo "$I2" "$I1" "$F1$F0" "$FUNK$FUNK" >"$T/unk.flo"   # 2x1: (1,0) unknown
 flo "$I2" "$I1" "$F100$FM100" "$FM1$F1" >"$T/marker.flo"
@@ -138,8 +139,10 @@ expect "error size mismatch" 2 err "estimate .*small.flo is 2x1 but the ground t
 expect "error mask size mismatch" 2 err "mask .*mask3.pgm is 3x3 but the ground truth .*gt.flo is 2x2" \
     "$FT" error --mask "$T/mask3.pgm" "$T/est.flo" "$T/gt.flo"
 expect "error missing mask" 2 err "nomask.png" "$FT" error --mask "$T/nomask.png" "$T/est.flo" "$T/gt.flo"
-expect "error empty mask" 2 err "no pixel to score: of 4, 4 are outside the mask" \
+expect "error empty mask" 2 err "no pixel to score: of the 4 pixels, 4 are outside the mask .*mask0.pgm, 0 have" \
     "$FT" error --mask "$T/mask0.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error all-NaN ground truth named" 2 err "no pixel to score: of the 4 pixels, 4 have unknown ground truth in .*allnan.flo and 0 an unknown estimate in .*est.flo$" \
+    "$FT" error "$T/est.flo" "$T/allnan.flo"
 expect "error NaN in EST" 2 err "est-nan.flo: estimate has a non-finite vector \(0, nan\) at pixel \(1, 0\)" \
     "$FT" error "$T/est-nan.flo" "$T/gt.flo"
 expect "error NaN in GT is unknown" 0 out "^scored: 3 of 4" "$FT" error "$T/gt.flo" "$T/est-nan.flo"
@@ -147,6 +150,30 @@ expect "error bad GT" 2 err "trunc.flo: truncated" "$FT" error "$T/est.flo" "$T/
 if [ ! -e "$T/none.aae" ]; then ok; else bad "failed error wrote .aae"; fi
 "$FT" error --aae "$T/none.aae" "$T/est-nan.flo" "$T/gt.flo" 2>/dev/null
 if [ ! -e "$T/none.aae" ]; then ok; else bad "failed error wrote .aae"; fi
+# --aae and --aee are one result: when one cannot be written, neither is
+expect "error .aee unwritable" 2 err "dir.flo: cannot write: is a directory" \
+    "$FT" error --aae "$T/pair.aae" --aee "$T/dir.flo" "$T/est.flo" "$T/gt.flo"
+check "error: no .aae without its .aee" '[ ! -e "$T/pair.aae" ] && [ -z "$(ls -a "$T" | grep "^\.tmp-")" ]'
+
+# ---- a full disk ------------------------------------------------------------------
+# A name linked to /dev/full is written through (as a device), and every write
+# to it fails as on a full disk: the tool must say so, naming the file, and
+# exit 2, whichever writer (native, libpng or OpenCV) the format goes to.
+if [ -c /dev/full ] && ln -s /dev/full "$T/full.png" && ln -s /dev/full "$T/full.ppm" \
+    && ln -s /dev/full "$T/full.aee"; then
+    expect "color to a full disk (.png)" 2 err "full.png: write failed: No space left on device" \
+        "$FT" color "$T/est.flo" "$T/full.png"
+    expect "color to a full disk (.ppm)" 2 err "full.ppm: write failed: No space left on device" \
+        "$FT" color "$T/est.flo" "$T/full.ppm"
+    expect "vectors to a full disk" 2 err "full.png: write failed: No space left on device" \
+        "$FT" vectors --direct "$T/est.flo" "$T/full.png"
+    expect "legend to a full disk" 2 err "full.ppm: write failed: No space left on device" "$FT" legend --size 32 "$T/full.ppm"
+    expect "error --aee to a full disk" 2 err "full.aee: write failed: No space left on device" \
+        "$FT" error --aae "$T/full-pair.aae" --aee "$T/full.aee" "$T/est.flo" "$T/gt.flo"
+    check "full disk: the links kept, no other file" '[ -L "$T/full.png" ] && [ -L "$T/full.ppm" ] && [ ! -e "$T/full-pair.aae" ]'
+else
+    skip "full disk (no /dev/full)"
+fi
 
 # ---- fb-check ----------------------------------------------------------------------
 # 3x1 forward (1,0) (1,0) (1,0); backward (-1,0) (-1,0) (-3,0): pixel 0 lands on

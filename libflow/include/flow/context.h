@@ -43,6 +43,12 @@ typedef struct flow_context flow_context;
 flow_status flow_context_create(flow_device *d, int width, int height, int channels,
                                 const flow_params *p, flow_context **out);
 void flow_context_destroy(flow_context *ctx);
+/* The parameters as the context runs them: p's, with the level counts the
+ * frame size does not allow (warp_levels, levels, max_depth, finest)
+ * reduced to those used.  Written to a .params file they reproduce the
+ * computation exactly and say what it did.  Valid until the context is
+ * destroyed. */
+const flow_params *flow_context_params(const flow_context *ctx);
 void flow_context_set_observer(flow_context *ctx, const flow_observer *obs);
 
 /* The flow from f1 to f2 (both of the context's size and channels) into out

@@ -60,6 +60,10 @@ flow_status flow_image8_to_float(const flow_image8 *src, flow_image *dst);
 /* Reads any supported image file.  Errors name the path and the problem:
  * missing, a directory, truncated, corrupt, unsupported format. */
 flow_status flow_image_read(const char *path, flow_image *img);
+/* The width and height of an image file, from its header for PGM/PPM and
+ * PNG (without decoding the samples), else by decoding it.  Errors as
+ * flow_image_read's. */
+flow_status flow_image_probe(const char *path, int *width, int *height);
 
 /* Writes by extension: .png (8-bit), .pgm/.ppm (binary, 8-bit); with OpenCV
  * also whatever it writes.  Values are rounded and clamped to 0..255. */

@@ -30,9 +30,8 @@ int flow_ocv_can_write(const char *path)
     return 0;
 }
 
-flow_status flow_ocv_image_write(const char *path, const char *tmp, const flow_image *img)
+flow_status flow_ocv_image_write(const char *path, const flow_image *img)
 {
-    (void)tmp;
     (void)img;
     return flow_fail(FLOW_ERR_UNSUPPORTED, "%s: this image format needs OpenCV " REBUILD, path);
 }
@@ -86,4 +85,10 @@ flow_status flow_ocv_writer_close(flow_video_writer *w, int keep)
     (void)w;
     (void)keep;
     return flow_fail(FLOW_ERR_UNSUPPORTED, "video output needs OpenCV " REBUILD);
+}
+
+flow_status flow_ocv_video_verify(const char *path, const char *file, int riff, long frames)
+{
+    (void)file, (void)riff, (void)frames;
+    return flow_fail(FLOW_ERR_UNSUPPORTED, "%s: video output needs OpenCV " REBUILD, path);
 }

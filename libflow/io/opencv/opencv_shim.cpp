@@ -19,6 +19,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +28,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 struct flow_video {
     cv::VideoCapture cap;
@@ -38,6 +40,7 @@ struct flow_video {
 struct flow_video_writer {
     cv::VideoWriter out;
     std::string path, tmp;
+    bool builtin = false; /* OpenCV's own AVI writer, not a backend's */
     int width = 0, height = 0, channels = 0;
     long frames = 0;
     cv::Mat bgr; /* the frame being written, reused */
@@ -188,6 +191,29 @@ bool float_format(const char *path)
     return false;
 }
 
+/* Whether file is a chain of RIFF chunks ("RIFF", a little-endian size,
+ * the payload, a pad byte after an odd size) that ends exactly at its end:
+ * an AVI written whole (OpenDML files chain several). */
+bool riff_whole(const char *file)
+{
+    std::FILE *f = std::fopen(file, "rb");
+    if (!f)
+        return false;
+    bool whole = std::fseek(f, 0, SEEK_END) == 0;
+    const long size = whole ? std::ftell(f) : -1;
+    long pos = 0;
+    while (whole && pos < size) {
+        unsigned char h[8];
+        whole = std::fseek(f, pos, SEEK_SET) == 0 && std::fread(h, 1, 8, f) == 8 &&
+                std::memcmp(h, "RIFF", 4) == 0;
+        const unsigned long n = (unsigned long)h[4] | (unsigned long)h[5] << 8 |
+                                (unsigned long)h[6] << 16 | (unsigned long)h[7] << 24;
+        pos += 8 + (long)n + (long)(n & 1);
+    }
+    std::fclose(f);
+    return whole && size > 0 && pos == size;
+}
+
 } // namespace
 
 extern "C" {
@@ -227,9 +253,9 @@ int flow_ocv_can_write(const char *path)
     }
 }
 
-flow_status flow_ocv_image_write(const char *path, const char *tmp, const flow_image *img)
+flow_status flow_ocv_image_write(const char *path, const flow_image *img)
 {
-    bool written = false;
+    std::vector<uchar> bytes;
     try {
         quiet_opencv();
         cv::Mat m;
@@ -237,23 +263,28 @@ flow_status flow_ocv_image_write(const char *path, const char *tmp, const flow_i
             float_mat_from_image(img, m);
         else
             mat_from_image(img, img->channels, m);
-        written = cv::imwrite(tmp, m);
+        const std::string ext = std::string(".") + flow_path_extension(path);
+        if (!cv::imencode(ext, m, bytes) || bytes.empty())
+            return flow_fail(FLOW_ERR_IO, "%s: OpenCV could not encode the image", path);
     } catch (const cv::Exception &e) {
-        std::remove(tmp);
-        return flow_fail(FLOW_ERR_IO, "%s: OpenCV failed while writing: %s", path,
+        return flow_fail(FLOW_ERR_IO, "%s: OpenCV failed while encoding: %s", path,
                          e.err.c_str());
     } catch (const std::bad_alloc &) {
-        std::remove(tmp);
-        return flow_fail(FLOW_ERR_NOMEM, "%s: out of memory while writing", path);
+        return flow_fail(FLOW_ERR_NOMEM, "%s: out of memory while encoding", path);
     } catch (...) {
-        std::remove(tmp);
-        return flow_fail(FLOW_ERR_IO, "%s: C++ exception while writing", path);
+        return flow_fail(FLOW_ERR_IO, "%s: C++ exception while encoding", path);
     }
-    if (!written) {
-        std::remove(tmp);
-        return flow_fail(FLOW_ERR_IO, "%s: OpenCV could not write the image", path);
+    /* imwrite's result says nothing of the disk (a full one leaves a short
+     * or empty file behind a `true`): the bytes go through the checked,
+     * whole-or-nothing writer that the native formats use. */
+    flow_atomic a;
+    FLOW_TRY(flow_atomic_open(&a, path));
+    if (std::fwrite(bytes.data(), 1, bytes.size(), a.f) != bytes.size()) {
+        const int e = errno;
+        flow_atomic_abort(&a);
+        return flow_fail(FLOW_ERR_IO, "%s: write failed: %s", path, std::strerror(e));
     }
-    return flow_atomic_rename(tmp, path);
+    return flow_atomic_commit(&a);
 }
 
 flow_status flow_ocv_video_open(const char *name, const char *path, int index,
@@ -350,6 +381,7 @@ flow_status flow_ocv_writer_open(const char *path, const char *tmp, const char *
         /* Motion JPEG has OpenCV's built-in writer, present in every build. */
         bool ok = std::strcmp(fourcc, "MJPG") == 0 &&
                   w->out.open(w->tmp, cv::CAP_OPENCV_MJPEG, code, fps, size, true);
+        w->builtin = ok;
         if (!ok)
             ok = w->out.open(w->tmp, cv::CAP_ANY, code, fps, size, true);
         if (!ok || !w->out.isOpened()) {
@@ -413,7 +445,42 @@ flow_status flow_ocv_writer_close(flow_video_writer *w, int keep)
         return flow_fail(FLOW_ERR_INVALID, "%s: no frame was written, so no video was created",
                          path);
     }
+    const flow_status s = flow_ocv_video_verify(path, w->tmp.c_str(), w->builtin, w->frames);
+    if (s != FLOW_OK) {
+        std::remove(w->tmp.c_str());
+        return s;
+    }
     return flow_atomic_rename(w->tmp.c_str(), path);
+}
+
+flow_status flow_ocv_video_verify(const char *path, const char *file, int riff, long frames)
+{
+    if (riff) {
+        /* OpenCV's AVI writer patches the RIFF sizes last: a file cut short
+         * has chunks that do not cover it (its reader would say so on
+         * stderr, which the library leaves alone) */
+        return riff_whole(file)
+                   ? FLOW_OK
+                   : flow_fail(FLOW_ERR_IO,
+                               "%s: write failed: the AVI file is incomplete (its RIFF chunks "
+                               "do not cover it; disk full?)",
+                               path);
+    }
+    try {
+        quiet_opencv();
+        cv::VideoCapture cap;
+        /* the index or trailer a container writes last is missing from a
+         * file cut short: its reader refuses it or counts fewer frames */
+        const bool opened = cap.open(std::string(file), cv::CAP_ANY) && cap.isOpened();
+        const double counted = opened ? cap.get(cv::CAP_PROP_FRAME_COUNT) : 0.0;
+        if (!opened || (counted > 0 && counted < (double)frames))
+            return flow_fail(FLOW_ERR_IO,
+                             "%s: write failed: the video does not read back whole (%.0f of "
+                             "%ld frames; disk full?)",
+                             path, counted, frames);
+        return FLOW_OK;
+    }
+    SHIM_CATCH(FLOW_ERR_IO, path, "reading the written video back")
 }
 
 } // extern "C"
