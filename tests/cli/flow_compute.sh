@@ -168,7 +168,7 @@ if [ $rc -eq 0 ]; then
     check "cuda device" 'is_flo cuda.flo 64 48'
 else
     check "no CUDA device: exit 3 and says so ($(cat err))" \
-        '[ $rc -eq 3 ] && grep -Eq "no CUDA device found|no usable CUDA device: the NVIDIA driver is older" err'
+        '[ $rc -eq 3 ] && grep -Eq "no CUDA device found|no usable CUDA device: the NVIDIA driver is older|built without CUDA" err'
 fi
 "$FC" f0.png f1.png -o auto.flo >out 2>err
 rc=$?
