@@ -11,7 +11,7 @@
 #   make stats           results/stats.csv, stats.md, charts (no computing)
 #   make pipeline-clean  remove results/ and sequences/dst/
 # Options (see scripts/flows.mk): METHODS="lk hs", SEQUENCES="...", DEVICE=cuda,
-# REPEAT=N, RESULTS=dir, SEQ_DIR=dir, NOCOMPUTE=1, V=1.
+# GPUS=0,1 (with -j N: one run per GPU), REPEAT=N, RESULTS=dir, SEQ_DIR=dir, NOCOMPUTE=1, V=1.
 # The real rules live in scripts/flows.mk and sequences/Makefile, run as
 # sub-makes so that their variables stay apart from the build's.
 
