@@ -18,10 +18,12 @@ set -euo pipefail
 # The packages: compiler and make, pkg-config (the Makefile finds OpenCV and
 # libpng with it), libpng and OpenCV development files (images and video),
 # ImageMagick (montages), gnuplot (charts; the -nox build is the gnuplot
-# command without a GUI toolkit, which is all the scripts need) and OpenCV's
-# python bindings (scripts/bench-peers, the peers benchmark, and its test).
+# command without a GUI toolkit, which is all the scripts need), OpenCV's
+# python bindings (scripts/bench-peers, the peers benchmark, and its test),
+# and Slurm with munge (tests/cli/slurm.sh runs scripts/slurm-flows on a
+# one-node cluster it starts; nothing here starts or enables the daemons).
 PACKAGES=(build-essential pkg-config libpng-dev libopencv-dev imagemagick gnuplot-nox
-          python3-opencv)
+          python3-opencv slurm-wlm munge)
 
 deps_only=0 demo=1
 while [ $# -gt 0 ]; do
