@@ -115,8 +115,10 @@ cp params/lk.params "$T/params/"
 make --no-print-directory -C sequences SRC="$T/src" DST="$T/dst" BIN="$BIN" PARAMS_DIR="$T/params" \
     demo DEMO_FRAMES=2 DEMO_SELECT="$DEMOS" >"$T/demo.log" 2>&1 || bad "make -C sequences demo: $(tail -n 5 "$T/demo.log")"
 VARS="SEQ_SRC=$T/src SEQ_DIR=$T/dst PARAMS_DIR=$T/params BUILD=$BUILD METHODS=lk"
+start=$(date +%s)
 make --no-print-directory -f scripts/flows.mk $VARS RESULTS="$T/local" DEVICE=cpu flows-compute \
     >"$T/local.log" 2>&1 || bad "local make flows-compute: $(tail -n 5 "$T/local.log")"
+echo "  local make flows-compute over 3 sequences: $(($(date +%s) - start)) s"
 
 start=$(date +%s)
 scripts/slurm-flows --wait --gpus 0 --partition flowtest --time 5 $VARS RESULTS="$T/results" >"$T/out" 2>&1
