@@ -50,6 +50,13 @@ RESULTS       ?= results
 METHODS       ?= $(ALL_METHODS)
 # flow-compute and flow-track --device: cpu, cuda, cuda:N; empty: their default (auto).
 DEVICE        ?=
+# GPUs to share out ("0,1" or "0 1"): each flow-compute or flow-track run
+# takes one that no other run holds (scripts/gpu-slot), so that `make -j N
+# flows GPUS=0,1` keeps every GPU busy with one run each.  Instead of DEVICE.
+GPUS          ?=
+# Where gpu-slot keeps its locks: runs sharing the directory share the GPUs
+# (by default every pipeline of this user on this machine).
+GPU_LOCKS     ?= $(or $(TMPDIR),/tmp)/flow-gpus-$(USER_ID)
 # flow-compute --repeat: runs per pair averaged in timing.stats.
 REPEAT        ?= 1
 COMPUTE_FLAGS ?=
@@ -70,6 +77,16 @@ SEQ_REFRESH   ?= 1
 NOCOMPUTE     ?= 0
 
 THIS := scripts/flows.mk
+comma := ,
+GPU_LIST := $(strip $(subst $(comma), ,$(GPUS)))
+ifneq ($(GPU_LIST),)
+  USER_ID := $(shell id -u)
+  $(if $(DEVICE),$(error GPUS=$(GPUS) and DEVICE=$(DEVICE): give one of them (GPUS runs each job on cuda:N)))
+  # The command prefix that runs a tool on a GPU of its own; it adds --device.
+  ON_GPU := $(TOP)/scripts/gpu-slot '$(GPU_LOCKS)' '$(GPU_LIST)'
+endif
+# The --device option of flow-compute and flow-track (gpu-slot adds its own).
+DEVICE_OPT := $(if $(DEVICE),--device $(DEVICE))
 .DELETE_ON_ERROR:
 .SUFFIXES:
 FLOWS_GOALS := flows flows-compute flows-pictures flows-montage flows-render
@@ -140,7 +157,7 @@ ifeq ($(NOCOMPUTE),1)
 else
 	@$$(call say,TRACK,$(1) ($(words $(FRAMES.$(1))) frames))
 	$(Q)rm -rf $(2).tmp
-	$(Q)$(FLOW_TRACK) -q $(if $(DEVICE),--device $(DEVICE)) $(TRACK_FLAGS) --draw $(2).tmp \
+	$(Q)$(ON_GPU) $(FLOW_TRACK) -q $(DEVICE_OPT) $(TRACK_FLAGS) --draw $(2).tmp \
 	    -o $(2).tmp/tracks.csv $(SEQ_DIR)/$(1)/frame_%03d.png $(QOUT) || { rm -rf $(2).tmp; exit 3; }
 	$(Q)rm -rf $(2) && mv $(2).tmp $(2)
 endif
@@ -165,7 +182,7 @@ ifeq ($(NOCOMPUTE),1)
 else
 	@$$(call say,FLOW,$(1)/$(2) ($(words $(PAIRS.$(1))) pair$(if $(word 2,$(PAIRS.$(1))),s)))
 	$(Q)rm -rf $(3).tmp && mkdir -p $(3).tmp
-	$(Q)$(FLOW_COMPUTE) -q -p $(SEQ_DIR)/$(1)/$(2).params $(if $(DEVICE),--device $(DEVICE)) \
+	$(Q)$(ON_GPU) $(FLOW_COMPUTE) -q -p $(SEQ_DIR)/$(1)/$(2).params $(DEVICE_OPT) \
 	    --repeat $(REPEAT) --timing-file $(3).tmp/timing.stats $(COMPUTE_FLAGS) \
 	    -o $(3).tmp/%03d.flo $(SEQ_DIR)/$(1)/frame_%03d.png $(QOUT) \
 	    || { rm -rf $(3).tmp; exit 3; }

@@ -9,14 +9,16 @@
 #   make flows-compute   the flows, errors and tracks alone (no ImageMagick, no gnuplot)
 #   make flows-render    pictures and montages of computed flows
 #   make stats           results/stats.csv, stats.md, charts (no computing)
+#   make slurm-flows     flows-compute as a Slurm job array, one task per sequence
+#                        (scripts/slurm-flows; its options in SLURM_FLAGS="...")
 #   make pipeline-clean  remove results/ and sequences/dst/
 # Options (see scripts/flows.mk): METHODS="lk hs", SEQUENCES="...", DEVICE=cuda,
-# REPEAT=N, RESULTS=dir, SEQ_DIR=dir, NOCOMPUTE=1, V=1.
+# GPUS=0,1 (with -j N: one run per GPU), REPEAT=N, RESULTS=dir, SEQ_DIR=dir, NOCOMPUTE=1, V=1.
 # The real rules live in scripts/flows.mk and sequences/Makefile, run as
 # sub-makes so that their variables stay apart from the build's.
 
 PIPELINE_FLOWS := flows flows-compute flows-pictures flows-montage flows-render flows-list
-.PHONY: demo sequences import stats pipeline-clean $(PIPELINE_FLOWS)
+.PHONY: demo sequences import stats slurm-flows pipeline-clean $(PIPELINE_FLOWS)
 
 # The flows of the demo sequences only (imported ones may be there too);
 # stats gathers all of results/.
@@ -39,6 +41,12 @@ $(PIPELINE_FLOWS): tools
 # Reads results/ only: runs where results were brought back, without tools.
 stats:
 	@$(MAKE) --no-print-directory -f scripts/flows.mk BUILD=$(BUILD) stats
+
+# The pipeline's variables given to this make go on to every task.
+SLURM_VARS := SEQUENCES METHODS RESULTS SEQ_DIR SEQ_SRC PARAMS_DIR DEVICE REPEAT COMPUTE_FLAGS TRACK_FLAGS
+slurm-flows: tools
+	@scripts/slurm-flows $(SLURM_FLAGS) BUILD='$(BUILD)' \
+	    $(foreach v,$(SLURM_VARS),$(if $(filter command line,$(origin $(v))),'$(v)=$($(v))'))
 
 pipeline-clean:
 	rm -rf results sequences/dst

@@ -20,10 +20,12 @@ set -euo pipefail
 # ImageMagick (montages), gnuplot (charts; the -nox build is the gnuplot
 # command without a GUI toolkit, which is all the scripts need), OpenCV's
 # python bindings (scripts/bench-peers, the peers benchmark, and its test),
-# and Python's headers, numpy and pytest (the Python module flowplatform
-# and its tests).
+# Python's headers, numpy and pytest (the Python module flowplatform and its
+# tests), and Slurm with munge (tests/cli/slurm.sh runs scripts/slurm-flows
+# on a one-node cluster it starts; nothing here starts or enables the
+# daemons).
 PACKAGES=(build-essential pkg-config libpng-dev libopencv-dev imagemagick gnuplot-nox
-          python3-opencv python3-dev python3-numpy python3-pytest)
+          python3-opencv python3-dev python3-numpy python3-pytest slurm-wlm munge)
 
 deps_only=0 demo=1
 while [ $# -gt 0 ]; do
