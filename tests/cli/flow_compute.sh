@@ -83,6 +83,19 @@ check ".params: command line quoted for the shell" 'grep -qxF -f want.txt "it'\'
 expect "rerun from .params" 0 err EMPTY $FCC -p ab.flo.params f0.png f1.png -o again.flo
 check "same flow from its .params" 'cmp -s ab.flo again.flo'
 check "same parameters written" '[ "$(keys ab.flo.params)" = "$(keys again.flo.params)" ]'
+# a value in the subnormal range (below 2.2e-308) is a number like any other:
+# the run reproduces from its own .params
+expect "subnormal option" 0 err EMPTY $FCC --sigma 1e-320 f0.png f1.png -o tiny.flo
+check "subnormal written" 'keys tiny.flo.params | grep -qx "sigma,9.9998886718268301e-321"'
+expect "rerun from a subnormal .params" 0 err EMPTY $FCC -p tiny.flo.params f0.png f1.png -o tiny2.flo
+check "same flow from the subnormal .params" 'cmp -s tiny.flo tiny2.flo'
+check "same subnormal parameters written" '[ "$(keys tiny.flo.params)" = "$(keys tiny2.flo.params)" ]'
+# nonzero text that rounds to 0 is refused by the option and by the file alike
+expect "option rounding to 0" 1 err "--sigma: sigma: '1e-400' is not zero but rounds to 0" \
+    $FCC --sigma 1e-400 f0.png f1.png -o x.flo
+printf 'sigma,1e-400\n' >zero.params
+expect "file value rounding to 0" 2 err "zero.params:1: sigma: '1e-400' is not zero but rounds to 0" \
+    $FCC -p zero.params f0.png f1.png -o x.flo
 expect "override" 0 err EMPTY $FCC -p ab.flo.params --alpha 123.5 f0.png f1.png -o over.flo
 check "option overrides the file" 'keys over.flo.params | grep -qx "alpha,123.5"'
 check "override changes the flow" '! cmp -s ab.flo over.flo'
