@@ -6,10 +6,11 @@
  * gives the same precise message: the file exists, is a regular file and is
  * not empty; a PGM/PPM header is sane and the file holds the samples it
  * announces; a PNG's IHDR dimensions are within FLOW_IMAGE_MAX_PIXELS and
- * its chunk structure runs whole to IEND.  Then, with OpenCV, every format
- * goes through the OpenCV shim; without it PGM/PPM are read natively (pnm.c),
- * PNG through libpng (png/), and anything else fails with
- * FLOW_ERR_UNSUPPORTED naming the format and saying it needs OpenCV.
+ * its chunk structure runs whole to IEND.  Then PNG goes through libpng
+ * (png/) where it is built in; with OpenCV every other format goes through
+ * the OpenCV shim; without it PGM/PPM are read natively (pnm.c), and
+ * anything else fails with FLOW_ERR_UNSUPPORTED naming the format and
+ * saying it needs OpenCV.
  *
  * Writing picks the format from the extension and goes through a temporary
  * name and a rename (internal.h), so that a failure leaves no half file. */
@@ -200,7 +201,12 @@ flow_status flow_image_read(const char *path, flow_image *img)
     } else if (fmt == FLOW_FMT_PNG) {
         s = png_check(path, f, size);
     }
-    if (s == FLOW_OK && flow_ocv_available()) {
+    /* PNG goes through libpng itself wherever it is built in, OpenCV or
+     * not: OpenCV's PNG decoder leaves libpng's default error handler in
+     * place, which prints "libpng error: ..." on stderr before the tool's
+     * own message (ours keeps the message for the status). */
+    const int native_png = fmt == FLOW_FMT_PNG && flow_png_available();
+    if (s == FLOW_OK && flow_ocv_available() && !native_png) {
         fclose(f);
         s = flow_ocv_image_read(path, flow_image_format_name(fmt), full16, img);
         if (s != FLOW_OK && fmt == FLOW_FMT_UNKNOWN)
