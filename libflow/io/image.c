@@ -93,9 +93,27 @@ static unsigned long be32(const unsigned char *b)
     return (unsigned long)b[0] << 24 | (unsigned long)b[1] << 16 | (unsigned long)b[2] << 8 | b[3];
 }
 
+/* The most bytes of deflate output one byte of compressed data can give:
+ * a symbol takes at least a bit, and the longest match (258 bytes) two
+ * symbols, a length and a distance. */
+#define DEFLATE_MAX_RATIO 1032
+
+/* The bits per pixel of a PNG's colour type and bit depth (IHDR), 0 for a
+ * combination the format does not have. */
+static int png_bits_per_pixel(int color_type, int depth)
+{
+    static const int channels[7] = {1, 0, 3, 1, 2, 0, 4};
+    return color_type >= 0 && color_type <= 6 && channels[color_type] && depth >= 1 && depth <= 16
+               ? channels[color_type] * depth
+               : 0;
+}
+
 /* Checks a PNG's IHDR and walks its chunks to IEND without decoding them:
  * a truncated file or absurd dimensions are refused before any decoder
- * allocates.  f is at the start of the file, `size` bytes long. */
+ * allocates, and so are dimensions whose pixels the pixel data (IDAT)
+ * could not hold even at deflate's best ratio -- what a decoder allocates
+ * is bounded by the file's size.  f is at the start of the file, `size`
+ * bytes long. */
 static flow_status png_check(const char *path, FILE *f, long size)
 {
     unsigned char b[33];
@@ -112,6 +130,7 @@ static flow_status png_check(const char *path, FILE *f, long size)
                          path, w, h, (long)FLOW_IMAGE_MAX_PIXELS);
     long pos = 8;
     int idat = 0;
+    unsigned long long idat_bytes = 0;
     for (;;) {
         unsigned char c[8];
         if (pos + 8 > size || fseek(f, pos, SEEK_SET) != 0 || fread(c, 1, 8, f) != 8)
@@ -133,6 +152,8 @@ static flow_status png_check(const char *path, FILE *f, long size)
                              "%s: truncated PNG: chunk %.4s at byte %ld needs %lu bytes, the file "
                              "ends %ld bytes later",
                              path, (const char *)c + 4, pos, len + 12, size - pos);
+        if (memcmp(c + 4, "IDAT", 4) == 0)
+            idat_bytes += len;
         if (memcmp(c + 4, "IDAT", 4) == 0 && !idat++ && len >= 2) {
             /* the pixel data opens with a zlib header: deflate, check bits */
             unsigned char z[2];
@@ -148,6 +169,15 @@ static flow_status png_check(const char *path, FILE *f, long size)
     }
     if (!idat)
         return flow_fail(FLOW_ERR_FORMAT, "%s: corrupt PNG: no IDAT chunk (no pixel data)", path);
+    /* libpng checks the colour type and depth itself; an unknown pair gets
+     * the bound of the smallest pixel, one bit */
+    const int bpp = png_bits_per_pixel(b[25], b[24]);
+    const unsigned long long need = ((unsigned long long)w * h * (bpp ? bpp : 1) + 7) / 8;
+    if (need > DEFLATE_MAX_RATIO * idat_bytes)
+        return flow_fail(FLOW_ERR_FORMAT,
+                         "%s: corrupt PNG: %lux%lu pixels of %d bits need %llu bytes, more than "
+                         "its %llu bytes of pixel data (IDAT) can hold",
+                         path, w, h, bpp ? bpp : 1, need, idat_bytes);
     return fseek(f, 0, SEEK_SET) == 0
                ? FLOW_OK
                : flow_fail(FLOW_ERR_IO, "%s: cannot seek: %s", path, strerror(errno));

@@ -423,6 +423,12 @@ static void test_bad_files(void)
     const unsigned char raw[] = {0, 1, 2, 3};
     write_png(harness_path("huge.png"), 100000, 100000, 8, 0, raw, sizeof raw, NULL, 0);
     expect_read_fails(harness_path("huge.png"), FLOW_ERR_SIZE);
+    /* dimensions the pixel data cannot fill even at deflate's best ratio
+     * (1032:1): refused before a decoder allocates for them */
+    write_png(harness_path("bomb.png"), 8192, 8192, 8, 0, raw, sizeof raw, NULL, 0);
+    expect_read_fails(harness_path("bomb.png"), FLOW_ERR_FORMAT);
+    CHECK(strstr(flow_last_error(), "8192x8192 pixels of 8 bits need 67108864 bytes, more than "
+                                    "its 15 bytes of pixel data") != NULL);
 
     /* unsupported maxval */
     expect_bytes_fail("m70000.pgm", "P5\n1 1\n70000\n\0\0", 15, FLOW_ERR_FORMAT);
