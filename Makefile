@@ -273,7 +273,7 @@ fuzz: fuzz-build
 	        tail -n 30 $$log; echo "fuzz_$$t: FAILED (the input is in $(FUZZ_BUILD)/fuzz/artifacts/)"; \
 	        exit 1; \
 	    fi; \
-	    sed -n 's/^stat::number_of_executed_units: */  executions: /p; s/^#[0-9]* *DONE *\(cov.*corp: [^ ]*\).*/  \1/p' $$log; \
+	    sed -n 's/^stat::number_of_executed_units: */  executions: /p; s/^#[0-9]*[[:space:]]*DONE *\(cov.*corp: [^ ]*\).*/  \1/p' $$log; \
 	done
 
 # The smoke run alone (make test runs it too): tests/cli/fuzz_smoke.sh.
