@@ -8,6 +8,8 @@
 #   make bench           GPU benchmarks (needs a CUDA device)
 #   make install PREFIX=/usr/local
 #   make SANITIZE=1 test AddressSanitizer + UndefinedBehaviorSanitizer
+#   make fuzz            libFuzzer on every file reader, FUZZ_TIME seconds each (needs
+#                        clang; docs/FUZZING.md); make fuzz-smoke: FUZZ_RUNS inputs each
 #   make CUDA=0          force a CPU-only build;  make OPENCV=0: no OpenCV;
 #                        make PYMODULE=0: no Python module
 
@@ -28,6 +30,10 @@ PYTHON    ?= $(or $(wildcard /usr/bin/python3),python3)
 # Where `make install` puts the package flowplatform: on Debian's sys.path
 # for PREFIX /usr/local and /usr alike.
 PYTHON_SITE ?= $(PREFIX)/lib/python$(PY_VERSION)/dist-packages
+FUZZ_CC   ?= clang
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME ?= 600
+FUZZ_RUNS ?= 10000
 
 # ---- what this machine has -------------------------------------------------
 NVCC := $(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc))
@@ -136,7 +142,8 @@ BENCH_SRC  := $(wildcard tests/bench/bench_*.c)
 TEST_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) $(GPU_SRC:tests/gpu/%.c=$(BUILD)/tests/gpu_%)
 BENCH_BINS := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/%)
 
-.PHONY: all lib tools python tests test test-gpu bench install clean config FORCE
+.PHONY: all lib tools python tests test test-gpu bench install clean config FORCE \
+        fuzz fuzz-smoke fuzz-build fuzz-bins
 # A failed recipe must not leave a half-made target that looks up to date.
 .DELETE_ON_ERROR:
 all: config lib tools $(if $(filter 1,$(PYMODULE)),python)
@@ -241,14 +248,21 @@ endif
 
 tests: all $(TEST_BINS) $(BENCH_BINS)
 
-# Unit tests on the CPU backend, then the CLI tests and the Python module's
-# tests; one total line at the end.  The configuration goes to the tests in
+# Unit tests on the CPU backend, then the CLI tests (the fuzz smoke run among
+# them, built first where clang has libFuzzer) and the Python module's tests;
+# one total line at the end.  The configuration goes to the tests in
 # the environment, so that a make they run (tests/cli/install.sh) builds
 # what is tested, not the configuration it would detect.
 TEST_ENV = BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA=$(CUDA) OPENCV=$(OPENCV) PYTHON=$(PYTHON) \
            PYMODULE=$(PYMODULE)
 test: tests
-	@FLOW_DEVICE=cpu $(TEST_ENV) scripts/run-tests.sh cpu
+	@if tests/fuzz/have-libfuzzer.sh $(FUZZ_CC); then \
+	    $(MAKE) --no-print-directory fuzz-build || echo "make: the fuzz build failed"; \
+	else \
+	    echo "make: $(FUZZ_CC) with libFuzzer not found: no fuzz build (scripts/setup.sh installs clang)"; \
+	fi
+	@FLOW_DEVICE=cpu $(TEST_ENV) FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_RUNS) \
+	    scripts/run-tests.sh cpu
 
 # The same unit tests on CUDA, plus the agreement tests (tests/gpu/).
 test-gpu: tests
@@ -274,6 +288,61 @@ endif
 
 clean:
 	rm -rf $(BUILD)
+
+# ---- fuzzing (tests/fuzz/, docs/FUZZING.md) ---------------------------------------
+# One libFuzzer harness per file reader, linked with a libflow of its own:
+# $(FUZZ_BUILD), compiled by $(FUZZ_CC) with AddressSanitizer,
+# UndefinedBehaviorSanitizer and libFuzzer's coverage, CPU only and without
+# OpenCV (PNG through libpng, PGM/PPM through pnm.c: the project's own
+# readers).  Seeds come from that build's tools (tests/fuzz/make-corpus.sh);
+# tests/fuzz/regress/ holds inputs that once failed, run every time.
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_HELPERS := $(filter-out tests/fuzz/fuzz_%.c,$(wildcard tests/fuzz/*.c))
+# What one input may cost: a single allocation, all memory, seconds; and the
+# largest input made.
+FUZZ_LIMITS  := -malloc_limit_mb=256 -rss_limit_mb=2048 -timeout=20 -max_len=8192
+
+# (A make without -j, such as CI's `make test`, builds it on every CPU.)
+fuzz-build:
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2)) \
+	    BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CUDA=0 OPENCV=0 SANITIZE=1 \
+	    CFLAGS='-O1 -g -fsanitize=fuzzer-no-link' fuzz-bins
+
+# Inside the fuzz build (fuzz-build sets BUILD and the flags): the harnesses
+# and the seeds.
+fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%) $(BUILD)/fuzz/seeds/done
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_HELPERS:%.c=$(BUILD)/obj/%.o) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+$(BUILD)/fuzz/seeds/done: tests/fuzz/make-corpus.sh $(BUILD)/bin/flow-synth $(BUILD)/bin/flow-compute
+	rm -rf $(dir $@) && mkdir -p $(dir $@)
+	tests/fuzz/make-corpus.sh $(BUILD)/bin $(dir $@)
+	touch $@
+
+# Each target for FUZZ_TIME seconds, its corpus kept in $(FUZZ_BUILD)/fuzz/corpus/
+# from one run to the next, its log in $(FUZZ_BUILD)/fuzz/fuzz_NAME.log; an input
+# that breaks a property lands in $(FUZZ_BUILD)/fuzz/artifacts/.
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	    log=$(FUZZ_BUILD)/fuzz/fuzz_$$t.log; \
+	    mkdir -p $(FUZZ_BUILD)/fuzz/corpus/$$t $(FUZZ_BUILD)/fuzz/artifacts; \
+	    echo "== fuzz_$$t: $(FUZZ_TIME) s (log: $$log)"; \
+	    if ! $(FUZZ_BUILD)/fuzz/fuzz_$$t $(FUZZ_LIMITS) -max_total_time=$(FUZZ_TIME) \
+	            -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/fuzz/artifacts/$$t- \
+	            $(FUZZ_BUILD)/fuzz/corpus/$$t $(FUZZ_BUILD)/fuzz/seeds/$$t \
+	            tests/fuzz/regress/$$t >$$log 2>&1; then \
+	        tail -n 30 $$log; echo "fuzz_$$t: FAILED (the input is in $(FUZZ_BUILD)/fuzz/artifacts/)"; \
+	        exit 1; \
+	    fi; \
+	    sed -n 's/^stat::number_of_executed_units: */  executions: /p; s/^#[0-9]*[[:space:]]*DONE *\(cov.*corp: [^ ]*\).*/  \1/p' $$log; \
+	done
+
+# The smoke run alone (make test runs it too): tests/cli/fuzz_smoke.sh.
+fuzz-smoke: fuzz-build
+	@BUILD=$(BUILD) FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_RUNS) \
+	    sh tests/cli/fuzz_smoke.sh
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 

@@ -21,11 +21,13 @@ set -euo pipefail
 # command without a GUI toolkit, which is all the scripts need), OpenCV's
 # python bindings (scripts/bench-peers, the peers benchmark, and its test),
 # Python's headers, numpy and pytest (the Python module flowplatform and its
-# tests), and Slurm with munge (tests/cli/slurm.sh runs scripts/slurm-flows
+# tests), clang (libFuzzer and the sanitizers: `make fuzz` and the fuzz smoke
+# run of `make test`; its runtime package is added below where it comes
+# apart), and Slurm with munge (tests/cli/slurm.sh runs scripts/slurm-flows
 # on a one-node cluster it starts; nothing here starts or enables the
 # daemons).
 PACKAGES=(build-essential pkg-config libpng-dev libopencv-dev imagemagick gnuplot-nox
-          python3-opencv python3-dev python3-numpy python3-pytest slurm-wlm munge)
+          python3-opencv python3-dev python3-numpy python3-pytest clang slurm-wlm munge)
 
 deps_only=0 demo=1
 while [ $# -gt 0 ]; do
@@ -59,13 +61,10 @@ for p in "${PACKAGES[@]}"; do
     esac
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-    echo "setup: all packages present (${PACKAGES[*]})"
-else
-    echo "setup: installing ${missing[*]}"
+as_root() { # COMMAND... -> run as root, or through sudo
     if ! command -v apt-get >/dev/null; then
         echo "setup: apt-get not found: this script knows Debian and Ubuntu only;" \
-             "install the equivalents of: ${missing[*]}" >&2
+             "install the equivalents of the missing packages" >&2
         exit 2
     fi
     if [ "$(id -u)" -eq 0 ]; then
@@ -73,13 +72,36 @@ else
     elif command -v sudo >/dev/null; then
         sudo=(sudo)
     else
-        echo "setup: missing packages (${missing[*]}) and neither root nor sudo:" \
+        echo "setup: missing packages and neither root nor sudo:" \
              "run as root or install them first" >&2
         exit 2
     fi
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y -q --no-install-recommends "${missing[@]}"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive "$@"
+}
+updated=0
+update_once() { [ "$updated" -eq 1 ] || { as_root apt-get update -q && updated=1; }; }
+apt_install() { # packages...
+    echo "setup: installing $*"
+    update_once
+    as_root apt-get install -y -q --no-install-recommends "$@"
+}
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "setup: all packages present (${PACKAGES[*]})"
+else
+    apt_install "${missing[@]}"
+fi
+# clang's libFuzzer and sanitizer runtime: part of clang on older releases,
+# a package of its own on Debian 12 (libclang-rt-N-dev), which clang only
+# recommends
+if ! tests/fuzz/have-libfuzzer.sh clang; then
+    rt="libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
+    apt-cache show "$rt" >/dev/null 2>&1 || update_once
+    if apt-cache show "$rt" >/dev/null 2>&1; then
+        apt_install "$rt"
+    fi
+    tests/fuzz/have-libfuzzer.sh clang ||
+        echo "setup: clang cannot link a libFuzzer harness: make test skips the fuzz smoke run" >&2
 fi
 
 [ "$deps_only" -eq 1 ] && exit 0

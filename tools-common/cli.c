@@ -146,24 +146,17 @@ int cli_bad_option(int c, char **argv, const char *usage, const char *help_cmd,
     return cli_usage_error(usage, help_cmd, "%s%sunknown option '%s'", p, sep, opt);
 }
 
-/* Text that is empty or starts with a blank is refused: strtol/strtod would
- * skip the blanks silently. */
-static int starts_badly(const char *text)
-{
-    return !text || !*text || isspace((unsigned char)text[0]);
-}
-
+/* The number itself is parsed by libflow's rule (flow/number.h), the one
+ * of parameters and .params files: an option and a file never disagree on
+ * what a number is. */
 int cli_parse_long(const char *what, const char *text, long lo, long hi, long *out)
 {
-    char *end = NULL;
-    errno = 0;
-    long x = starts_badly(text) ? 0 : strtol(text, &end, 10);
-    if (starts_badly(text) || !end || *end || errno == ERANGE) {
+    long x = 0;
+    if (flow_parse_integer(text, &x) != FLOW_OK) {
         if (lo <= INT_MIN && hi >= INT_MAX) /* any integer: the range is checked elsewhere */
-            cli_error("%s: '%s' is not an integer", what, text ? text : "");
+            cli_error("%s: %s", what, flow_last_error());
         else
-            cli_error("%s: '%s' is not an integer (expected %ld to %ld)", what,
-                      text ? text : "", lo, hi);
+            cli_error("%s: %s (expected %ld to %ld)", what, flow_last_error(), lo, hi);
         return -1;
     }
     if (x < lo || x > hi) {
@@ -185,15 +178,12 @@ int cli_parse_int(const char *what, const char *text, int lo, int hi, int *out)
 
 int cli_parse_double(const char *what, const char *text, double lo, double hi, double *out)
 {
-    char *end = NULL;
-    errno = 0;
-    double x = starts_badly(text) ? 0 : strtod(text, &end);
-    if (starts_badly(text) || !end || *end || !isfinite(x)) {
+    double x = 0;
+    if (flow_parse_real(text, &x) != FLOW_OK) {
         if (isinf(lo) && isinf(hi)) /* any number: the range is checked elsewhere */
-            cli_error("%s: '%s' is not a finite number", what, text ? text : "");
+            cli_error("%s: %s", what, flow_last_error());
         else
-            cli_error("%s: '%s' is not a finite number (expected %g to %g)", what,
-                      text ? text : "", lo, hi);
+            cli_error("%s: %s (expected %g to %g)", what, flow_last_error(), lo, hi);
         return -1;
     }
     if (x < lo || x > hi) {

@@ -86,8 +86,9 @@ int cli_usage_error(const char *usage, const char *help_cmd, const char *fmt, ..
 int cli_bad_option(int c, char **argv, const char *usage, const char *help_cmd,
                    const char *cmd);
 
-/* Number parsing: the whole of text must be the number, inside [lo, hi]
- * (NaN and infinities are rejected).  On success stores it and returns 0;
+/* Number parsing by libflow's rule (flow/number.h, which .params files
+ * follow too): the whole of text must be the number, inside [lo, hi] (NaN,
+ * infinities and nonzero text that rounds to 0 are rejected).  On success stores it and returns 0;
  * otherwise prints "<program>: <what>: '<text>' is not ..., expected ..."
  * and returns -1.  `what` names the option or argument ("--step").  Bounds
  * INT_MIN..INT_MAX (or wider) and -INFINITY..INFINITY take any number and

@@ -6,8 +6,9 @@
 #include "methods/method.h"
 #include "methods/list.h"
 #include "base/fail.h"
+#include "flow/number.h"
 
-#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,12 +168,20 @@ static flow_status no_such(const flow_method_desc *m, const char *key)
                      key ? key : "");
 }
 
-/* Parses text into a number for parameter d: the number itself, or for
- * CHOICE the index of the name. */
+/* The last error again with "<name>: " in front. */
+static flow_status reraise(const char *name)
+{
+    char why[512];
+    snprintf(why, sizeof why, "%s", flow_last_error());
+    return flow_fail(FLOW_ERR_INVALID, "%s: %s", name, why);
+}
+
+/* Parses text into a number for parameter d: the number itself (by
+ * flow/number.h's rule, which the tools' options share), or for CHOICE the
+ * index of the name. */
 static flow_status parse(const flow_param_def *d, const char *text, double *v)
 {
     const flow_param_info *in = &d->info;
-    char *end;
     if (in->type == FLOW_PARAM_CHOICE) {
         for (int i = 0; in->choices[i]; i++)
             if (strcmp(text, in->choices[i]) == 0) {
@@ -183,19 +192,16 @@ static flow_status parse(const flow_param_def *d, const char *text, double *v)
         return flow_fail(FLOW_ERR_INVALID, "unknown %s '%s' (expected %s)", in->name, text,
                          range_text(in, range, sizeof range));
     }
-    errno = 0;
-    if (in->type == FLOW_PARAM_REAL) {
-        /* an underflow (ERANGE with a tiny result) is a value like any other:
-         * the writer's %.17g gives it back exactly */
-        *v = strtod(text, &end);
-        if (end == text || *end || !isfinite(*v))
-            return flow_fail(FLOW_ERR_INVALID, "%s: '%s' is not a finite number", in->name,
-                             text);
-        return FLOW_OK;
+    if (in->type == FLOW_PARAM_REAL)
+        return flow_parse_real(text, v) == FLOW_OK ? FLOW_OK : reraise(in->name);
+    long n = 0;
+    if (flow_parse_integer(text, &n) != FLOW_OK)
+        return reraise(in->name);
+    if (n < INT_MIN || n > INT_MAX) { /* in_range would see it, but not as the text given */
+        char range[160];
+        return flow_fail(FLOW_ERR_INVALID, "%s: '%s' is out of range (%s)", in->name, text,
+                         range_text(in, range, sizeof range));
     }
-    const long n = strtol(text, &end, 10);
-    if (end == text || *end || errno == ERANGE || n < -2147483647L || n > 2147483647L)
-        return flow_fail(FLOW_ERR_INVALID, "%s: '%s' is not an integer", in->name, text);
     *v = (double)n;
     return FLOW_OK;
 }

@@ -18,7 +18,11 @@
  * the marker: reading maps (100, 100) to FLOW_UNKNOWN in both components,
  * writing maps any unknown vector to (100, 100).  A file whose flow window
  * is smaller than the image reads as a field of the image size with
- * unknown vectors outside the window. */
+ * unknown vectors outside the window.  What the header makes the reader
+ * allocate is bounded by the file's size: the image may have at most
+ * BARRON_MAX_SPREAD times the window's pixels, unless it has at most
+ * BARRON_SMALL_IMAGE pixels (8 MiB of vectors) -- a 32-byte file cannot
+ * make it fill a 16777216x16 field with unknown vectors. */
 #include "flowfile_formats.h"
 #include "base/fail.h"
 
@@ -27,6 +31,11 @@
 
 #define BARRON_HEADER 24
 #define BARRON_MISSING 100.0f
+/* The flow windows of Barron's programs leave a border of a few pixels
+ * (their filters' support) around the image: a window under a quarter of
+ * a large image is a corrupt header, not a border. */
+#define BARRON_MAX_SPREAD 4
+#define BARRON_SMALL_IMAGE (1L << 20)
 
 /* The header decoded in one byte order. */
 typedef struct barron_header {
@@ -90,11 +99,19 @@ flow_status flow_barron_read(FILE *f, const char *path, long long size, flow_fie
     const long long want = expected_size(h);
     if (size != want)
         return flow_fail(FLOW_ERR_FORMAT,
-                         "%s: %s: header claims a %gx%g flow (in a %gx%g image), which needs "
+                         "%s: %s: header claims a %.0fx%.0f flow (in a %.0fx%.0f image), which needs "
                          "%lld bytes, but the file has %lld",
                          path, size < want ? "truncated" : "trailing data", h->fw, h->fh, h->iw,
                          h->ih, want, size);
 
+    const double image = h->iw * h->ih, window = h->fw * h->fh;
+    if (image > BARRON_SMALL_IMAGE && image > BARRON_MAX_SPREAD * window)
+        return flow_fail(FLOW_ERR_SIZE,
+                         "%s: header puts a %.0fx%.0f flow window in a %.0fx%.0f image: an image of "
+                         "more than %ld pixels must be at most %d times the window (a "
+                         "corrupt header?)",
+                         path, h->fw, h->fh, h->iw, h->ih, (long)BARRON_SMALL_IMAGE,
+                         BARRON_MAX_SPREAD);
     const int iw = (int)h->iw, ih = (int)h->ih, fw = (int)h->fw, fh = (int)h->fh;
     const int xo = (int)h->xo, yo = (int)h->yo;
     FLOW_TRY(flow_field_alloc(out, iw, ih));

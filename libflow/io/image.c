@@ -6,10 +6,11 @@
  * gives the same precise message: the file exists, is a regular file and is
  * not empty; a PGM/PPM header is sane and the file holds the samples it
  * announces; a PNG's IHDR dimensions are within FLOW_IMAGE_MAX_PIXELS and
- * its chunk structure runs whole to IEND.  Then, with OpenCV, every format
- * goes through the OpenCV shim; without it PGM/PPM are read natively (pnm.c),
- * PNG through libpng (png/), and anything else fails with
- * FLOW_ERR_UNSUPPORTED naming the format and saying it needs OpenCV.
+ * its chunk structure runs whole to IEND.  Then PNG goes through libpng
+ * (png/) where it is built in; with OpenCV every other format goes through
+ * the OpenCV shim; without it PGM/PPM are read natively (pnm.c), and
+ * anything else fails with FLOW_ERR_UNSUPPORTED naming the format and
+ * saying it needs OpenCV.
  *
  * Writing picks the format from the extension; every writer, OpenCV's
  * included, goes through flow/atomic_file.h (a temporary name, checked
@@ -92,9 +93,27 @@ static unsigned long be32(const unsigned char *b)
     return (unsigned long)b[0] << 24 | (unsigned long)b[1] << 16 | (unsigned long)b[2] << 8 | b[3];
 }
 
+/* The most bytes of deflate output one byte of compressed data can give:
+ * a symbol takes at least a bit, and the longest match (258 bytes) two
+ * symbols, a length and a distance. */
+#define DEFLATE_MAX_RATIO 1032
+
+/* The bits per pixel of a PNG's colour type and bit depth (IHDR), 0 for a
+ * combination the format does not have. */
+static int png_bits_per_pixel(int color_type, int depth)
+{
+    static const int channels[7] = {1, 0, 3, 1, 2, 0, 4};
+    return color_type >= 0 && color_type <= 6 && channels[color_type] && depth >= 1 && depth <= 16
+               ? channels[color_type] * depth
+               : 0;
+}
+
 /* Checks a PNG's IHDR and walks its chunks to IEND without decoding them:
  * a truncated file or absurd dimensions are refused before any decoder
- * allocates.  f is at the start of the file, `size` bytes long. */
+ * allocates, and so are dimensions whose pixels the pixel data (IDAT)
+ * could not hold even at deflate's best ratio -- what a decoder allocates
+ * is bounded by the file's size.  f is at the start of the file, `size`
+ * bytes long. */
 static flow_status png_check(const char *path, FILE *f, long size)
 {
     unsigned char b[33];
@@ -111,6 +130,7 @@ static flow_status png_check(const char *path, FILE *f, long size)
                          path, w, h, (long)FLOW_IMAGE_MAX_PIXELS);
     long pos = 8;
     int idat = 0;
+    unsigned long long idat_bytes = 0;
     for (;;) {
         unsigned char c[8];
         if (pos + 8 > size || fseek(f, pos, SEEK_SET) != 0 || fread(c, 1, 8, f) != 8)
@@ -132,6 +152,8 @@ static flow_status png_check(const char *path, FILE *f, long size)
                              "%s: truncated PNG: chunk %.4s at byte %ld needs %lu bytes, the file "
                              "ends %ld bytes later",
                              path, (const char *)c + 4, pos, len + 12, size - pos);
+        if (memcmp(c + 4, "IDAT", 4) == 0)
+            idat_bytes += len;
         if (memcmp(c + 4, "IDAT", 4) == 0 && !idat++ && len >= 2) {
             /* the pixel data opens with a zlib header: deflate, check bits */
             unsigned char z[2];
@@ -147,6 +169,15 @@ static flow_status png_check(const char *path, FILE *f, long size)
     }
     if (!idat)
         return flow_fail(FLOW_ERR_FORMAT, "%s: corrupt PNG: no IDAT chunk (no pixel data)", path);
+    /* libpng checks the colour type and depth itself; an unknown pair gets
+     * the bound of the smallest pixel, one bit */
+    const int bpp = png_bits_per_pixel(b[25], b[24]);
+    const unsigned long long need = ((unsigned long long)w * h * (bpp ? bpp : 1) + 7) / 8;
+    if (need > DEFLATE_MAX_RATIO * idat_bytes)
+        return flow_fail(FLOW_ERR_FORMAT,
+                         "%s: corrupt PNG: %lux%lu pixels of %d bits need %llu bytes, more than "
+                         "its %llu bytes of pixel data (IDAT) can hold",
+                         path, w, h, bpp ? bpp : 1, need, idat_bytes);
     return fseek(f, 0, SEEK_SET) == 0
                ? FLOW_OK
                : flow_fail(FLOW_ERR_IO, "%s: cannot seek: %s", path, strerror(errno));
@@ -200,7 +231,12 @@ flow_status flow_image_read(const char *path, flow_image *img)
     } else if (fmt == FLOW_FMT_PNG) {
         s = png_check(path, f, size);
     }
-    if (s == FLOW_OK && flow_ocv_available()) {
+    /* PNG goes through libpng itself wherever it is built in, OpenCV or
+     * not: OpenCV's PNG decoder leaves libpng's default error handler in
+     * place, which prints "libpng error: ..." on stderr before the tool's
+     * own message (ours keeps the message for the status). */
+    const int native_png = fmt == FLOW_FMT_PNG && flow_png_available();
+    if (s == FLOW_OK && flow_ocv_available() && !native_png) {
         fclose(f);
         s = flow_ocv_image_read(path, flow_image_format_name(fmt), full16, img);
         if (s != FLOW_OK && fmt == FLOW_FMT_UNKNOWN)

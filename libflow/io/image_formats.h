@@ -51,8 +51,10 @@ typedef struct flow_pnm_info {
 /* Parses and checks the header of the PNM file f (at its start, `size`
  * bytes long): magic, comments, width, height, maxval in 1..65535, width x
  * height within FLOW_IMAGE_MAX_PIXELS, and that the file is long enough for
- * the samples the header announces (binary: exactly; ASCII: every sample is
- * scanned and checked against maxval).  Leaves f positioned at the samples.
+ * the samples the header announces, and every sample against maxval (ASCII
+ * always; binary when maxval is below 255 or between 256 and 65534, the
+ * only cases where a sample can exceed it).  Leaves f positioned at the
+ * samples.
  * Returns FLOW_OK, FLOW_ERR_FORMAT (bad magic or header, truncated, sample
  * above maxval), FLOW_ERR_SIZE (absurd dimensions) or FLOW_ERR_IO. */
 flow_status flow_pnm_header(const char *path, FILE *f, long size, flow_pnm_info *info);
@@ -72,6 +74,8 @@ flow_status flow_pnm_write(const char *path, const flow_image *img);
  * and low bit depths, drops alpha and scales 16-bit samples by 255/65535;
  * the writer writes 8-bit gray or RGB. */
 flow_status flow_png_read(const char *path, flow_image *img);
+/* 1 when libpng is built in (png/), 0 with nopng/. */
+int flow_png_available(void);
 /* The same into 8-bit samples (flow_image8_read's rules); a PNG that
  * decodes to 16 bits is FLOW_ERR_UNSUPPORTED. */
 flow_status flow_png_read8(const char *path, flow_image8 *img);

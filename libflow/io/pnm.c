@@ -4,8 +4,9 @@
  * 256..65535 (16-bit samples, most significant byte first), with '#'
  * comments anywhere whitespace may stand in the header.  Samples are scaled
  * by 255/maxval onto libflow's 0..255 scale.  The header is checked before
- * anything is allocated: dimensions within FLOW_IMAGE_MAX_PIXELS and a file
- * long enough for the samples it announces.  Writes binary 8-bit P5/P6.
+ * anything is allocated: dimensions within FLOW_IMAGE_MAX_PIXELS, a file
+ * long enough for the samples it announces, and no sample above maxval
+ * (ASCII or binary).  Writes binary 8-bit P5/P6.
  * Netpbm's own description of the format (netpbm.sourceforge.net, pgm(5),
  * ppm(5)) is the reference. */
 #include "io/image_formats.h"
@@ -80,6 +81,40 @@ static flow_status header_field(const char *path, FILE *f, const char *what, lon
     return FLOW_OK;
 }
 
+/* The error for sample i (0-based, in file order) of value v above maxval. */
+static flow_status above_maxval(const char *path, const flow_pnm_info *info, long long i,
+                                long long v)
+{
+    static const char *const colour[3] = {", red", ", green", ", blue"};
+    const long long pixel = i / info->channels;
+    return flow_fail(FLOW_ERR_FORMAT, "%s: sample %lld (x %lld, y %lld%s) is %lld, above maxval %d",
+                     path, i + 1, pixel % info->width, pixel / info->width,
+                     info->channels == 3 ? colour[i % 3] : "", v, info->maxval);
+}
+
+/* Checks every binary sample against maxval, reading from f (at the
+ * samples) in blocks. */
+static flow_status binary_samples_check(const char *path, FILE *f, const flow_pnm_info *info)
+{
+    const int bps = info->maxval > 255 ? 2 : 1;
+    const long long n = (long long)info->width * info->height * info->channels;
+    unsigned char buf[8192];
+    for (long long done = 0; done < n;) {
+        const long long left = n - done, fit = (long long)sizeof buf / bps;
+        const size_t k = (size_t)(left < fit ? left : fit);
+        if (fread(buf, (size_t)bps, k, f) != k)
+            return flow_fail(FLOW_ERR_IO, "%s: read failed in the samples: %s", path,
+                             ferror(f) ? strerror(errno) : "the file shrank");
+        for (size_t i = 0; i < k; i++) {
+            const unsigned v = bps == 2 ? (unsigned)buf[2 * i] << 8 | buf[2 * i + 1] : buf[i];
+            if (v > (unsigned)info->maxval)
+                return above_maxval(path, info, done + (long long)i, v);
+        }
+        done += (long long)k;
+    }
+    return FLOW_OK;
+}
+
 flow_status flow_pnm_header(const char *path, FILE *f, long size, flow_pnm_info *info)
 {
     memset(info, 0, sizeof *info);
@@ -128,6 +163,14 @@ flow_status flow_pnm_header(const char *path, FILE *f, long size, flow_pnm_info 
                              "(%lld bytes), the file holds %lld after the header",
                              path, w, h, info->channels == 3 ? "RGB" : "gray",
                              maxval > 255 ? 2 : 1, need, have);
+        /* A sample can exceed maxval only when maxval is below its sample
+         * size's full range: then every sample is checked, here, so that
+         * no decoder (ours or OpenCV's) sees one. */
+        if (maxval == 255 || maxval == 65535)
+            return FLOW_OK;
+        FLOW_TRY(binary_samples_check(path, f, info));
+        if (fseek(f, info->data_offset, SEEK_SET) != 0)
+            return flow_fail(FLOW_ERR_IO, "%s: cannot seek: %s", path, strerror(errno));
         return FLOW_OK;
     }
     /* ASCII: each sample takes a digit and a separator, the last one no
@@ -164,9 +207,11 @@ static flow_status ascii_samples(const char *path, FILE *f, const flow_pnm_info 
         if (r == 0)
             return flow_fail(FLOW_ERR_FORMAT, "%s: sample %lld: expected a number, found '%c'",
                              path, i + 1, c);
-        if (r < 0 || v > info->maxval)
-            return flow_fail(FLOW_ERR_FORMAT, "%s: sample %lld is above maxval %d", path, i + 1,
-                             info->maxval);
+        if (r < 0)
+            return flow_fail(FLOW_ERR_FORMAT, "%s: sample %lld has more than 12 digits, above "
+                             "maxval %d", path, i + 1, info->maxval);
+        if (v > info->maxval)
+            return above_maxval(path, info, i, v);
         if (dst) {
             const size_t p = (size_t)(i / info->channels);
             const int ch = (int)(i % info->channels);

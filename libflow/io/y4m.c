@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #define HEADER_MAX 65536 /* longest stream header accepted (X comments included) */
 #define FRAME_HEADER_MAX 4096
@@ -31,8 +32,9 @@ struct flow_y4m_reader {
     double c_mid;             /* chroma zero */
     double fps;
     long frame;        /* frames read so far */
-    unsigned char *buf;
+    unsigned char *buf; /* allocated at the first frame flow_y4m_read converts */
     size_t frame_bytes;
+    long long size;    /* the file's size, or -1 for a pipe or a terminal */
 };
 
 struct flow_y4m_writer {
@@ -271,9 +273,8 @@ flow_status flow_y4m_open(const char *path, flow_y4m_reader **out)
     if (r->planes == 4)
         samples += luma;
     r->frame_bytes = samples * (size_t)r->bytes;
-    r->buf = malloc(r->frame_bytes);
-    if (!r->buf)
-        return reader_fail(r, FLOW_ERR_NOMEM, "cannot allocate a frame buffer");
+    struct stat st;
+    r->size = fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
     *out = r;
     return FLOW_OK;
 }
@@ -290,11 +291,13 @@ static inline float clamp255(double v)
     return (float)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
-/* The next frame's header and its frame_bytes samples into dst; *got is 0
- * at the clean end of the stream. */
-static flow_status read_frame(flow_y4m_reader *r, unsigned char *dst, int *got)
+/* The next frame's header; *more is 0 at the clean end of the stream.  In
+ * a file the frame's samples must all be there before anything is
+ * allocated for them: a header's frame size alone (up to 2 GiB) allocates
+ * nothing. */
+static flow_status frame_header(flow_y4m_reader *r, int *more)
 {
-    *got = 0;
+    *more = 0;
     char line[FRAME_HEADER_MAX];
     long n = read_line(r->f, line, sizeof line);
     if (n == -1)
@@ -302,12 +305,22 @@ static flow_status read_frame(flow_y4m_reader *r, unsigned char *dst, int *got)
     if (n < 0 || strncmp(line, "FRAME", 5) != 0 || (line[5] != '\0' && line[5] != ' '))
         return flow_fail(FLOW_ERR_FORMAT, "%s: frame %ld: bad frame header (expected 'FRAME')",
                          r->name, r->frame);
+    const long pos = r->size >= 0 ? ftell(r->f) : -1;
+    if (pos >= 0 && r->size - pos < (long long)r->frame_bytes)
+        return flow_fail(FLOW_ERR_FORMAT, "%s: frame %ld is truncated (%lld of %zu bytes)",
+                         r->name, r->frame, r->size - pos, r->frame_bytes);
+    *more = 1;
+    return FLOW_OK;
+}
+
+/* The frame_bytes samples after a frame header into dst. */
+static flow_status frame_data(flow_y4m_reader *r, unsigned char *dst)
+{
     size_t rd = fread(dst, 1, r->frame_bytes, r->f);
     if (rd != r->frame_bytes)
         return flow_fail(FLOW_ERR_FORMAT, "%s: frame %ld is truncated (%zu of %zu bytes)%s%s",
                          r->name, r->frame, rd, r->frame_bytes, ferror(r->f) ? ": " : "",
                          ferror(r->f) ? strerror(errno) : "");
-    *got = 1;
     return FLOW_OK;
 }
 
@@ -324,9 +337,19 @@ flow_status flow_y4m_read8(flow_y4m_reader *r, flow_image8 *img, int *got)
         return flow_fail(FLOW_ERR_UNSUPPORTED,
                          "%s: the frames are not 8-bit full-range mono samples: read them as "
                          "images", r->name);
-    FLOW_TRY(flow_io_fit8(r->name, img, r->width, r->height, 1));
-    FLOW_TRY(read_frame(r, img->data, got));
-    r->frame += *got;
+    /* a buffer of another size is refused before anything is read; one is
+     * allocated only for a frame that is there */
+    if (img->data)
+        FLOW_TRY(flow_io_fit8(r->name, img, r->width, r->height, 1));
+    int more = 0;
+    FLOW_TRY(frame_header(r, &more));
+    if (!more)
+        return FLOW_OK; /* clean end of the stream */
+    if (!img->data)
+        FLOW_TRY(flow_io_fit8(r->name, img, r->width, r->height, 1));
+    FLOW_TRY(frame_data(r, img->data));
+    r->frame++;
+    *got = 1;
     return FLOW_OK;
 }
 
@@ -334,9 +357,13 @@ flow_status flow_y4m_read(flow_y4m_reader *r, flow_image *img, int *got)
 {
     *got = 0;
     int more = 0;
-    FLOW_TRY(read_frame(r, r->buf, &more));
+    FLOW_TRY(frame_header(r, &more));
     if (!more)
         return FLOW_OK; /* clean end of the stream */
+    if (!r->buf && !(r->buf = malloc(r->frame_bytes)))
+        return flow_fail(FLOW_ERR_NOMEM, "%s: cannot allocate a frame buffer of %zu bytes",
+                         r->name, r->frame_bytes);
+    FLOW_TRY(frame_data(r, r->buf));
     const int channels = flow_y4m_channels(r);
     if (img->data) {
         if (img->width != r->width || img->height != r->height || img->channels != channels)

@@ -52,7 +52,9 @@ flow_status flow_y4m_open(const char *path, flow_y4m_reader **out);
  * NULL), reused after (it must then have the stream's size and channels,
  * else FLOW_ERR_SIZE).  *got is 1 for a frame, 0 at the clean end of the
  * stream.  FLOW_ERR_FORMAT for a bad frame header or a truncated frame
- * (the message names the file and the frame number). */
+ * (the message names the file and the frame number).  In a file nothing
+ * is allocated for a frame before the file is seen to hold all of it: a
+ * header announcing huge frames allocates nothing. */
 flow_status flow_y4m_read(flow_y4m_reader *r, flow_image *img, int *got);
 /* Reads the next frame's samples into img, as stored (flow_y4m_read's
  * rules for the buffer and *got), when they are the frame itself: 8-bit

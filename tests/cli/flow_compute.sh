@@ -83,6 +83,19 @@ check ".params: command line quoted for the shell" 'grep -qxF -f want.txt "it'\'
 expect "rerun from .params" 0 err EMPTY $FCC -p ab.flo.params f0.png f1.png -o again.flo
 check "same flow from its .params" 'cmp -s ab.flo again.flo'
 check "same parameters written" '[ "$(keys ab.flo.params)" = "$(keys again.flo.params)" ]'
+# a value in the subnormal range (below 2.2e-308) is a number like any other:
+# the run reproduces from its own .params
+expect "subnormal option" 0 err EMPTY $FCC --sigma 1e-320 f0.png f1.png -o tiny.flo
+check "subnormal written" 'keys tiny.flo.params | grep -qx "sigma,9.9998886718268301e-321"'
+expect "rerun from a subnormal .params" 0 err EMPTY $FCC -p tiny.flo.params f0.png f1.png -o tiny2.flo
+check "same flow from the subnormal .params" 'cmp -s tiny.flo tiny2.flo'
+check "same subnormal parameters written" '[ "$(keys tiny.flo.params)" = "$(keys tiny2.flo.params)" ]'
+# nonzero text that rounds to 0 is refused by the option and by the file alike
+expect "option rounding to 0" 1 err "--sigma: sigma: '1e-400' is not zero but rounds to 0" \
+    $FCC --sigma 1e-400 f0.png f1.png -o x.flo
+printf 'sigma,1e-400\n' >zero.params
+expect "file value rounding to 0" 2 err "zero.params:1: sigma: '1e-400' is not zero but rounds to 0" \
+    $FCC -p zero.params f0.png f1.png -o x.flo
 expect "override" 0 err EMPTY $FCC -p ab.flo.params --alpha 123.5 f0.png f1.png -o over.flo
 check "option overrides the file" 'keys over.flo.params | grep -qx "alpha,123.5"'
 check "override changes the flow" '! cmp -s ab.flo over.flo'
@@ -185,6 +198,27 @@ fi
 expect "missing frame" 2 err "no-such-frame.png" $FCC f0.png no-such-frame.png -o x.flo
 expect "size mismatch" 2 err "small.png: frame is 32x24 but f0.png is 64x48" $FCC f0.png small.png -o x.flo
 expect "not an image" 2 err "junk.png" $FCC f0.png junk.png -o x.flo
+# binary samples above maxval, 8- and 16-bit: refused like ASCII ones, naming value and place
+printf 'P5 1 1 1\n\377' >max1.pgm
+expect "8-bit sample above maxval" 2 err "max1.pgm: sample 1 \(x 0, y 0\) is 255, above maxval 1$" \
+    $FCC max1.pgm max1.pgm -o x.flo
+printf 'P5 2 1 1000\n\003\350\003\351' >max1000.pgm
+expect "16-bit sample above maxval" 2 err "max1000.pgm: sample 2 \(x 1, y 0\) is 1001, above maxval 1000$" \
+    $FCC max1000.pgm max1000.pgm -o x.flo
+# a PNG whose chunks are whole (their CRCs right) but whose pixel data is no
+# deflate stream (block type 11): the tool's message is the only line on
+# stderr (no "libpng error: ..." before it, OpenCV build or not)
+printf '\211PNG\r\n\032\n\000\000\000\015IHDR\000\000\000\002\000\000\000\002\010\000\000\000\000\127\335\122\370' >corrupt.png
+printf '\000\000\000\007IDAT\170\001\007\000\000\000\000\357\255\112\335\000\000\000\000IEND\256B`\202' >>corrupt.png
+expect "corrupt PNG" 2 err "^flow-compute: corrupt.png: corrupt or truncated PNG: .*invalid block type" \
+    $FCC corrupt.png corrupt.png -o x.flo
+check "corrupt PNG: one line on stderr" '[ "$(wc -l <err)" -eq 1 ]'
+if "$FC" --version | grep -q '^OpenCV: yes'; then
+    # imread's own complaint on std::cerr does not get through either
+    printf 'BM%046d' 0 >corrupt.bmp
+    expect "corrupt BMP" 2 err "^flow-compute: corrupt.bmp: OpenCV cannot decode" $FCC corrupt.bmp corrupt.bmp -o x.flo
+    check "corrupt BMP: one line on stderr" '[ "$(wc -l <err)" -eq 1 ]'
+fi
 check "no output after bad frames" '[ ! -e x.flo ]'
 expect "unwritable output" 2 err "nonexistent-dir/x.flo" $FCC f0.png f1.png -o nonexistent-dir/x.flo
 

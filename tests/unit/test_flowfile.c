@@ -422,6 +422,52 @@ static void test_bad_files(void)
     free(b);
 }
 
+/* A big-endian .F of an iw x ih image with an fw x fh window at (0, 0),
+ * every vector (1, -2) in the file's axes, as the scratch file `name`. */
+static const char *write_barron_sized(const char *name, int iw, int ih, int fw, int fh)
+{
+    const size_t n = 24 + 8 * (size_t)fw * fh;
+    unsigned char *b = malloc(n);
+    if (!b)
+        return NULL;
+    const float header[6] = {(float)iw, (float)ih, (float)fw, (float)fh, 0, 0};
+    for (int i = 0; i < 6; i++)
+        put_be(b + 4 * i, bits(header[i]));
+    for (size_t i = 0; i < (size_t)fw * fh; i++) {
+        put_be(b + 24 + 8 * i, bits(1.0f));
+        put_be(b + 28 + 8 * i, bits(-2.0f));
+    }
+    const char *path = harness_path(name);
+    harness_write_file(path, b, n);
+    free(b);
+    return path;
+}
+
+/* What a .F header makes the reader allocate is bounded by the file: a
+ * 32-byte file with a 1x1 window in a 16777216x16 image once took 2 GiB
+ * and seconds; an image over 2^20 pixels must be at most 4 times its
+ * window, a smaller one may have any window. */
+static void test_barron_window_bound(void)
+{
+    const char *p = write_barron_sized("spread.F", 16777216, 16, 1, 1);
+    expect_bad(p, FLOW_ERR_SIZE, "1x1 flow window in a 16777216x16 image");
+    p = write_barron_sized("spread-edge.F", 1100, 1000, 549, 500);
+    expect_bad(p, FLOW_ERR_SIZE, "549x500 flow window in a 1100x1000 image");
+    static const int fine[][4] = {{1024, 1024, 1, 1}, {1100, 1000, 550, 500}};
+    for (int k = 0; k < 2; k++) {
+        p = write_barron_sized(k ? "quarter.F" : "small-image.F", fine[k][0], fine[k][1],
+                               fine[k][2], fine[k][3]);
+        flow_field f;
+        CHECK_OK(flow_field_read(p, &f));
+        CHECK(f.width == fine[k][0] && f.height == fine[k][1]);
+        if (f.u) {
+            CHECK(f.u[0] == 1.0f && f.v[0] == 2.0f); /* v down in memory */
+            CHECK(f.u[fine[k][2]] == FLOW_UNKNOWN); /* right of the window */
+        }
+        flow_field_free(&f);
+    }
+}
+
 static void test_bad_writes(void)
 {
     flow_field f;
@@ -510,6 +556,7 @@ int main(void)
     RUN(test_pcm_header_variants);
     RUN(test_extension_case);
     RUN(test_bad_files);
+    RUN(test_barron_window_bound);
     RUN(test_bad_writes);
     RUN(test_real_ground_truths);
     return harness_report();

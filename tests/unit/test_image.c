@@ -423,6 +423,12 @@ static void test_bad_files(void)
     const unsigned char raw[] = {0, 1, 2, 3};
     write_png(harness_path("huge.png"), 100000, 100000, 8, 0, raw, sizeof raw, NULL, 0);
     expect_read_fails(harness_path("huge.png"), FLOW_ERR_SIZE);
+    /* dimensions the pixel data cannot fill even at deflate's best ratio
+     * (1032:1): refused before a decoder allocates for them */
+    write_png(harness_path("bomb.png"), 8192, 8192, 8, 0, raw, sizeof raw, NULL, 0);
+    expect_read_fails(harness_path("bomb.png"), FLOW_ERR_FORMAT);
+    CHECK(strstr(flow_last_error(), "8192x8192 pixels of 8 bits need 67108864 bytes, more than "
+                                    "its 15 bytes of pixel data") != NULL);
 
     /* unsupported maxval */
     expect_bytes_fail("m70000.pgm", "P5\n1 1\n70000\n\0\0", 15, FLOW_ERR_FORMAT);
@@ -457,12 +463,55 @@ static void test_bad_files(void)
     write_png(harness_path("junk.png"), 3, 1, 8, 0, row, sizeof row, junk, sizeof junk - 1);
     expect_read_fails(harness_path("junk.png"), FLOW_ERR_FORMAT);
     /* a valid zlib header, then a reserved block type (11): the decoder's
-     * own error must come back as a status (libpng or OpenCV may also print
-     * a line on stderr) */
+     * own error must come back as a status (and nothing on stderr:
+     * flow_compute.sh checks that) */
     const unsigned char badz[] = {0x78, 0x01, 0x07, 0x00, 0x00, 0x00, 0x00};
     write_png(harness_path("badz.png"), 3, 1, 8, 0, row, sizeof row, badz, sizeof badz);
     expect_read_fails(harness_path("badz.png"), have_png ? FLOW_ERR_FORMAT : FLOW_ERR_UNSUPPORTED);
     CHECK(leftover_temps() == 0);
+}
+
+/* Samples above maxval are refused in binary files as in ASCII ones (a
+ * binary reader that took them would scale 255 of maxval 1 to 65025),
+ * with the value and where it is; a sample equal to maxval is fine. */
+static void test_above_maxval(void)
+{
+    static const struct {
+        const char *name;
+        const char *bytes;
+        size_t n;
+        const char *message; /* after the path */
+    } bad[] = {
+        { "max1.pgm", "P5 1 1 1\n\xff", 10, ": sample 1 (x 0, y 0) is 255, above maxval 1" },
+        { "max100.pgm", "P5\n3 1\n100\n\x32\x64\x65", 14,
+          ": sample 3 (x 2, y 0) is 101, above maxval 100" },
+        { "max1000.ppm", "P6\n2 1\n1000\n\x03\xe8\x00\x00\x00\x01\x00\x02\x03\xe9\x00\x00",
+          24, ": sample 5 (x 1, y 0, green) is 1001, above maxval 1000" },
+        { "max300.pgm", "P5\n1 2\n300\n\x01\x2c\xff\xff", 15,
+          ": sample 2 (x 0, y 1) is 65535, above maxval 300" },
+        { "ascii.ppm", "P3\n1 2\n9\n1 2 3 4 5 10\n", 23,
+          ": sample 6 (x 0, y 1, blue) is 10, above maxval 9" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *path = harness_path(bad[i].name);
+        expect_bytes_fail(bad[i].name, bad[i].bytes, bad[i].n, FLOW_ERR_FORMAT);
+        char want[512];
+        snprintf(want, sizeof want, "%s%s", path, bad[i].message);
+        if (!strstr(flow_last_error(), want))
+            fprintf(stderr, "    got '%s'\n    want '%s'\n", flow_last_error(), want);
+        CHECK(strstr(flow_last_error(), want) != NULL);
+    }
+    /* at maxval: full scale */
+    const char *path = harness_path("atmax.pgm");
+    harness_write_file(path, "P5\n2 1\n300\n\x01\x2c\x00\x96", 15);
+    flow_image img;
+    CHECK_OK(flow_image_read(path, &img));
+    CHECK(img.data && img.width == 2 && img.height == 1);
+    if (img.data) {
+        CHECK_NEAR(img.data[0], 255.0, 1e-3);
+        CHECK_NEAR(img.data[1], 127.5, 0.51); /* OpenCV rounds to whole values */
+    }
+    flow_image_free(&img);
 }
 
 /* ---- writing ------------------------------------------------------------ */
@@ -780,6 +829,7 @@ int main(void)
     RUN(test_read_16bit);
     RUN(test_magic_over_extension);
     RUN(test_bad_files);
+    RUN(test_above_maxval);
     RUN(test_write_whole_or_nothing);
     RUN(test_opencv_formats);
     RUN(test_video_roundtrip);

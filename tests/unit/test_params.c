@@ -6,6 +6,7 @@
  * method, method lines, every kind of bad line reported with file:line and
  * nothing changed, the files shipped in params/ valid). */
 #include "harness.h"
+#include "flow/number.h"
 #include "flow/params.h"
 
 #include <dirent.h>
@@ -258,8 +259,10 @@ static void test_set_get_round_trip(void)
     CHECK_OK(flow_params_get_number(p, "alpha", &tiny));
     const double want_tiny = strtod("1e-320", NULL);
     CHECK(tiny > 0 && memcmp(&tiny, &want_tiny, sizeof tiny) == 0);
-    /* one that underflows to 0 is out of alpha's range (0 < alpha) */
+    /* one that underflows to 0 is refused, also where 0 is in range (sigma) */
     CHECK(flow_params_set(p, "alpha", "1e-400") == FLOW_ERR_INVALID);
+    CHECK(flow_params_set(p, "sigma", "1e-400") == FLOW_ERR_INVALID);
+    CHECK(strstr(flow_last_error(), "sigma: '1e-400' is not zero but rounds to 0") != NULL);
     CHECK_OK(flow_params_get_number(p, "alpha", &tiny));
     CHECK(memcmp(&tiny, &want_tiny, sizeof tiny) == 0);
     /* integers, booleans, choices: by text and by number */
@@ -545,6 +548,79 @@ static void test_applies(void)
     CHECK_OK(flow_params_set(p, "nonlinear_smooth", "0"));
     CHECK(!flow_params_applies(p, "eps_s"));
     CHECK(flow_params_applies(p, "alpha"));
+    flow_params_destroy(p);
+}
+
+/* ---- numbers from text: one rule for options, parameters and files ---- */
+
+static void test_parse_numbers(void)
+{
+    /* want 0 with ok: the double strtod gives for the text (its own spelling) */
+    static const struct {
+        const char *text;
+        int ok;
+        double want;
+    } reals[] = {
+        { "1.5", 1, 1.5 }, { "-0", 1, 0 }, { "0e-400", 1, 0 }, { "+2e3", 1, 2000 },
+        { "0x1p-3", 1, 0.125 }, { "1e-320", 1, 0 }, { "4.9406564584124654e-324", 1, 0 },
+        { "1.7976931348623157e308", 1, 0 },
+        { "1e-400", 0, 0 }, { "-1e-400", 0, 0 }, { "2.4703282292062327e-324", 0, 0 },
+        { "1e400", 0, 0 }, { "inf", 0, 0 }, { "-infinity", 0, 0 }, { "nan", 0, 0 },
+        { "", 0, 0 }, { " 1", 0, 0 }, { "1 ", 0, 0 }, { "1,5", 0, 0 }, { "abc", 0, 0 },
+        { "1e", 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
+        double x = -7;
+        const flow_status s = flow_parse_real(reals[i].text, &x);
+        const double want = reals[i].want != 0 ? reals[i].want : strtod(reals[i].text, NULL);
+        const int ok = reals[i].ok ? s == FLOW_OK && memcmp(&x, &want, sizeof x) == 0
+                                   : s == FLOW_ERR_INVALID && x == -7 &&
+                                         strstr(flow_last_error(), reals[i].text) != NULL;
+        if (!ok)
+            fprintf(stderr, "    real '%s': status %d, %.17g, '%s'\n", reals[i].text, (int)s, x,
+                    flow_last_error());
+        CHECK(ok);
+    }
+    double tiny = 0;
+    CHECK_OK(flow_parse_real("4.9406564584124654e-324", &tiny));
+    CHECK(tiny > 0 && tiny < 1e-323);
+    CHECK(flow_parse_real(NULL, &tiny) == FLOW_ERR_INVALID);
+    CHECK(flow_parse_real("1e-400", &tiny) == FLOW_ERR_INVALID &&
+          strstr(flow_last_error(), "rounds to 0") != NULL);
+
+    static const struct {
+        const char *text;
+        int ok;
+        long want;
+    } ints[] = {
+        { "17", 1, 17 }, { "-1", 1, -1 }, { "+4", 1, 4 }, { "0", 1, 0 },
+        { "9223372036854775807", 1, 9223372036854775807L },
+        { "9223372036854775808", 0, 0 }, { "1.0", 0, 0 }, { "1e3", 0, 0 }, { "0x10", 0, 0 },
+        { " 1", 0, 0 }, { "1 ", 0, 0 }, { "", 0, 0 }, { "-", 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        long n = -7;
+        const flow_status s = flow_parse_integer(ints[i].text, &n);
+        const int ok = ints[i].ok ? s == FLOW_OK && n == ints[i].want
+                                  : s == FLOW_ERR_INVALID && n == -7 &&
+                                        strstr(flow_last_error(), "is not an integer") != NULL;
+        if (!ok)
+            fprintf(stderr, "    integer '%s': status %d, %ld, '%s'\n", ints[i].text, (int)s, n,
+                    flow_last_error());
+        CHECK(ok);
+    }
+    /* a parameter follows the same rule: what flow_parse_real refuses,
+     * flow_params_set refuses, naming the parameter */
+    flow_params *p = harness_params("clg", NULL);
+    if (!p)
+        return;
+    for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
+        double x;
+        if (flow_parse_real(reals[i].text, &x) == FLOW_OK)
+            continue;
+        CHECK(flow_params_set(p, "sigma", reals[i].text) == FLOW_ERR_INVALID);
+        CHECK(strncmp(flow_last_error(), "sigma: ", 7) == 0);
+    }
     flow_params_destroy(p);
 }
 
@@ -877,6 +953,7 @@ int main(void)
     RUN(test_registry);
     RUN(test_defaults_documented);
     RUN(test_set_get_round_trip);
+    RUN(test_parse_numbers);
     RUN(test_range_errors);
     RUN(test_range_edges);
     RUN(test_choices);

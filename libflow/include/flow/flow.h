@@ -5,6 +5,7 @@
  * status.h   status codes and error details
  * device.h   the CPU and CUDA devices: opening one, names, pinned memory, timing
  * params.h   the methods, their parameter schemas, parameter values, .params files
+ * number.h   numbers from text: the one rule of parameters, .params files and options
  * context.h  computing flow fields: contexts, observers
  * image.h    images and video (OpenCV when built with it)
  * field.h    flow fields, .flo/.F/.pcm files, the forward-backward check
@@ -22,6 +23,7 @@
 #include "flow/error.h"
 #include "flow/field.h"
 #include "flow/image.h"
+#include "flow/number.h"
 #include "flow/params.h"
 #include "flow/render.h"
 #include "flow/status.h"

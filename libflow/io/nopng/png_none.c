@@ -7,6 +7,11 @@
 
 #include <string.h>
 
+int flow_png_available(void)
+{
+    return 0;
+}
+
 flow_status flow_png_read(const char *path, flow_image *img)
 {
     memset(img, 0, sizeof *img);

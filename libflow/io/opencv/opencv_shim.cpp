@@ -7,8 +7,9 @@
  * crosses into C.  Images arrive as OpenCV's interleaved B, G, R and leave
  * as libflow's planar R, G, B floats on the 0..255 scale.  OpenCV's own
  * logging is silenced on first use (the library never prints) unless the
- * user set OPENCV_LOG_LEVEL (and FFmpeg's, unless OPENCV_FFMPEG_LOGLEVEL is
- * set). */
+ * user set OPENCV_LOG_LEVEL, and so is what imread writes to std::cerr
+ * itself (FFmpeg's logging too, unless OPENCV_FFMPEG_LOGLEVEL is set).
+ * (libjpeg's warnings, which OpenCV leaves on stderr, are out of reach.) */
 #include "io/image_formats.h"
 #include "io/opencv_shim.h"
 #include "base/fail.h"
@@ -25,6 +26,7 @@
 #include <cstring>
 #include <strings.h>
 #include <exception>
+#include <iostream>
 #include <memory>
 #include <new>
 #include <string>
@@ -69,11 +71,54 @@ struct flow_video_writer {
 
 namespace {
 
+/* Whether this thread is inside an OpenCV call of the shim that may write
+ * to std::cerr (set by cerr_silenced). */
+thread_local bool in_opencv = false;
+
+/* imread writes some failures to std::cerr itself ("imread_('x.bmp'):
+ * can't read header: ..."), past OpenCV's logger, before returning the
+ * empty image the shim turns into a status.  std::cerr gets this buffer:
+ * what a thread writes while in_opencv is dropped, everything else goes
+ * on to the original buffer, so a program's own std::cerr output is
+ * untouched. */
+class cerr_filter : public std::streambuf
+{
+  public:
+    explicit cerr_filter(std::streambuf *next) : next_(next) {}
+
+  protected:
+    int overflow(int c) override
+    {
+        if (in_opencv || traits_type::eq_int_type(c, traits_type::eof()))
+            return traits_type::not_eof(c);
+        return next_->sputc(traits_type::to_char_type(c));
+    }
+    std::streamsize xsputn(const char *s, std::streamsize n) override
+    {
+        return in_opencv ? n : next_->sputn(s, n);
+    }
+    int sync() override { return in_opencv ? 0 : next_->pubsync(); }
+
+  private:
+    std::streambuf *next_;
+};
+
+/* Marks the calling thread in_opencv for the lifetime of the object. */
+struct cerr_silenced {
+    cerr_silenced() { in_opencv = true; }
+    ~cerr_silenced() { in_opencv = false; }
+    cerr_silenced(const cerr_silenced &) = delete;
+    cerr_silenced &operator=(const cerr_silenced &) = delete;
+};
+
 void quiet_opencv()
 {
     static const bool done = [] {
-        if (!std::getenv("OPENCV_LOG_LEVEL"))
+        if (!std::getenv("OPENCV_LOG_LEVEL")) {
             cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+            /* never destroyed: std::cerr is flushed after static objects are */
+            std::cerr.rdbuf(new cerr_filter(std::cerr.rdbuf()));
+        }
         /* FFmpeg's messages ("Invalid PNG signature", ...) go straight to
          * stderr; OpenCV's FFmpeg backend reads this variable when it
          * starts (-8 is AV_LOG_QUIET).  A value the user set is kept. */
@@ -229,7 +274,11 @@ flow_status flow_ocv_image_read(const char *path, const char *format, double ful
     std::memset(img, 0, sizeof *img);
     try {
         quiet_opencv();
-        cv::Mat m = cv::imread(path, cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR);
+        cv::Mat m;
+        {
+            const cerr_silenced quiet;
+            m = cv::imread(path, cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR);
+        }
         if (m.empty())
             return flow_fail(FLOW_ERR_FORMAT,
                              "%s: OpenCV cannot decode this %s file (corrupt, truncated, or a "
@@ -263,6 +312,7 @@ flow_status flow_ocv_image_write(const char *path, const flow_image *img)
             float_mat_from_image(img, m);
         else
             mat_from_image(img, img->channels, m);
+        const cerr_silenced quiet;
         const std::string ext = std::string(".") + flow_path_extension(path);
         if (!cv::imencode(ext, m, bytes) || bytes.empty())
             return flow_fail(FLOW_ERR_IO, "%s: OpenCV could not encode the image", path);

@@ -1,6 +1,7 @@
-/* png_libpng.c -- PNG read and written through libpng, for builds without
- * OpenCV (built only when pkg-config finds libpng; nopng/png_none.c
- * otherwise).
+/* png_libpng.c -- PNG read and written through libpng (built when
+ * pkg-config finds libpng; nopng/png_none.c otherwise).  Reading goes
+ * through here in OpenCV builds too (image.c says why); writing only
+ * without OpenCV.
  *
  * libpng reports errors by calling an error function that must not return;
  * ours records libpng's message and longjmps back into the function that
@@ -122,6 +123,11 @@ static flow_status png_read(const char *path, flow_image *img, flow_image8 *byte
     png_destroy_read_struct(&png, &info, NULL);
     fclose(f);
     return s;
+}
+
+int flow_png_available(void)
+{
+    return 1;
 }
 
 flow_status flow_png_read(const char *path, flow_image *img)
