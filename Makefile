@@ -6,7 +6,9 @@
 #   make test            unit, CLI and Python tests on the CPU backend
 #   make test-gpu        the same on CUDA, plus CPU/GPU agreement tests
 #   make bench           GPU benchmarks (needs a CUDA device)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local    make uninstall PREFIX=/usr/local
+#   make help            this list, and the pipeline's goals and options
+#   make V=1             the full commands instead of one line per step
 #   make SANITIZE=1 test AddressSanitizer + UndefinedBehaviorSanitizer
 #   make fuzz            libFuzzer on every file reader, FUZZ_TIME seconds each (needs
 #                        clang; docs/FUZZING.md); make fuzz-smoke: FUZZ_RUNS inputs each
@@ -34,6 +36,18 @@ FUZZ_CC   ?= clang
 FUZZ_BUILD ?= build-fuzz
 FUZZ_TIME ?= 600
 FUZZ_RUNS ?= 10000
+
+# ---- printing ------------------------------------------------------------------
+# One short line per step ("  CC    libflow/api/context.c"); V=1 shows the
+# full commands instead.
+V ?= 0
+ifeq ($(V),1)
+  Q    :=
+  step  = :
+else
+  Q    := @
+  step  = printf '  %-5s %s\n' '$(1)' '$(2)'
+endif
 
 # ---- what this machine has -------------------------------------------------
 NVCC := $(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc))
@@ -142,7 +156,7 @@ BENCH_SRC  := $(wildcard tests/bench/bench_*.c)
 TEST_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) $(GPU_SRC:tests/gpu/%.c=$(BUILD)/tests/gpu_%)
 BENCH_BINS := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/%)
 
-.PHONY: all lib tools python tests test test-gpu bench install clean config FORCE \
+.PHONY: all lib tools python tests test test-gpu bench install uninstall help clean config FORCE \
         fuzz fuzz-smoke fuzz-build fuzz-bins
 # A failed recipe must not leave a half-made target that looks up to date.
 .DELETE_ON_ERROR:
@@ -156,30 +170,35 @@ tools: $(TOOL_BINS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	@$(call step,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(CPPFLAGS_OPENCV) $(ALL_CXXFLAGS) -MMD -MP -c $< -o $@
+	@$(call step,CXX,$<)
+	$(Q)$(CXX) $(CPPFLAGS) $(CPPFLAGS_OPENCV) $(ALL_CXXFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/%.o: %.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) -std=c++20 $(CPPFLAGS) $(NVCCFLAGS) $(CUDA_ARCH) -Xcompiler -fPIC,-Wall -MMD -MP -c $< -o $@
+	@$(call step,NVCC,$<)
+	$(Q)$(NVCC) -std=c++20 $(CPPFLAGS) $(NVCCFLAGS) $(CUDA_ARCH) -Xcompiler -fPIC,-Wall -MMD -MP -c $< -o $@
 
 $(LIB_A): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	@$(call step,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(LIB_SO_REAL): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
+	@$(call step,LD,$@)
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
 
 # Relative links, remade only when their target is newer (make's timestamp
 # of a link is its target's, so a second `make` leaves them alone).
 $(LIB_SO_LINK): $(LIB_SO_REAL)
-	ln -sfn $(notdir $<) $@
+	$(Q)ln -sfn $(notdir $<) $@
 $(LIB_SO): $(LIB_SO_LINK)
-	ln -sfn $(notdir $<) $@
+	$(Q)ln -sfn $(notdir $<) $@
 
 # FLOW_VERSION is compiled into status.c: it is rebuilt when the Makefile
 # (which sets VERSION) changes.
@@ -207,19 +226,23 @@ tool_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard $(1)/*.c) $(TOOL_SHARED_C
 .SECONDEXPANSION:
 $(BUILD)/bin/%: $$(call tool_objs,$$*) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDLIBS)
+	@$(call step,LD,$@)
+	$(Q)$(CC) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(BUILD)/obj/tests/common/harness.o $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDLIBS)
+	@$(call step,LD,$@)
+	$(Q)$(CC) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/gpu_test_%: $(BUILD)/obj/tests/gpu/test_%.o $(BUILD)/obj/tests/common/harness.o $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDLIBS)
+	@$(call step,LD,$@)
+	$(Q)$(CC) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/bench_%: $(BUILD)/obj/tests/bench/bench_%.o $(BUILD)/obj/tests/common/harness.o $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDLIBS)
+	@$(call step,LD,$@)
+	$(Q)$(CC) -o $@ $^ $(LDLIBS)
 
 # ---- the Python module ------------------------------------------------------
 # numpy's headers: asked of numpy once, when an extension object is compiled.
@@ -232,11 +255,12 @@ $(PY_OBJ): ALL_CFLAGS += -fvisibility=hidden
 # library path to set, and no clash with a libflow.so another module loads.
 $(PY_SO): $(PY_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(PY_OBJ) $(LIB_A) -Wl,--exclude-libs,ALL $(LDLIBS)
+	@$(call step,LD,$@)
+	$(Q)$(CC) -shared -o $@ $(PY_OBJ) $(LIB_A) -Wl,--exclude-libs,ALL $(LDLIBS)
 
 $(PY_DIR)/%.py: python/flowplatform/%.py
 	@mkdir -p $(dir $@)
-	cp $< $@
+	$(Q)cp $< $@
 
 ifeq ($(PYMODULE),1)
 python: $(PY_SO) $(PY_PKG)
@@ -286,6 +310,21 @@ ifeq ($(PYMODULE),1)
 	install -m 755 $(PY_SO) $(DESTDIR)$(PYTHON_SITE)/flowplatform/
 endif
 
+# Removes what install put under DESTDIR/PREFIX (the empty directories of the
+# project's own: include/flow and the Python package).
+uninstall:
+	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/libflow.a \
+	      $(DESTDIR)$(PREFIX)/lib/$(notdir $(LIB_SO_REAL)) $(DESTDIR)$(PREFIX)/lib/$(SONAME) \
+	      $(DESTDIR)$(PREFIX)/lib/libflow.so $(DESTDIR)$(PREFIX)/lib/pkgconfig/libflow.pc \
+	      $(patsubst libflow/include/flow/%,$(DESTDIR)$(PREFIX)/include/flow/%,$(wildcard libflow/include/flow/*.h))
+	rm -rf $(DESTDIR)$(PYTHON_SITE)/flowplatform
+	-rmdir $(DESTDIR)$(PREFIX)/include/flow 2>/dev/null
+
+# The goals and options: the header comments of this file and of the pipeline's.
+help:
+	@sed -n '3,/^$$/{/^$$/d;s/^# \{0,1\}//;p}' Makefile
+	@sed -n '4,/^# The real rules/{/^# The real rules/d;s/^# \{0,1\}//;p}' scripts/pipeline.mk
+
 clean:
 	rm -rf $(BUILD)
 
@@ -314,7 +353,8 @@ fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%) $(BUILD)/fuzz/seeds/done
 
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_HELPERS:%.c=$(BUILD)/obj/%.o) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+	@$(call step,LD,$@)
+	$(Q)$(CC) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 $(BUILD)/fuzz/seeds/done: tests/fuzz/make-corpus.sh $(BUILD)/bin/flow-synth $(BUILD)/bin/flow-compute
 	rm -rf $(dir $@) && mkdir -p $(dir $@)

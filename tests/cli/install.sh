@@ -164,6 +164,11 @@ print("%.4f %.4f" % tuple(f[8:-8, 8:-8].reshape(-1, 2).mean(axis=0)))' "$T/py0.p
     check "python module under DESTDIR" '[ -f "$D/usr/local${site#"$P"}/flowplatform/__init__.py" ]'
 fi
 
+# make uninstall takes back every file install put under the prefix.
+expect "make uninstall" 0 err EMPTY env MAKEFLAGS= make -s -C "$root" uninstall BUILD="$BUILD" PREFIX="$P"
+left=$(find "$P" ! -type d | head -n 5 | tr '\n' ' ')
+check "make uninstall leaves no file under the prefix (${left:-none})" '[ -z "$left" ]'
+
 # Everything went to $T and to $BUILD (ignored): the work tree is as it was.
 if [ -f "$T/status.before" ]; then
     if git_status >"$T/status.after" 2>&1 && cmp -s "$T/status.before" "$T/status.after"; then
