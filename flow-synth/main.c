@@ -247,8 +247,8 @@ static int parse_options(int argc, char **argv, synth_options *o)
         case 'v': o->verbose = 1; continue;
         case 'h': print_help(); exit(CLI_EXIT_OK);
         case 'V':
-            printf("flow-synth %s (libflow %s; video writers: y4m%s)\n", flow_version(),
-                   flow_version(), flow_image_has_opencv() ? ", avi, mp4 (OpenCV)" : "");
+            cli_print_version();
+            printf("video writers: y4m%s\n", flow_image_has_opencv() ? ", avi, mp4 (OpenCV)" : "");
             exit(CLI_EXIT_OK);
         default: return cli_bad_option(c, argv, USAGE, "flow-synth", NULL);
         }

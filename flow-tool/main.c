@@ -63,7 +63,8 @@ int main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
-        printf("flow-tool (flow-platform) %s\n", flow_version());
+        cli_print_version();
+        printf("flow formats: .flo, .F, .pcm\n");
         return CLI_EXIT_OK;
     }
     for (int i = 0; i < NCOMMANDS; i++)

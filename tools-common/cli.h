@@ -109,7 +109,7 @@ int cli_has_suffix(const char *name, const char *suffix);
 int cli_open_device(const char *name, const char *usage, int quiet, int verbose,
                     flow_device **out);
 
-/* --version of a tool that reads frames: "<program> X (libflow X)", the
+/* The first lines of every tool's --version: "<program> X (libflow X)", the
  * backends built in and whether OpenCV is (which formats it reads). */
 void cli_print_version(void);
 

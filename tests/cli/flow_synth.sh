@@ -18,7 +18,16 @@ cd "$T" || exit 1
 expect "help" 0 out "^Usage: flow-synth" "$FS" --help
 expect "help defaults" 0 out "--scale S .*\[1\.02\]" "$FS" --help
 expect "help exit codes" 0 out "Exit status: 0 ok, 1 usage, 2 input/output" "$FS" --help
-expect "version" 0 out "^flow-synth [0-9]+\.[0-9]+\.[0-9]+ .*y4m" "$FS" --version
+expect "version" 0 out "^video writers: y4m" "$FS" --version
+# one --version format for every tool: its first line "NAME X.Y.Z (libflow X.Y.Z)", then
+# the backends and OpenCV
+for tool in flow-compute flow-tool flow-synth flow-track; do
+    [ -x "$BIN/$tool" ] || continue
+    first=$("$BIN/$tool" --version | sed -n 1p)
+    check "$tool --version: '$first'" \
+        'printf "%s" "$first" | grep -Eq "^$tool [0-9]+\.[0-9]+\.[0-9]+ \(libflow [0-9]+\.[0-9]+\.[0-9]+\)$" &&
+         "$BIN/$tool" --version | grep -q "^backends: cpu" && "$BIN/$tool" --version | grep -q "^OpenCV: "'
+done
 
 expect "rotozoom" 0 err EMPTY "$FS" -m rotozoom --angle 3 --scale 1.05 --coarse 2 -s 32x24 -n 2 \
     -o "rz%d.png" --gt "rz%d.flo"

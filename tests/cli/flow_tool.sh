@@ -49,7 +49,7 @@ printf 'P5\n3 3\n255\n\144\144\144\144\144\144\144\144\144' >"$T/frame3.pgm"
 # ---- the tool ------------------------------------------------------------------
 expect "help" 0 out "usage: flow-tool COMMAND" "$FT" --help
 expect "help lists commands" 0 out "mix IN OUT.png" "$FT" --help
-expect "version" 0 out "^flow-tool \(flow-platform\) [0-9]+\.[0-9]+\.[0-9]+" "$FT" --version
+expect "version" 0 out "^flow-tool [0-9]+\.[0-9]+\.[0-9]+ \(libflow [0-9]+\.[0-9]+\.[0-9]+\)$" "$FT" --version
 expect "no command" 1 err "^flow-tool: no command given" "$FT"
 expect "unknown command" 1 err "unknown command 'frobnicate'" "$FT" frobnicate
 expect "unknown command usage" 1 err "^usage: flow-tool" "$FT" frobnicate
