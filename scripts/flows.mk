@@ -265,7 +265,14 @@ endif
 STATS_INPUTS := $(wildcard $(RESULTS)/*/*/timing.stats $(RESULTS)/*/*/*.error)
 STATS_CHARTS := $(RESULTS)/accuracy.png $(RESULTS)/time.png $(RESULTS)/time-size.png
 
+# Ends with the accuracy table (when there is ground truth) and where
+# everything is.
 stats: $(RESULTS)/stats.csv $(RESULTS)/stats.md $(STATS_CHARTS)
+	@echo
+	@awk '/^## / { show = /^## Accuracy/ } show' $(RESULTS)/stats.md
+	@echo "results: $(RESULTS)/<sequence>/<method>/ (flows, errors, pictures)"
+	@echo "tables:  $(RESULTS)/stats.md, $(RESULTS)/stats.csv"
+	@echo "charts:  $$(ls $(STATS_CHARTS) 2>/dev/null | tr '\n' ' ')"
 
 $(RESULTS)/stats.csv: $(STATS_INPUTS) $(TOP)/scripts/pipeline-stats.sh
 	@$(call say,STATS,$@ ($(words $(wildcard $(RESULTS)/*/*/timing.stats)) runs))

@@ -166,6 +166,10 @@ done
 if [ "$have_gp" = 1 ]; then
     out=$(flowmake stats 2>&1)
     check "make stats: $out" [ $? -eq 0 ]
+    check "make stats ends with the accuracy table and where the results are" \
+        eval 'printf "%s\n" "$out" | grep -q "^## Accuracy" &&
+              printf "%s\n" "$out" | grep -q "^| demo-translate " &&
+              printf "%s\n" "$out" | tail -n 1 | grep -q "^charts: .*accuracy.png"'
     for c in accuracy time time-size; do
         cs=$(png_size "$tmp/results/$c.png")
         check "results/$c.png decodes ($cs)" [ -n "$cs" ]
