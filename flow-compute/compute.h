@@ -81,8 +81,11 @@ int param_cli_merge(const param_cli *pc, const char *file, int rgb, flow_params 
 
 /* ---- outputs (output.c) ------------------------------------------------ */
 
-/* Checks -o against the expected number of flows (-1: unknown, a stream)
- * and the options that derive names from it; a usage error otherwise. */
+/* Checks -o from the command line alone: a flow format's extension and at
+ * most one integer field; a usage error otherwise. */
+int output_check_name(const compute_options *o);
+/* Checks -o (already through output_check_name) against the expected number
+ * of flows (-1: unknown, a stream); a usage error otherwise. */
 int output_check(const compute_options *o, long flows);
 /* The flow file name for the pair whose first frame has number n. */
 int output_name(const compute_options *o, long n, char *buf, size_t size);

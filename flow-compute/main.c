@@ -176,7 +176,14 @@ static void record_command_line(compute_options *o, int argc, char **argv)
 static int check_contradictions(const compute_options *o)
 {
 #define CONTRADICTS(...) return cli_usage_error(COMPUTE_USAGE, "flow-compute", __VA_ARGS__)
-    const int rc = source_check_options(&o->input);
+    int rc = source_check_options(&o->input);
+    if (rc == CLI_EXIT_OK)
+        rc = output_check_name(o);
+    if (rc == CLI_EXIT_OK && o->input.nframes >= 2) {
+        /* a list of frames: its number of flows is known before any file is read */
+        const long flows = o->input.nframes - 1;
+        rc = output_check(o, o->count && o->count < flows ? o->count : flows);
+    }
     if (rc != CLI_EXIT_OK)
         return rc;
     if (o->quiet && o->verbose)

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int output_check(const compute_options *o, long flows)
+int output_check_name(const compute_options *o)
 {
     if (!o->output)
         return CLI_EXIT_OK;
@@ -28,9 +28,16 @@ int output_check(const compute_options *o, long flows)
                                "-o %s: not a name pattern (one integer field such as %%04d; %%%% "
                                "for a percent sign)",
                                o->output);
+    return CLI_EXIT_OK;
+}
+
+int output_check(const compute_options *o, long flows)
+{
+    if (!o->output)
+        return CLI_EXIT_OK;
     if (o->count == 1)
         flows = 1;
-    if (fields == 0 && flows != 1) {
+    if (cli_pattern_fields(o->output) == 0 && flows != 1) {
         if (flows < 0)
             return cli_usage_error(COMPUTE_USAGE, "flow-compute",
                                    "-o %s names one file but a video gives a flow per frame: "

@@ -121,6 +121,18 @@ void source_help(FILE *f)
           f);
 }
 
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 int source_check_options(const source_options *o)
 {
 #define CONTRADICTS(...) return cli_usage_error(o->usage, o->program, __VA_ARGS__)
@@ -134,23 +146,15 @@ int source_check_options(const source_options *o)
     if (o->first >= 0 && o->last >= 0 && o->last <= o->first)
         CONTRADICTS("--last %ld must be greater than --first %ld (a pair needs two frames)",
                     o->last, o->first);
+    if (o->nframes == 1 && !strchr(o->frames[0], '%') && !is_dir(o->frames[0]))
+        CONTRADICTS("one frame '%s' gives no pair: give two frames, a pattern with %%d, a "
+                    "directory, or --video for a video file",
+                    o->frames[0]);
 #undef CONTRADICTS
     return CLI_EXIT_OK;
 }
 
 /* ---- opening ---------------------------------------------------------------- */
-
-static int exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 static int open_directory(frame_source *s, const char *dir, int quiet)
 {
@@ -241,6 +245,9 @@ static int start_readers(frame_source *s)
 int source_open(const source_options *o, frame_source **out)
 {
     *out = NULL;
+    int rc = source_check_options(o);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     frame_source *s = calloc(1, sizeof *s);
     if (!s) {
         cli_error("out of memory");
@@ -250,7 +257,6 @@ int source_open(const source_options *o, frame_source **out)
     s->bytes = o->bytes;
     s->video8 = 1;
     s->pin = o->pin;
-    int rc = CLI_EXIT_OK;
     flow_status st = FLOW_OK;
     if (o->video || o->camera >= 0) {
         s->kind = SRC_VIDEO;
@@ -265,11 +271,6 @@ int source_open(const source_options *o, frame_source **out)
     } else if (o->nframes == 1 && is_dir(o->frames[0])) {
         s->kind = SRC_LIST;
         rc = open_directory(s, o->frames[0], o->quiet);
-    } else if (o->nframes == 1) {
-        rc = cli_usage_error(o->usage, o->program,
-                             "one frame '%s' gives no pair: give two frames, a pattern with "
-                             "%%d, a directory, or --video for a video file",
-                             o->frames[0]);
     } else {
         s->kind = SRC_LIST;
         s->names = o->frames;

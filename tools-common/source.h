@@ -54,8 +54,11 @@ enum { SOURCE_OPT_VIDEO = 200, SOURCE_OPT_CAMERA, SOURCE_OPT_FIRST, SOURCE_OPT_L
 int source_parse_option(source_options *o, int c, const char *arg);
 /* The --help lines of PATTERN, DIRECTORY and the input options. */
 void source_help(FILE *f);
-/* Usage errors of the input: none or several inputs, --first or --last
- * without a pattern, --last not after --first. */
+/* Usage errors of the input, from the command line alone (the tools check
+ * them before opening a device, so that no notice comes before a usage
+ * error; source_open checks them again): none or several inputs, --first or
+ * --last without a pattern, --last not after --first, one frame that is no
+ * pattern, directory or video. */
 int source_check_options(const source_options *o);
 
 typedef struct frame_source frame_source;

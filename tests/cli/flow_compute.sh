@@ -183,6 +183,14 @@ else
     check "no CUDA device: exit 3 and says so ($(cat err))" \
         '[ $rc -eq 3 ] && grep -Eq "no CUDA device found|no usable CUDA device: the NVIDIA driver is older|built without CUDA" err'
 fi
+# usage errors come before any notice of the device (on a machine without
+# a GPU, the notice that auto falls back to the CPU)
+for args in "one.png" "f0.png f1.png -o x.txt" "f0.png f1.png f0.png -o x.flo"; do
+    "$FC" $args >out 2>err
+    rc=$?
+    check "usage error before any device notice ($args: $(head -n 1 err))" \
+        '[ $rc -eq 1 ] && ! grep -q "notice" err'
+done
 "$FC" f0.png f1.png -o auto.flo >out 2>err
 rc=$?
 check "device auto" '[ $rc -eq 0 ] && is_flo auto.flo 64 48'
