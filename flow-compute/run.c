@@ -87,7 +87,17 @@ static void progress(const totals *t, long expected, double *last_ms, long *last
     if (!final && now - *last_ms < 250)
         return;
     double rate = now > *last_ms ? 1000.0 * (t->flows - *last_flows) / (now - *last_ms) : 0;
-    if (expected > 0)
+    if (expected > 0 && t->flows > 0 && !final) {
+        /* the time left at the mean rate since the start */
+        const double left_s = (now - t->wall_start) / 1000.0 * (expected - t->flows) / t->flows;
+        const long secs = (long)(left_s + 0.5);
+        if (secs >= 60)
+            cli_progress("%ld/%ld flows, %.1f flows/s, %ld min %02ld s left   ", t->flows,
+                         expected, rate, secs / 60, secs % 60);
+        else
+            cli_progress("%ld/%ld flows, %.1f flows/s, %ld s left   ", t->flows, expected, rate,
+                         secs);
+    } else if (expected > 0)
         cli_progress("%ld/%ld flows, %.1f flows/s   ", t->flows, expected, rate);
     else
         cli_progress("%ld flows, %.1f flows/s   ", t->flows, rate);

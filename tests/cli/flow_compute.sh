@@ -320,6 +320,8 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>
         check "terminal: the error on a line of its own" \
             'grep -q "^flow-compute: tty/a22.png: " tty-lines.txt && ! grep -q "flows/s.*a22.png" tty-lines.txt'
         check "terminal: the output ends with a newline" '[ "$(tail -c 1 tty-lines.txt | od -An -c | tr -d " ")" = "\n" ]'
+        check "terminal: progress shows the total and the time left ($(grep -o "[0-9]*/23 flows[^a-z]*flows/s[^A-Za-z]*[a-z ]*left" tty-lines.txt | head -n 1))" \
+            'grep -Eq "[0-9]+/23 flows, [0-9.]+ flows/s, [0-9]+ s left" tty-lines.txt'
     else
         skip "terminal: no progress line shown before the bad frame"
     fi
