@@ -30,6 +30,9 @@ function esc(s,    out, i, c, prev, escaped) {
         }
         prev = c
     }
+    # a line may break after a comma inside a long word (a,b,c,...)
+    gsub(/,/, ",\\:", out)
+    sub(/,\\:$/, ",", out)
     if (out ~ /^[.']/) out = "\\&" out
     return out
 }

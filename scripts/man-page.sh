@@ -10,8 +10,10 @@ bin=$1
 shift
 name=$(basename "$bin")
 awk_file=$(dirname "$0")/man-page.awk
-help=$("$bin" --help)
-version=$("$bin" --version)
+help=$("$bin" --help) && version=$("$bin" --version) || {
+    echo "man-page.sh: '$bin --help' or '$bin --version' failed" >&2
+    exit 1
+}
 part() { printf '%s\n' "$help" | awk -v part="$1" -f "$awk_file"; }
 upper=$(printf '%s' "$name" | tr '[:lower:]' '[:upper:]')
 
