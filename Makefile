@@ -3,6 +3,7 @@
 #   make                 libflow (static + shared), flow-compute, flow-track, flow-tool,
 #                        flow-synth, and the Python module where python3-dev and numpy are
 #   make python          the Python module flowplatform alone (docs/python.md)
+#   make man             the tools' man pages, made from their --help, in BUILD/man/man1
 #   make test            unit, CLI and Python tests on the CPU backend
 #   make test-gpu        the same on CUDA, plus CPU/GPU agreement tests
 #   make bench           GPU benchmarks (needs a CUDA device)
@@ -156,11 +157,11 @@ BENCH_SRC  := $(wildcard tests/bench/bench_*.c)
 TEST_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) $(GPU_SRC:tests/gpu/%.c=$(BUILD)/tests/gpu_%)
 BENCH_BINS := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/%)
 
-.PHONY: all lib tools python tests test test-gpu bench install uninstall help clean config FORCE \
+.PHONY: all lib tools man python tests test test-gpu bench install uninstall help clean config FORCE \
         fuzz fuzz-smoke fuzz-build fuzz-bins
 # A failed recipe must not leave a half-made target that looks up to date.
 .DELETE_ON_ERROR:
-all: config lib tools $(if $(filter 1,$(PYMODULE)),python)
+all: config lib tools man $(if $(filter 1,$(PYMODULE)),python)
 
 config:
 	@echo "flow-platform $(VERSION): backends [$(BUILT_BACKENDS)]$(if $(filter 1,$(CUDA)), (nvcc: $(NVCC)),, no nvcc: CPU-only build) OpenCV=$(OPENCV) libpng=$(PNG) Python=$(if $(filter 1,$(PYMODULE)),$(PYTHON),no)"
@@ -244,6 +245,20 @@ $(BUILD)/tests/bench_%: $(BUILD)/obj/tests/bench/bench_%.o $(BUILD)/obj/tests/co
 	@$(call step,LD,$@)
 	$(Q)$(CC) -o $@ $^ $(LDLIBS)
 
+# ---- man pages and bash completion -----------------------------------------------
+# Each page is made from its tool's --help and --version (scripts/man-page.sh),
+# so that it says what the tool it is installed with does.  One completion
+# file serves every tool; it asks the tool's --help at completion time.
+MAN_PAGES      := $(TOOL_BINS:$(BUILD)/bin/%=$(BUILD)/man/man1/%.1)
+MAN_DIR        := $(PREFIX)/share/man/man1
+COMPLETION_DIR := $(PREFIX)/share/bash-completion/completions
+man: $(MAN_PAGES)
+
+$(BUILD)/man/man1/%.1: $(BUILD)/bin/% scripts/man-page.sh scripts/man-page.awk
+	@mkdir -p $(dir $@)
+	@$(call step,GEN,$@)
+	$(Q)sh scripts/man-page.sh $< $(filter-out $*,$(TOOLS)) $(wildcard docs/$*.md) docs/FORMATS.md >$@
+
 # ---- the Python module ------------------------------------------------------
 # numpy's headers: asked of numpy once, when an extension object is compiled.
 PY_NUMPY_INCLUDE = $(eval PY_NUMPY_INCLUDE := $$(shell $(PYTHON) -c 'import numpy; print(numpy.get_include())'))$(PY_NUMPY_INCLUDE)
@@ -304,6 +319,11 @@ install: all
 	ln -sfn $(SONAME) $(DESTDIR)$(PREFIX)/lib/libflow.so
 	install -m 644 libflow/include/flow/*.h $(DESTDIR)$(PREFIX)/include/flow/
 	install -m 644 $(BUILD)/lib/pkgconfig/libflow.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -d $(DESTDIR)$(MAN_DIR) $(DESTDIR)$(COMPLETION_DIR)
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MAN_DIR)/
+	install -m 644 scripts/flow-completion.bash $(DESTDIR)$(COMPLETION_DIR)/$(firstword $(TOOLS))
+	for t in $(wordlist 2,$(words $(TOOLS)),$(TOOLS)); do \
+	    ln -sfn $(firstword $(TOOLS)) $(DESTDIR)$(COMPLETION_DIR)/$$t || exit 1; done
 ifeq ($(PYMODULE),1)
 	install -d $(DESTDIR)$(PYTHON_SITE)/flowplatform
 	install -m 644 $(PY_PKG) $(DESTDIR)$(PYTHON_SITE)/flowplatform/
@@ -316,7 +336,8 @@ uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/libflow.a \
 	      $(DESTDIR)$(PREFIX)/lib/$(notdir $(LIB_SO_REAL)) $(DESTDIR)$(PREFIX)/lib/$(SONAME) \
 	      $(DESTDIR)$(PREFIX)/lib/libflow.so $(DESTDIR)$(PREFIX)/lib/pkgconfig/libflow.pc \
-	      $(patsubst libflow/include/flow/%,$(DESTDIR)$(PREFIX)/include/flow/%,$(wildcard libflow/include/flow/*.h))
+	      $(patsubst libflow/include/flow/%,$(DESTDIR)$(PREFIX)/include/flow/%,$(wildcard libflow/include/flow/*.h)) \
+	      $(TOOLS:%=$(DESTDIR)$(MAN_DIR)/%.1) $(TOOLS:%=$(DESTDIR)$(COMPLETION_DIR)/%)
 	rm -rf $(DESTDIR)$(PYTHON_SITE)/flowplatform
 	-rmdir $(DESTDIR)$(PREFIX)/include/flow 2>/dev/null
 

@@ -38,6 +38,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: flow-tool COMMAND [OPTIONS] ARGS...\n"
             "       flow-tool COMMAND --help | flow-tool --help | flow-tool --version\n"
+            "Converts, compares, checks and draws optical flow files.\n"
             "\n"
             "Flow files (.flo Middlebury, .F Barron, .pcm Otago; by extension):\n");
     for (int i = 0; i < NCOMMANDS; i++)

@@ -44,6 +44,11 @@ check "tools installed" '[ -x "$P/bin/flow-compute" ] && [ -x "$P/bin/flow-track
 check "headers installed" '[ -f "$P/include/flow/flow.h" ] && [ -f "$P/include/flow/params.h" ] && [ -f "$P/include/flow/context.h" ] && [ -f "$P/include/flow/track.h" ]'
 expect "installed tool runs" 0 out "^flow-compute [0-9]" "$P/bin/flow-compute" --version
 expect "installed flow-track runs" 0 out "^flow-track [0-9]" "$P/bin/flow-track" --version
+check "man pages installed (share/man/man1)" \
+    '[ -s "$P/share/man/man1/flow-compute.1" ] && [ -s "$P/share/man/man1/flow-tool.1" ] && [ -s "$P/share/man/man1/flow-synth.1" ] && [ -s "$P/share/man/man1/flow-track.1" ]'
+C="$P/share/bash-completion/completions"
+check "bash completion installed under each tool's name" \
+    '[ -f "$C/flow-compute" ] && [ "$(readlink "$C/flow-tool")" = flow-compute ] && [ "$(readlink "$C/flow-synth")" = flow-compute ] && [ "$(readlink "$C/flow-track")" = flow-compute ]'
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
 expect "pkg-config finds it" 0 out "^0\.[0-9]+\.[0-9]+$" pkg-config --modversion libflow
 check "pkg-config names the prefix" '[ "$(pkg-config --variable=prefix libflow)" = "$P" ]'
@@ -158,9 +163,13 @@ else
 f = fp.compute(fp.read_image(sys.argv[1]), fp.read_image(sys.argv[2]), "clg-nl", "cpu")
 print("%.4f %.4f" % tuple(f[8:-8, 8:-8].reshape(-1, 2).mean(axis=0)))' "$T/py0.png" "$T/py1.png"
     check "flow of the python module" 'near_truth "$T/out"'
-    D="$T/destdir"
-    expect "make install DESTDIR" 0 err EMPTY \
-        env MAKEFLAGS= make -s -C "$root" install BUILD="$BUILD" PREFIX=/usr/local DESTDIR="$D"
+fi
+D="$T/destdir"
+expect "make install DESTDIR" 0 err EMPTY \
+    env MAKEFLAGS= make -s -C "$root" install BUILD="$BUILD" PREFIX=/usr/local DESTDIR="$D"
+check "man pages and completion under DESTDIR" \
+    '[ -s "$D/usr/local/share/man/man1/flow-compute.1" ] && [ -L "$D/usr/local/share/bash-completion/completions/flow-tool" ]'
+if [ -n "$python_built" ]; then
     check "python module under DESTDIR" '[ -f "$D/usr/local${site#"$P"}/flowplatform/__init__.py" ]'
 fi
 
