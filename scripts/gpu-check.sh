@@ -3,12 +3,17 @@
 # (all of them by default, in this order):
 #   test       build with CUDA, run `make test-gpu`
 #   sanitizer  compute-sanitizer's memcheck, racecheck and initcheck over
-#              every test binary that runs on the device (the GPU tests and
-#              the unit tests, with FLOW_DEVICE=cuda): SAN_JOBS runs at a
-#              time (default: the cores), each limited to SAN_TIMEOUT
-#              seconds [900]; SAN_TOOLS and SAN_TESTS (binary names) narrow
-#              it, and FLOW_TEST_ONLY runs only the tests whose name
-#              contains it
+#              every test of every binary that runs on the device (the GPU
+#              tests and the unit tests, with FLOW_DEVICE=cuda), a process
+#              per tool x test (x part: RUN_PARTS in tests/common/harness.h);
+#              SAN_JOBS run at a time (default: the cores), each limited to
+#              SAN_TIMEOUT seconds [900]; SAN_TOOLS and SAN_TESTS (binary
+#              names) narrow it, FLOW_TEST_ONLY runs only the tests whose
+#              name contains it, SAN_SHARD=I/N only the I-th of N shares
+#              of the runs (to spread them over several calls), and
+#              SAN_RUNS=FILE only the runs listed in FILE (lines as in
+#              $OUT/sanitizer/jobs; $OUT/sanitizer/unfinished lists the
+#              runs that timed out)
 #   bench      the benchmarks
 # Logs go under $OUT (when set); a short summary comes last.  Exit status 1
 # when the build, a test or a sanitizer run failed.
@@ -35,20 +40,43 @@ if has sanitizer; then
     else
         mkdir -p "$out/sanitizer"
         tests=${SAN_TESTS:-$(cd "$b/tests" && ls gpu_test_* test_* 2>/dev/null)}
+        # One job per tool x binary x test (x part, for the tests made of
+        # independent computations: harness.h's RUN_PARTS), the split tests
+        # first: the sanitizers slow kernels 10-1000x, and a whole binary
+        # would not end in one call's time.
         for tool in ${SAN_TOOLS:-memcheck racecheck initcheck}; do
-            for t in $tests; do echo "$tool $t"; done
-        done | SANITIZER=$sanitizer B=$b LOGS=$out/sanitizer LIMIT=${SAN_TIMEOUT:-900} \
-            xargs -P "${SAN_JOBS:-$(nproc)}" -L 1 sh -c '
+            for t in $tests; do
+                FLOW_DEVICE=cuda FLOW_TEST_LIST=1 "$b/tests/$t" 2>/dev/null | grep -E '^[0-9]+ ' |
+                    while read -r parts name; do
+                        p=0
+                        while [ "$p" -lt "$parts" ]; do
+                            [ "$parts" -gt 1 ] && echo "0 $tool $t $p $name" || echo "1 $tool $t - $name"
+                            p=$((p + 1))
+                        done
+                    done
+            done
+        done | sort -s -k1,1n | cut -d' ' -f2- | awk -v shard="${SAN_SHARD:-1/1}" '
+            BEGIN { split(shard, s, "/") } (NR - 1) % s[2] == s[1] - 1' >"$out/sanitizer/jobs"
+        [ -n "${SAN_RUNS:-}" ] && cp "$SAN_RUNS" "$out/sanitizer/jobs"
+        # a job is one line "TOOL BINARY PART NAME" (the name may hold spaces)
+        SANITIZER=$sanitizer B=$b LOGS=$out/sanitizer LIMIT=${SAN_TIMEOUT:-900} \
+            xargs -d '\n' -n 1 -P "${SAN_JOBS:-$(nproc)}" sh -c '
+                set -f; set -- $0; tool=$1 t=$2 part=$3; shift 3; name="$*"
+                log=$LOGS/$tool-$t-$(echo "$name" | tr -c "A-Za-z0-9_\n" _ | cut -c1-40)
+                [ "$part" = - ] || log=$log.$part
                 start=$(date +%s)
                 # the out-of-memory test fails allocations on purpose
-                api=$(case $1 in *device_memory) echo "--report-api-errors no" ;; esac)
-                FLOW_DEVICE=cuda timeout "$LIMIT" "$SANITIZER" --tool "$0" $api --error-exitcode 99 \
-                    "$B/tests/$1" >"$LOGS/$0-$1.log" 2>&1
+                api=$(case $t in *device_memory) echo "--report-api-errors no" ;; esac)
+                FLOW_DEVICE=cuda FLOW_TEST_ONLY="=$name" FLOW_TEST_PART=$( [ "$part" = - ] || echo "$part") \
+                    timeout "$LIMIT" "$SANITIZER" --tool "$tool" $api --error-exitcode 99 \
+                    "$B/tests/$t" >"$log.log" 2>&1
                 rc=$?
                 case $rc in 0) v=clean ;; 99) v=ERRORS ;; 124) v=timeout ;; *) v="exit $rc" ;; esac
-                grep -q "terminated before first instrumented API call" "$LOGS/$0-$1.log" &&
+                grep -q "terminated before first instrumented API call" "$log.log" &&
                     v="clean (no CUDA call)"
-                echo "$0 $1: $v ($(($(date +%s) - start)) s)" >"$LOGS/$0-$1.result"'
+                echo "$tool $t $part $name: $v ($(($(date +%s) - start)) s)" >"$log.result"
+                [ "$v" = timeout ] && echo "$tool $t $part $name" >>"$LOGS/unfinished"' \
+            <"$out/sanitizer/jobs"
         cat "$out"/sanitizer/*.result | sort >"$out/sanitizer.txt"
         grep -qv ": clean" "$out/sanitizer.txt" && status=1
     fi
@@ -70,8 +98,8 @@ if has test; then
     grep -E "FAIL|passed, " "$out/test-gpu.log" | tail -15
 fi
 if has sanitizer; then
-    echo "==== compute-sanitizer (tool, verdict, runs):"
-    awk '{ print $1, $3 }' "$out/sanitizer.txt" | sort | uniq -c
+    echo "==== compute-sanitizer (runs: tool, binary, verdict)"
+    sed 's/^\([^ ]* [^ ]*\) .*: \([^(]*[^ (]\).*/\1 \2/' "$out/sanitizer.txt" | sort | uniq -c
     grep -v ": clean" "$out/sanitizer.txt"
 fi
 for f in "$out"/bench_*.txt; do

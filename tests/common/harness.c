@@ -14,6 +14,7 @@ static int passed, failed, skipped, skip_current;
 static const char *current;
 static flow_device *opened;
 static int open_tried;
+static int listing, current_parts = 1;
 
 void harness_check(int ok, const char *file, int line, const char *expr)
 {
@@ -40,12 +41,33 @@ void harness_skip(const char *why)
     printf("  skip %s: %s\n", current, why);
 }
 
-void harness_run(const char *name, void (*fn)(void))
+/* Line-buffered output, set before main prints anything, so that a log
+ * read while a test runs (a sanitizer's, cut by a timeout) shows how far
+ * it got. */
+__attribute__((constructor)) static void line_buffered(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+static int selected(const char *name)
 {
     const char *only = getenv("FLOW_TEST_ONLY");
-    if (only && *only && !strstr(name, only))
+    if (!only || !*only)
+        return 1;
+    return only[0] == '=' ? strcmp(name, only + 1) == 0 : strstr(name, only) != NULL;
+}
+
+void harness_run(const char *name, void (*fn)(void), int parts)
+{
+    listing = getenv("FLOW_TEST_LIST") != NULL;
+    if (!selected(name))
         return;
+    if (listing) {
+        printf("%d %s\n", parts, name);
+        return;
+    }
     current = name;
+    current_parts = parts;
     harness_failed_checks = 0;
     skip_current = 0;
     fn();
@@ -57,6 +79,15 @@ void harness_run(const char *name, void (*fn)(void))
         passed++, printf("  ok   %s\n", name);
     fflush(stdout);
     current = NULL;
+    current_parts = 1;
+}
+
+int harness_in_part(int i)
+{
+    const char *part = getenv("FLOW_TEST_PART");
+    if (!part || !*part || current_parts <= 1)
+        return 1;
+    return i % current_parts == atoi(part) % current_parts;
 }
 
 static char scratch[256]; /* the scratch directory, once made */
@@ -70,6 +101,8 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 int harness_report(void)
 {
     flow_device_close(opened);
+    if (listing)
+        return 0;
     /* the scratch files go with a passing run; a failing one keeps them */
     if (scratch[0] && !failed)
         nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);

@@ -18,8 +18,17 @@ void harness_check(int ok, const char *file, int line, const char *expr);
 void harness_check_near(double got, double want, double tol, const char *file, int line,
                         const char *expr);
 /* Runs fn as the test `name`, unless FLOW_TEST_ONLY is set and is not part
- * of the name (e.g. to run one test under compute-sanitizer). */
-void harness_run(const char *name, void (*fn)(void));
+ * of the name ("=NAME": that name exactly), e.g. to run one test under
+ * compute-sanitizer.  With FLOW_TEST_LIST set, prints "PARTS NAME" instead
+ * of running it (and harness_report prints nothing).  `parts` > 1 says the
+ * test is that many independent computations, its loop asking
+ * harness_in_part(i) before each: FLOW_TEST_PART=K (0 <= K < parts) then
+ * runs only those with i % parts == K, so that a slow test can be spread
+ * over several processes (scripts/gpu-check.sh does under the sanitizer). */
+void harness_run(const char *name, void (*fn)(void), int parts);
+/* Whether computation i of the running test belongs to the part that
+ * FLOW_TEST_PART selects (always, when it is unset). */
+int harness_in_part(int i);
 /* Marks the running test skipped (with the reason) instead of passed. */
 void harness_skip(const char *why);
 /* Prints "N passed, N failed[, N skipped]" and returns the exit status. */
@@ -95,6 +104,7 @@ double harness_uniform(unsigned *state);
             fprintf(stderr, "    -> %s: %s\n", flow_status_str(check_ok_s_),                 \
                     flow_last_error());                                                      \
     } while (0)
-#define RUN(fn) harness_run(#fn, fn)
+#define RUN(fn) harness_run(#fn, fn, 1)
+#define RUN_PARTS(fn, parts) harness_run(#fn, fn, parts)
 
 #endif

@@ -146,9 +146,9 @@ static void test_cli_out_of_memory(void)
 int main(void)
 {
     harness_run("a 16384x16384 context on a full GPU: FLOW_ERR_NOMEM, size and device named",
-                test_context_out_of_memory);
+                test_context_out_of_memory, 1);
     harness_run("flow-compute on a full GPU: exit 3, size and device named, no flow file",
-                test_cli_out_of_memory);
+                test_cli_out_of_memory, 1);
     {
         flow_device *d = harness_device();
         if (d)
