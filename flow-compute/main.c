@@ -99,7 +99,10 @@ static void print_help(void)
     param_cli_help(&pc, stdout);
     printf("Device:\n"
            "  -d, --device D       auto, cpu, cuda or cuda:N [auto: CUDA when a GPU is\n"
-           "                       usable, else the CPU with a notice]\n"
+           "                       usable, else the CPU with a notice]; several devices\n"
+           "                       share the pairs of a sequence: cuda:all (every GPU),\n"
+           "                       a list (cuda:0,1 or cuda:0,cuda:1; cpu,cpu too), each\n"
+           "                       device computing chunks of consecutive pairs in turn\n"
            "Observing the computation:\n"
            "  -t, --timing         print the hierarchical timer on stdout: per stage ms,\n"
            "                       %% of its parent, frames/s and megapixels/s (on CUDA\n"
@@ -201,6 +204,11 @@ static int check_contradictions(const compute_options *o)
     if (!o->output && !o->timing && !o->timing_file && !o->workflow_dir && !o->trace && o->quiet)
         CONTRADICTS("nothing to do: give -o OUT (or --timing, --workflow, --trace); without "
                     "them flow-compute only measures, and --quiet silences the summary");
+    const int several = o->device && (strchr(o->device, ',') || strcmp(o->device, "cuda:all") == 0);
+    if (several && (o->timing || o->timing_file || o->workflow_dir || o->trace || o->fb_check > 0))
+        CONTRADICTS("--device %s: several devices stream the pairs; --timing, --timing-file, "
+                    "--workflow, --trace and --fb-check look at one device's computation",
+                    o->device);
 #undef CONTRADICTS
     return CLI_EXIT_OK;
 }

@@ -17,7 +17,7 @@
  * observer hooks feed the timer, the workflow images and the trace.  On a
  * terminal a progress line shows the live rate; a summary at the end says
  * where the time per flow went. */
-#include "compute.h"
+#include "run.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -55,28 +55,11 @@ static void on_workflow(void *user, const char *name, const float *data, int wid
         workflow_plane(r->wf, name, data, width, height);
 }
 
-/* Exit code for a failed context call: mismatched or unsuitable frames are
- * input errors, the rest (memory, device, the computation) compute errors. */
-static int compute_failure(flow_status s, const char *doing)
+int compute_failure(flow_status s, const char *doing)
 {
     cli_error("%s: %s", doing, *flow_last_error() ? flow_last_error() : flow_status_str(s));
     return s == FLOW_ERR_SIZE ? CLI_EXIT_IO : CLI_EXIT_COMPUTE;
 }
-
-typedef struct totals {
-    long flows, frames;
-    double frame_wait_ms;  /* the computing thread waiting for frames */
-    double decode_ms;      /* reading and decoding, in the reader thread */
-    double compute_ms;     /* the forward flows */
-    double backward_ms;    /* --fb-check: the backward flows */
-    double check_ms;       /* --fb-check: the checks */
-    double density_sum;    /* --fb-check: over the flows */
-    double write_ms;       /* writing, in the writer thread */
-    double write_wait_ms;  /* the computing thread waiting for the writer */
-    double wall_start;
-    double first_flow_ms;  /* when the first flow was done (setup and warm-up behind) */
-    int writers;           /* writing threads (-o) */
-} totals;
 
 /* The progress line (cli.h: any message ends it first); the final call
  * draws it once more and ends it. */
@@ -201,28 +184,7 @@ static int write_timing(const compute_options *o, const ftimer *tm, const flow_d
     return ftimer_output(tm, o->timing, o->timing_file, pixels, title, meta, o->verbose);
 }
 
-/* What both loops work with. */
-typedef struct run {
-    const compute_options *o;
-    flow_device *d;
-    frame_source *src;
-    flow_context *ctx;
-    workflow *wf;
-    ftimer *tm;
-    output_queue *queue;
-    flow_field own[FLOW_CONTEXT_DEPTH]; /* the fields computed into without -o */
-    flow_field back;                    /* the backward flow of --fb-check */
-    totals t;
-    long expected;
-    int width, height;
-    int show_progress;
-    double last_progress;
-    long last_flows;
-} run;
-
-/* The field the flow of pair k is computed into: the writers' (-o), else
- * one of the run's own. */
-static int take_field(run *r, long k, flow_field **f)
+int take_field(run *r, long k, flow_field **f)
 {
     if (r->queue)
         return output_queue_field(r->queue, r->width, r->height, f);
@@ -236,10 +198,8 @@ static int take_field(run *r, long k, flow_field **f)
     return CLI_EXIT_OK;
 }
 
-/* The flow of a pair is done: written (-o) with the pair's workflow
- * images (wf, or NULL; taken over), counted, shown. */
-static int pair_done(run *r, flow_field *field, const flow_image *frame1, long number,
-                     const char *name1, const char *name2, output_group *wf)
+int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image *frame1,
+              long number, const char *name1, const char *name2, output_group *wf)
 {
     if (r->queue) {
         char name[4200], header[8192];
@@ -249,7 +209,7 @@ static int pair_done(run *r, flow_field *field, const flow_image *frame1, long n
             output_queue_drop(r->queue, field);
             return rc;
         }
-        params_header(r->o, r->d, name1, name2, header, sizeof header);
+        params_header(r->o, by, name1, name2, header, sizeof header);
         rc = output_queue_put(r->queue, name, field, frame1, header,
                               flow_context_params(r->ctx), wf);
         if (rc != CLI_EXIT_OK)
@@ -286,7 +246,7 @@ static void report_fitted(const flow_params *asked, const flow_params *used, int
     }
 }
 
-static int create_context(run *r, int width, int height, int channels, const char *name)
+int create_context(run *r, int width, int height, int channels, const char *name)
 {
     r->width = width, r->height = height;
     const flow_status s = flow_context_create(r->d, width, height, channels, r->o->params,
@@ -308,7 +268,7 @@ typedef struct in_flight {
     const source_frame *from, *to;
 } in_flight;
 
-static flow_status submit_frame(flow_context *ctx, const source_frame *f, flow_field *out)
+flow_status submit_frame(flow_context *ctx, const source_frame *f, flow_field *out)
 {
     return f->is8 ? flow_context_submit8(ctx, &f->bytes, out)
                   : flow_context_submit(ctx, &f->image, out);
@@ -330,7 +290,7 @@ static int collect_oldest(run *r, in_flight *q, int *n)
     }
     r->t.compute_ms += device_ms;
     const int rc =
-        pair_done(r, field, &p.from->image, p.from->number, p.from->name, p.to->name, NULL);
+        pair_done(r, r->d, field, &p.from->image, p.from->number, p.from->name, p.to->name, NULL);
     source_give_back(r->src, p.from);
     return rc;
 }
@@ -409,9 +369,15 @@ static void stream_summary(const run *r)
     cli_info("%ld flow%s of %dx%d from %ld frames in %.2f s: %.2f flows/s sustained%s",
              t->flows, t->flows == 1 ? "" : "s", r->width, r->height, t->frames, wall / 1e3,
              rate, t->flows > 1 ? " after the first" : "");
-    cli_info("per flow: device %.3f ms (%.1f flows/s if the device never waited): the run kept "
-             "it busy %.0f%% of the time",
-             device, 1e3 / device, 100.0 * t->compute_ms / wall);
+    if (r->ndevices > 1)
+        cli_info("per flow: device %.3f ms (%.1f flows/s on %d devices if they never waited): "
+                 "the run kept them busy %.0f%% of the time",
+                 device, 1e3 * r->ndevices / device, r->ndevices,
+                 100.0 * t->compute_ms / wall / r->ndevices);
+    else
+        cli_info("per flow: device %.3f ms (%.1f flows/s if the device never waited): the run "
+                 "kept it busy %.0f%% of the time",
+                 device, 1e3 / device, 100.0 * t->compute_ms / wall);
     cli_info("beside it: decoding %.3f ms per frame on %d thread%s, writing %.3f ms per flow on "
              "%d thread%s; the computing thread waited %.3f ms per flow for frames and %.3f ms "
              "for writers",
@@ -531,7 +497,7 @@ static int step_loop(run *r)
         output_group *wf_files = NULL;
         if (r->wf && (rc = workflow_end_pair(r->wf, field, &wf_files)) != CLI_EXIT_OK)
             goto done;
-        rc = pair_done(r, field, &frame[cur], prev_number, prev_name, next_name, wf_files);
+        rc = pair_done(r, r->d, field, &frame[cur], prev_number, prev_name, next_name, wf_files);
         field = NULL;
         if (rc != CLI_EXIT_OK)
             goto done;
@@ -560,15 +526,20 @@ int run_compute(const compute_options *o)
     run r;
     memset(&r, 0, sizeof r);
     r.o = o;
-    int rc = cli_open_device(o->device, COMPUTE_USAGE, o->quiet, o->verbose, &r.d);
+    int rc = cli_open_devices(o->device, COMPUTE_USAGE, o->quiet, o->verbose, r.devices,
+                              CLI_DEVICES_MAX, &r.ndevices);
     if (rc != CLI_EXIT_OK)
         return rc;
+    r.d = r.devices[0];
     const int stream = !stepwise(o);
+    /* the pairs dealt out to the devices and not yet handed on */
+    const long held = r.ndevices > 1 ? spread_pairs_held(r.ndevices) : FLOW_CONTEXT_DEPTH;
     source_options in = o->input;
     if (stream) {
         /* the vector pictures draw on the float frame */
         in.bytes = !o->vectors;
         in.pin = r.d;
+        in.held = (int)held + 1;
     }
     if ((rc = source_open(&in, &r.src)) != CLI_EXIT_OK)
         goto done;
@@ -587,7 +558,7 @@ int run_compute(const compute_options *o)
     if (o->workflow_dir && (rc = workflow_open(o->workflow_dir, &r.wf)) != CLI_EXIT_OK)
         goto done;
     if (o->output
-        && (rc = output_queue_start(o, r.d, FLOW_CONTEXT_DEPTH + 1, &r.queue)) != CLI_EXIT_OK)
+        && (rc = output_queue_start(o, r.d, (int)held + 1, &r.queue)) != CLI_EXIT_OK)
         goto done;
     const int timed = o->timing || o->timing_file;
     if ((rc = ftimer_create(r.d, timed ? o->timing_depth : 1, timed, &r.tm)) != CLI_EXIT_OK)
@@ -599,7 +570,7 @@ int run_compute(const compute_options *o)
     r.show_progress = !o->quiet && isatty(2) && (r.expected < 0 || r.expected > 1);
     r.last_progress = ftimer_now_ms();
     r.t.wall_start = ftimer_now_ms();
-    rc = stream ? stream_loop(&r) : step_loop(&r);
+    rc = !stream ? step_loop(&r) : r.ndevices > 1 ? spread_loop(&r) : stream_loop(&r);
     if (rc != CLI_EXIT_OK)
         goto done;
     r.t.writers = r.queue ? output_queue_writers(r.queue) : 0;
@@ -651,6 +622,7 @@ done:
     ftimer_destroy(r.tm);
     workflow_close(r.wf);
     source_close(r.src);
-    flow_device_close(r.d);
+    for (int i = 0; i < r.ndevices; i++)
+        flow_device_close(r.devices[i]);
     return rc;
 }

@@ -31,7 +31,7 @@ typedef enum source_kind { SRC_LIST, SRC_PATTERN, SRC_VIDEO } source_kind;
 
 /* Frames may be held by the caller beyond the one it works on (flow-compute
  * keeps the frames of the flows in flight): the ring has this many slots
- * besides one per reader. */
+ * besides one per reader, unless the options ask for more. */
 #define SOURCE_HELD_MAX 4
 #define SOURCE_READERS_MAX 16
 
@@ -59,6 +59,7 @@ struct frame_source {
     source_channels channels;
     int bytes;           /* hand out 8-bit frames where the file has them */
     flow_device *pin;    /* page-lock the slots for this device */
+    int held;            /* frames the caller may hold at once */
     /* checked in frame order, by source_take */
     char first_name[4200];
     int width, height, first_channels, have_first;
@@ -224,7 +225,7 @@ static int reader_count(const frame_source *s)
 static int start_readers(frame_source *s)
 {
     s->nthreads = reader_count(s);
-    s->nslots = s->nthreads + SOURCE_HELD_MAX + 1;
+    s->nslots = s->nthreads + s->held + 1;
     s->slots = calloc((size_t)s->nslots, sizeof *s->slots);
     if (!s->slots) {
         cli_error("out of memory");
@@ -257,6 +258,7 @@ int source_open(const source_options *o, frame_source **out)
     s->bytes = o->bytes;
     s->video8 = 1;
     s->pin = o->pin;
+    s->held = o->held > SOURCE_HELD_MAX ? o->held : SOURCE_HELD_MAX;
     flow_status st = FLOW_OK;
     if (o->video || o->camera >= 0) {
         s->kind = SRC_VIDEO;

@@ -34,6 +34,7 @@ typedef struct source_options {
     int quiet;                /* the files of a directory left out unsaid */
     int bytes;                /* hand out 8-bit frames where the file is 8-bit (source_take) */
     flow_device *pin;         /* page-lock the frame buffers for this device (or NULL) */
+    int held;                 /* frames the caller may hold at once (0: 4) */
 } source_options;
 
 /* The options before parsing: no input, automatic range, luminance. */
@@ -81,8 +82,8 @@ typedef struct source_frame {
 } source_frame;
 
 /* The next frame, in order, decoded ahead by the source's threads; the
- * caller keeps it (at most 5 at a time) until source_give_back.  *got is 0
- * at the end. */
+ * caller keeps it (at most 5 at a time, or options.held + 1) until
+ * source_give_back.  *got is 0 at the end. */
 int source_take(frame_source *s, const source_frame **f, int *got);
 void source_give_back(frame_source *s, const source_frame *f);
 /* The number of decoding threads. */

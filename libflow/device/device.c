@@ -17,6 +17,15 @@ int flow_device_has_cuda(void)
     return flow_cuda_built;
 }
 
+int flow_device_count(const char *kind)
+{
+    if (kind && strcmp(kind, "cpu") == 0)
+        return 1;
+    if (kind && strcmp(kind, "cuda") == 0)
+        return flow_cuda_ops.count ? flow_cuda_ops.count() : 0;
+    return 0;
+}
+
 static flow_status open_ops(const flow_device_ops *ops, int index, flow_device **out)
 {
     flow_device *d = calloc(1, sizeof *d);

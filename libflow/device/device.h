@@ -36,6 +36,8 @@ typedef struct flow_device_ops {
      * d->name; FLOW_ERR_NO_DEVICE when it is unusable. */
     flow_status (*open)(flow_device *d, int index);
     void (*close)(flow_device *d);
+    /* How many GPUs open() may be given (NULL: one device, the CPU's). */
+    int (*count)(void);
 
     /* Memory.  plane_alloc leaves the contents undefined; plane_free accepts
      * a plane that was never allocated (data == NULL). */

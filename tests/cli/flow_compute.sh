@@ -177,11 +177,40 @@ expect "bad output format" 1 err "-o x.txt: unknown flow format" $FCC f0.png f1.
 expect "bad --device" 1 err "unknown device 'tpu'" $FCC f0.png f1.png -o x.flo --device tpu
 "$FC" --device cuda f0.png f1.png -o cuda.flo >out 2>err
 rc=$?
+rc_cuda=$rc
 if [ $rc -eq 0 ]; then
     check "cuda device" 'is_flo cuda.flo 64 48'
 else
     check "no CUDA device: exit 3 and says so ($(cat err))" \
         '[ $rc -eq 3 ] && grep -Eq "no CUDA device found|no usable CUDA device: the NVIDIA driver is older|built without CUDA" err'
+fi
+# several devices: the pairs dealt out in chunks, the same files as one device
+mkdir -p multi && "$FS" -m smooth -s 48x32 -n 11 -o "multi/m%02d.pgm" >/dev/null
+$FCC -m lk "multi/m%02d.pgm" -o "multi/one%02d.flo" -q
+expect "two CPU devices" 0 err "CPU .*: 6 flows" $FC -d cpu,cpu -m lk "multi/m%02d.pgm" -o "multi/two%02d.flo"
+check "two devices: the 10 flows of one, bit for bit, in order" \
+    'for k in 00 01 02 03 04 05 06 07 08 09; do cmp -s multi/one$k.flo multi/two$k.flo || exit 1; done'
+check "two devices: the same .params keys" '[ "$(keys multi/one07.flo.params)" = "$(keys multi/two07.flo.params)" ]'
+expect "three devices, --count 7" 0 err "7 flows of 48x32" $FC -d cpu,cpu,cpu -m lk --count 7 "multi/m%02d.pgm" -o "multi/three%02d.flo"
+check "three devices: 7 flows, those of one" \
+    '[ "$(ls multi/three*.flo | wc -l)" -eq 7 ] && for k in 00 03 04 06; do cmp -s multi/one$k.flo multi/three$k.flo || exit 1; done'
+expect "device list: unknown member" 1 err "unknown device 'tpu'" $FC -d cpu,tpu f0.png f1.png -o multi-x.flo
+check "device list: nothing written" '[ ! -e multi-x.flo ]'
+expect "device list: auto refused" 1 err "auto cannot be part of a list" $FC -d cpu,auto f0.png f1.png -o multi-x.flo
+expect "device list: stepwise options refused" 1 err "several devices stream the pairs" $FC -d cpu,cpu --timing f0.png f1.png -o multi-x.flo
+cp multi/m00.pgm multi/bad.pgm && cp multi/m01.pgm multi/bad2.pgm && printf 'P5 48 32 255\n' >multi/cut.pgm
+expect "device list: a bad frame mid-sequence" 2 err "cut.pgm" $FC -d cpu,cpu -m lk multi/m00.pgm multi/m01.pgm multi/m02.pgm multi/m03.pgm multi/m04.pgm multi/m05.pgm multi/cut.pgm multi/m07.pgm -o "multi/cut%d.flo"
+check "device list: the flows before the bad frame written" \
+    'for k in 0 1 2 3 4; do is_flo multi/cut$k.flo 48 32 || exit 1; done; [ ! -e multi/cut6.flo ]'
+if [ $rc_cuda -eq 0 ]; then
+    "$FC" -d cuda -m lk "multi/m%02d.pgm" -o "multi/gpu%02d.flo" -q
+    for list in cuda:all cuda:0,0; do
+        expect "GPU list $list" 0 err "flows/s" $FC -d $list -m lk "multi/m%02d.pgm" -o "multi/gl%02d.flo"
+        check "GPU list $list: the flows of one GPU, bit for bit" \
+            'for k in 00 01 02 05 09; do cmp -s multi/gpu$k.flo multi/gl$k.flo || exit 1; done'
+    done
+else
+    expect "cuda:all without a GPU" 3 err "no CUDA device found|built without CUDA" $FC -d cuda:all f0.png f1.png -o multi-x.flo
 fi
 # usage errors come before any notice of the device (on a machine without
 # a GPU, the notice that auto falls back to the CPU)

@@ -5,7 +5,8 @@
  * replayed on each, then every operation run directly), must each give bit for bit the flows of the same
  * computation on a lone cuda:0 context.  (The two GPUs of a host are
  * assumed to be of one model: the same kernels then round the same way.)
- * Skipped with fewer than two CUDA devices; runs under `make test-gpu`. */
+ * Skipped with fewer than two CUDA devices; runs under `make test-gpu`.
+ * First, flow_device_count against what flow_device_open accepts. */
 #include "harness.h"
 #include "flow/flow.h"
 
@@ -193,8 +194,28 @@ static void test_two_gpus_pinned(void)
     flow_params_destroy(p);
 }
 
+/* flow_device_count: the GPUs "cuda:N" opens for N below it, and not at
+ * it; one CPU; nothing of an unknown kind. */
+static void test_device_count(void)
+{
+    const int n = flow_device_count("cuda");
+    printf("    %d CUDA device%s\n", n, n == 1 ? "" : "s");
+    CHECK(flow_device_count("cpu") == 1 && flow_device_count("tpu") == 0);
+    CHECK(flow_device_has_cuda() || n == 0);
+    char spec[32];
+    flow_device *d = NULL;
+    if (n > 0) {
+        snprintf(spec, sizeof spec, "cuda:%d", n - 1);
+        CHECK_OK(flow_device_open(spec, &d));
+        flow_device_close(d);
+    }
+    snprintf(spec, sizeof spec, "cuda:%d", n);
+    CHECK(flow_device_open(spec, &d) == FLOW_ERR_NO_DEVICE && d == NULL);
+}
+
 int main(void)
 {
+    RUN(test_device_count);
     RUN(test_two_gpus_one_thread);
     RUN(test_two_gpus_pinned);
     for (int k = 0; k <= NSTEPS; k++)

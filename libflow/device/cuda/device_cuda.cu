@@ -34,6 +34,12 @@ static flow_status no_device(cudaError_t e)
     return flow_fail(FLOW_ERR_NO_DEVICE, "no usable CUDA device (%s)", cudaGetErrorString(e));
 }
 
+static int cuda_count(void)
+{
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
+
 static flow_status cuda_open(flow_device *d, int index)
 {
     int count = 0;
@@ -220,6 +226,7 @@ extern "C" const flow_device_ops flow_cuda_ops = {
     .kind = "cuda",
     .open = cuda_open,
     .close = cuda_close,
+    .count = cuda_count,
     .plane_alloc = cuda_plane_alloc,
     .plane_free = cuda_plane_free,
     .upload = cuda_upload,

@@ -13,7 +13,13 @@ static flow_status nocuda_open(flow_device *d, int index)
     return flow_fail(FLOW_ERR_NO_DEVICE, "this libflow was built without CUDA (nvcc not found)");
 }
 
+static int nocuda_count(void)
+{
+    return 0;
+}
+
 const flow_device_ops flow_cuda_ops = {
     .kind = "cuda",
     .open = nocuda_open,
+    .count = nocuda_count,
 };

@@ -43,6 +43,10 @@ const char *flow_device_name(const flow_device *d);
 const char *flow_device_notice(const flow_device *d);
 /* Whether this build of the library contains the CUDA device. */
 int flow_device_has_cuda(void);
+/* How many devices of a kind may be opened: "cuda" the GPUs the driver
+ * shows (0 without a driver or in a build without CUDA, so "cuda:N" for N
+ * below it), "cpu" 1, anything else 0. */
+int flow_device_count(const char *kind);
 
 /* Page-locks host memory that is transferred every frame (an output flow
  * field, say): on CUDA the transfers then run at the bus's speed instead of
