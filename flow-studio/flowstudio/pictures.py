@@ -35,14 +35,19 @@ def _chunk(tag, data):
 
 def png(picture, level=1):
     """The PNG file of an H x W (gray) or H x W x 3 (R, G, B) uint8 array.
-    Level 1 compression: a picture a few hundred pixels wide encodes in a
-    few milliseconds, which matters more here than a smaller file."""
+    Every row is filtered "Up" (less the row above, modulo 256: smooth
+    pictures become runs of small values) and compressed at level 1: a
+    picture of 600 x 400 encodes in some 20 ms, which matters more here
+    than the smallest file."""
     a = np.ascontiguousarray(picture, dtype=np.uint8)
     if a.ndim not in (2, 3) or (a.ndim == 3 and a.shape[2] != 3):
         raise ValueError(f"a picture is H x W or H x W x 3, not {a.shape}")
     h, w = a.shape[:2]
-    rows = np.zeros((h, 1 + a.size // h), np.uint8)  # filter byte 0 (none) on each row
-    rows[:, 1:] = a.reshape(h, -1)
+    data = a.reshape(h, -1)
+    rows = np.empty((h, 1 + data.shape[1]), np.uint8)
+    rows[:, 0] = 2  # the filter type of each row: Up
+    rows[:, 1:] = data
+    rows[1:, 1:] -= data[:-1]
     header = struct.pack(">IIBBBBB", w, h, 8, 0 if a.ndim == 2 else 2, 0, 0, 0)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header)
             + _chunk(b"IDAT", zlib.compress(rows.tobytes(), level)) + _chunk(b"IEND", b""))
