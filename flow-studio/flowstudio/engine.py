@@ -72,11 +72,29 @@ def scales(req):
     return color_max, error_max
 
 
+def truth(catalog, source, pair, shape):
+    """The ground truth and mask of a pair of frames of `shape` (None where
+    it has none), and a note naming a file left out because its size is not
+    the frames'."""
+    gt = catalog.flow(source.gt[pair]) if pair in source.gt else None
+    mask = catalog.mask(source.masks[pair]) if pair in source.masks else None
+    h, w = shape
+    if gt is not None and gt.shape[:2] != (h, w):
+        return None, None, (f"{source.gt[pair]} is {gt.shape[1]}x{gt.shape[0]} but the frames "
+                            f"are {w}x{h}: no errors")
+    if mask is not None and mask.shape != (h, w):
+        return gt, None, (f"{source.masks[pair]} is {mask.shape[1]}x{mask.shape[0]} but the "
+                          f"frames are {w}x{h}: scored without it")
+    return gt, mask, None
+
+
 class Slot:
-    """One parameter set's Context, made anew when the set changes."""
+    """One parameter set's Context, made anew when the set changes, and its
+    last flow: a set that did not change since (the other set of a
+    comparison moved) is not computed again."""
 
     def __init__(self):
-        self.key, self.ctx = None, None
+        self.key, self.ctx, self.last = None, None, None
 
     def context(self, method, device, kw):
         """The Context for these settings; whether it is new (its first
@@ -92,7 +110,7 @@ class Slot:
     def close(self):
         if self.ctx:
             self.ctx.close()
-        self.key, self.ctx = None, None
+        self.key, self.ctx, self.last = None, None, None
 
 
 class Session:
@@ -186,8 +204,7 @@ class Engine:
             if generation < session.latest:
                 return {"stale": True}, True
             f1, f2 = self.catalog.image(path1), self.catalog.image(path2)
-            gt = self.catalog.flow(source.gt[pair]) if pair in source.gt else None
-            mask = self.catalog.mask(source.masks[pair]) if pair in source.masks else None
+            gt, mask, note = truth(self.catalog, source, pair, f1.shape[:2])
             what = f"{path1} -> {path2}"
             name = f"{source.name}-{pair:03d}"
             flows, results = [], []
@@ -202,6 +219,8 @@ class Engine:
             for flow, result in zip(flows, results):
                 if flow is not None:
                     self._pictures(result, flow, scale, gt, mask, error_max)
+                    if note:
+                        result["stats_note"] = note
         failed = [f"{'AB'[k]}: {r['error']}" if len(sets) > 1 else r["error"]
                   for k, r in enumerate(results) if "error" in r]
         h, w = f1.shape[:2]
@@ -217,15 +236,20 @@ class Engine:
             raise RequestError("a parameter set is an object {method, params}")
         method = s.get("method")
         kw, active = parameters(method, s.get("params", {}))
-        ctx, fresh = session.slots[k].context(method, device, kw)
+        slot = session.slots[k]
+        ctx, fresh = slot.context(method, device, kw)
+        if not fresh and slot.last and slot.last[0] == what:
+            return slot.last[1], dict(slot.last[2])
         start = time.perf_counter()
         flow = ctx.compute(f1, f2)
         ms = 1000 * (time.perf_counter() - start)
         params = params_text(ctx, what)
         rid = session.keep(flow, params, f"{name}-{method}")
-        return flow, {"id": rid, "method": method, "time_ms": ms, "setup": fresh,
-                      "device": ctx.device, "notice": ctx.notice, "active": active,
-                      "params": ctx.params}
+        result = {"id": rid, "method": method, "time_ms": ms, "setup": fresh,
+                  "device": ctx.device, "notice": ctx.notice, "active": active,
+                  "params": ctx.params}
+        slot.last = (what, flow, dict(result))
+        return flow, result
 
     @staticmethod
     def _scale(color_max, gt, flows):

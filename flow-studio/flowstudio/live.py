@@ -16,7 +16,7 @@ from collections import deque
 import flowplatform as fp
 
 from . import pictures
-from .engine import parameters
+from .engine import parameters, truth
 from .wire import data_url
 
 # Flows over which the rate is measured.
@@ -93,8 +93,7 @@ class Stream:
 
     def _event(self, previous, flow, ms, color_max, error_max):
         pair, frame1 = previous
-        gt_path = self.source.gt.get(pair) if self.source.kind == "frames" else None
-        gt = self.catalog.flow(gt_path) if gt_path else None
+        gt, mask, note = truth(self.catalog, self.source, pair, flow.shape[:2])
         radius = pictures.max_radius(flow)
         if color_max:
             scale = color_max
@@ -112,9 +111,9 @@ class Stream:
                  "frame": data_url(pictures.png(pictures.to_bytes(frame1))),
                  "color": data_url(pictures.png(fp.flow_to_color(flow, max=scale or 1.0))),
                  "vectors": pictures.vector_grid(flow, pictures.arrow_step(w, h))}
+        if note:
+            event["stats_note"] = note
         if gt is not None:
-            mask_path = self.source.masks.get(pair)
-            mask = self.catalog.mask(mask_path) if mask_path else None
             ee = pictures.endpoint_errors(flow, gt, mask)
             event["error_map"] = data_url(pictures.png(pictures.error_map(ee, error_max)))
             try:

@@ -41,16 +41,21 @@ from .wire import sse, to_json
 STATIC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "static")
 # The largest request body: a .params file is a few hundred bytes.
 MAX_BODY = 1 << 20
+# A larger body is read and thrown away up to this size before the refusal.
+MAX_DRAINED = 64 << 20
 LEGEND_SIZE = 160
 
 # What a bad request raises: answered 400 with its message.
-BAD_REQUEST = (fp.Error, ValueError, TypeError, KeyError, CatalogError, engine_mod.RequestError)
+BAD_REQUEST = (fp.Error, ValueError, TypeError, CatalogError, engine_mod.RequestError)
 
 
 class HttpError(Exception):
-    def __init__(self, status, message):
+    """An answer other than 200: its status and message; drained: whether
+    the request's body was read (else the connection cannot go on)."""
+
+    def __init__(self, status, message, drained=True):
         super().__init__(message)
-        self.status = status
+        self.status, self.drained = status, drained
 
 
 def _query(url):
@@ -89,8 +94,7 @@ class Handler(BaseHTTPRequestHandler):
         for k, v in extra:
             self.send_header(k, v)
         self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        self.wfile.write(body)
 
     def _json(self, obj, status=200):
         self._send(status, to_json(obj), "application/json")
@@ -100,7 +104,16 @@ class Handler(BaseHTTPRequestHandler):
         if length is None or not length.isdigit():
             raise HttpError(411, "a request body needs its Content-Length")
         if int(length) > MAX_BODY:
-            raise HttpError(413, f"request body of {length} bytes: at most {MAX_BODY}")
+            # read it away, up to a point, so that the client hears the answer
+            # rather than a connection reset in the middle of its sending
+            left = int(length) if int(length) <= MAX_DRAINED else 0
+            while left > 0:
+                chunk = self.rfile.read(min(left, 1 << 16))
+                if not chunk:  # the client stopped sending
+                    break
+                left -= len(chunk)
+            raise HttpError(413, f"request body of {length} bytes: at most {MAX_BODY}",
+                            drained=int(length) <= MAX_DRAINED)
         raw = self.rfile.read(int(length))
         try:
             body = json.loads(raw.decode("utf-8"))
@@ -122,19 +135,18 @@ class Handler(BaseHTTPRequestHandler):
                 raise HttpError(403, f"Host {self.headers.get('Host')!r} is not this server")
             route = routes.get(path)
             if route is None:
-                if path == "/" or path.startswith("/static/"):
+                if self.command == "GET" and (path == "/" or path.startswith("/static/")):
                     return self._static(path)
                 if path in self.GET_ROUTES or path in self.POST_ROUTES:
                     raise HttpError(405, f"{self.command} is not how {path} is asked for")
                 raise HttpError(404, f"no such page: {path}")
             route(self)
         except HttpError as e:
-            if e.status in (411, 413):  # the body was not read: the connection cannot go on
+            if e.status == 411 or not e.drained:  # the body was not read: no next request
                 self.close_connection = True
             self._json({"error": str(e)}, e.status)
         except BAD_REQUEST as e:
-            message = str(e) if not isinstance(e, KeyError) else f"missing field {e}"
-            self._json({"error": message}, 400)
+            self._json({"error": str(e)}, 400)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
         except Exception as e:  # a failure of the server's own: said, and the server goes on
@@ -142,9 +154,6 @@ class Handler(BaseHTTPRequestHandler):
             self._json({"error": f"internal error: {type(e).__name__}: {e}"}, 500)
 
     def do_GET(self):
-        self._dispatch(self.GET_ROUTES)
-
-    def do_HEAD(self):
         self._dispatch(self.GET_ROUTES)
 
     def do_POST(self):

@@ -212,8 +212,13 @@ export class SetPanel {
   result(r, client) {
     for (const row of this.rows.values()) row.element.classList.remove('invalid');
     if (r.error) {
-      const m = /parameter (\w+)/.exec(r.error);
-      if (m && this.rows.has(m[1])) this.rows.get(m[1]).element.classList.add('invalid');
+      // the parameter the message names first ("parameter alpha = -5 ...", "rho: 'x' ...")
+      let first = null;
+      for (const [name, row] of this.rows) {
+        const at = r.error.search(new RegExp(`\\b${name}\\b`));
+        if (at >= 0 && (!first || at < first.at)) first = {at, row};
+      }
+      if (first) first.row.element.classList.add('invalid');
       return;
     }
     this.active = new Set(r.active);

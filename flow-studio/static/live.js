@@ -101,7 +101,8 @@ export class Live {
     const figures = el('p', {class: 'live-figures'},
       el('b', {class: 'fps'}, `${short(d.fps)} flows/s`), ' computed, ',
       `${short(shownRate)} drawn/s; `,
-      el('b', {}, `${short(d.time_ms, 4)} ms`), ` per flow; pair ${d.pair} \u2192 ${d.pair + 1}`);
+      el('b', {}, `${short(d.time_ms, 4)} ms`), ` per flow; pair ${d.pair} \u2192 ${d.pair + 1} `,
+      d.error_map ? null : statsLine(null, d.stats_note));
     document.getElementById('live-results').replaceChildren(figures,
       el('div', {class: 'grid', style: `grid-template-columns: repeat(${cells.length}, minmax(0, 1fr))`}, ...cells));
     if (this.pending) requestAnimationFrame(() => this.draw());

@@ -79,14 +79,19 @@ export function drawArrows(canvas, frame, vectors, scale) {
   return k;
 }
 
-// The figures of a flow against ground truth.
+// The figures of a flow against ground truth, and the note on them (why
+// there are none, a mask left out); null when there is neither.
 export function statsLine(stats, note) {
-  if (!stats) return note ? el('span', {class: 'note'}, note) : null;
-  return el('span', {class: 'stats'},
-    el('b', {class: 'aae'}, `AAE ${short(stats.aae, 4)}\u00b0`), ' ',
-    el('b', {class: 'aee'}, `AEE ${short(stats.aee, 4)} px`), ' ',
-    `EE>1px ${short(100 * stats.over1)} %`, ' ',
-    el('span', {class: 'dim', title: 'pixels scored, of all'}, `(${stats.scored} of ${stats.total} px)`));
+  if (!stats && !note) return null;
+  const line = el('span', {class: 'stats'});
+  if (stats) {
+    line.append(el('b', {class: 'aae'}, `AAE ${short(stats.aae, 4)}\u00b0`), ' ',
+      el('b', {class: 'aee'}, `AEE ${short(stats.aee, 4)} px`), ' ',
+      `EE>1px ${short(100 * stats.over1)} %`, ' ',
+      el('span', {class: 'dim', title: 'pixels scored, of all'}, `(${stats.scored} of ${stats.total} px) `));
+  }
+  if (note) line.append(el('span', {class: 'note'}, note));
+  return line;
 }
 
 // The key of the error map: the ramp from 0 to `max` px.

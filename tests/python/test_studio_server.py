@@ -196,6 +196,22 @@ def test_refused_sets_say_the_librarys_message(studio, sets, message):
     assert status == 400 and message in out["error"] and message in out["results"][0]["error"]
 
 
+def test_an_unchanged_set_is_not_computed_again(studio):
+    """Moving set A of a comparison recomputes A alone: B's result is the
+    one it had (its id), until its pair or parameters change."""
+    sid, _ = first_pair(studio, "gray")
+    b = {"method": "lk", "params": {"rho": "3"}}
+    ids = []
+    for alpha in ("100", "200"):
+        status, out = compute(studio, sid, [{"method": "hs", "params": {"alpha": alpha}}, b])
+        assert status == 200
+        ids.append([r["id"] for r in out["results"]])
+    assert ids[0][0] != ids[1][0] and ids[0][1] == ids[1][1]
+    status, out = studio.post("/api/compute", {"client": "test", "sequence": sid, "pair": 1,
+                                               "sets": [{"method": "hs", "params": {}}, b]})
+    assert status == 200 and out["results"][1]["id"] != ids[1][1]
+
+
 def test_one_failing_set_leaves_the_other(studio):
     sid, _ = first_pair(studio, "gray")
     status, out = compute(studio, sid, [{"method": "hs", "params": {}},
@@ -221,6 +237,26 @@ def test_bad_requests(studio, body, message):
             if k == "sequence" else v for k, v in body.items()}
     status, out = studio.post("/api/compute", body)
     assert status == 400 and message in out["error"]
+
+
+def test_ground_truth_or_mask_of_another_size(tmp_path):
+    make_sequence(str(tmp_path / "s"), n=3, size=(32, 24))
+    make_sequence(str(tmp_path / "other"), n=2, size=(20, 10))
+    shutil.copy(tmp_path / "other" / "frame_000.flo", tmp_path / "s" / "frame_001.flo")
+    shutil.copy(tmp_path / "other" / "frame_000.png", tmp_path / "s" / "frame_000-mask.png")
+    s = Studio(tmp_path / "s")
+    try:
+        seq = s.sequences()["s"]
+        assert seq["pairs"][0]["mask"] and seq["pairs"][1]["gt"]
+        for pair, note in ((0, "frame_000-mask.png is 20x10 but the frames are 32x24: scored without it"),
+                           (1, "frame_001.flo is 20x10 but the frames are 32x24: no errors")):
+            status, out = s.post("/api/compute", {"client": "t", "sequence": seq["id"], "pair": pair,
+                                                  "sets": [{"method": "hs", "params": {}}]})
+            r = out["results"][0]
+            assert status == 200 and r["stats_note"].endswith(note)
+            assert ("stats" in r) == (pair == 0)
+    finally:
+        s.close()
 
 
 def test_http_errors(studio):
