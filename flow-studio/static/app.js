@@ -82,7 +82,7 @@ async function compute() {
   if (!r.data.results) return;
   r.data.results.forEach((res, k) => {
     app.sets[k].result(res, app.client);
-    if (!res.error) app.good[k] = {res, scale: r.data.scale};
+    if (!res.error) app.good[k] = res;
   });
   app.last = r.data;
   render();
@@ -110,7 +110,7 @@ function card(k, res) {
 function render() {
   const data = app.last;
   $('cards').replaceChildren(...data.results.map((res, k) => card(k, res)));
-  const shown = data.results.map((res, k) => (res.error ? app.good[k] : {res, scale: data.scale}));
+  const shown = data.results.map((res, k) => (res.error ? app.good[k] : res));
   const arrows = $('arrow-scale').value;
   const views = [
     {title: 'Colour coding', key: colorKey(data.scale),
@@ -136,7 +136,7 @@ function render() {
   }
   const cell = (view, k) => {
     const s = shown[k];
-    const c = s ? view.cell(s.res) : el('div', {class: 'empty'}, 'no flow yet');
+    const c = s ? view.cell(s) : el('div', {class: 'empty'}, 'no flow yet');
     if (s && data.results[k].error) c.classList.add('stale');
     return c;
   };

@@ -1,15 +1,21 @@
 """studio.py -- what the tests of flow-studio share: a generated sequence
 with ground truth, a server started from $BUILD/bin/flow-studio on a free
-port, and the JSON API called with urllib."""
+port, the JSON API called with urllib, and the studio's module pictures."""
 import json
 import os
 import subprocess
+import sys
 import urllib.error
 import urllib.request
 
-from conftest import BUILD, tool
+from conftest import BUILD, ROOT, tool
 
 STUDIO = os.path.join(BUILD, "bin", "flow-studio")
+# the studio's own modules, from the sources (as $BUILD/bin/flow-studio runs them)
+sys.path.insert(0, os.path.join(ROOT, "flow-studio"))
+from flowstudio import pictures  # noqa: E402  (after the path is set)
+
+__all__ = ["STUDIO", "Studio", "make_sequence", "pictures"]
 
 
 def make_sequence(directory, n=3, size=(96, 72), motion=("--dx", 0.8, "--dy", -0.4), color=False):

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import flowplatform as fp
-from conftest import ROOT, tool
-from studio import STUDIO, Studio, make_sequence
+from conftest import tool
+from studio import STUDIO, Studio, make_sequence, pictures
 
 pytestmark = pytest.mark.skipif(not os.access(STUDIO, os.X_OK), reason="flow-studio is not built")
 
@@ -402,9 +402,6 @@ def test_live_failures_are_events(studio):
 # ---- pictures ------------------------------------------------------------------
 
 def test_png_writer_reads_back(tmp_path):
-    import sys
-    sys.path.insert(0, os.path.join(ROOT, "flow-studio"))
-    from flowstudio import pictures
     rng = np.random.default_rng(3)
     for shape in ((5, 7, 3), (4, 9)):
         a = rng.integers(0, 256, shape, dtype=np.uint8)
