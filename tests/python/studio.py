@@ -11,11 +11,13 @@ import urllib.request
 from conftest import BUILD, ROOT, tool
 
 STUDIO = os.path.join(BUILD, "bin", "flow-studio")
+# the device the servers compute on: FLOW_DEVICE, as for the module's tests
+DEVICE = os.environ.get("FLOW_DEVICE", "cpu")
 # the studio's own modules, from the sources (as $BUILD/bin/flow-studio runs them)
 sys.path.insert(0, os.path.join(ROOT, "flow-studio"))
 from flowstudio import pictures  # noqa: E402  (after the path is set)
 
-__all__ = ["STUDIO", "Studio", "make_sequence", "pictures"]
+__all__ = ["DEVICE", "STUDIO", "Studio", "make_sequence", "pictures"]
 
 
 def make_sequence(directory, n=3, size=(96, 72), motion=("--dx", 0.8, "--dy", -0.4), color=False):
@@ -32,10 +34,10 @@ def make_sequence(directory, n=3, size=(96, 72), motion=("--dx", 0.8, "--dy", -0
 
 
 class Studio:
-    """A running flow-studio: url, and the process (stopped by close())."""
+    """A running flow-studio on DEVICE: url, and the process (stopped by close())."""
 
     def __init__(self, *args):
-        self.process = subprocess.Popen([STUDIO, "-q", "-d", "cpu", *map(str, args)],
+        self.process = subprocess.Popen([STUDIO, "-q", "-d", DEVICE, *map(str, args)],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.url = self.process.stdout.readline().strip()
         if not self.url.startswith("http://127.0.0.1:"):

@@ -18,7 +18,7 @@ import pytest
 
 import flowplatform as fp
 from conftest import tool
-from studio import Studio, make_sequence
+from studio import DEVICE, Studio, make_sequence
 from webdriver import Browser, executables
 
 pytestmark = pytest.mark.skipif(
@@ -123,7 +123,7 @@ def test_page_computes_saves_and_compares(studio, browser, tmp_path):
     text = open(params).read()
     assert "method,clg-nl\n" in text and "alpha,400\n" in text and f"sigma,{sigma}\n" in text
     frames = sorted(os.path.join(seq, n) for n in os.listdir(seq) if n.endswith(".png"))
-    tool("flow-compute", "-q", "-d", "cpu", "-p", params, frames[0], frames[1],
+    tool("flow-compute", "-q", "-d", DEVICE, "-p", params, frames[0], frames[1],
          "-o", tmp_path / "again.flo")
     np.testing.assert_array_equal(fp.read_flow(tmp_path / "again.flo"), fp.read_flow(flo))
     # and the AEE on the page (4 digits) is that flow's

@@ -17,7 +17,7 @@ import pytest
 
 import flowplatform as fp
 from conftest import tool
-from studio import STUDIO, Studio, make_sequence, pictures
+from studio import DEVICE, STUDIO, Studio, make_sequence, pictures
 
 pytestmark = pytest.mark.skipif(not os.access(STUDIO, os.X_OK), reason="flow-studio is not built")
 
@@ -145,7 +145,7 @@ def test_compute_gives_the_modules_flow(studio, tree):
     assert (out["width"], out["height"], out["gt"]) == (64, 48, True)
     assert r["color"].startswith("data:image/png;base64,") and r["error_map"].startswith("data:image/png")
     f1, f2 = (fp.read_image(tree / "gray" / f"frame_00{k}.png") for k in range(2))
-    with fp.Context("clg-nl", "cpu", alpha=25, solver="w") as ctx:
+    with fp.Context("clg-nl", DEVICE, alpha=25, solver="w") as ctx:
         flow = ctx.compute(f1, f2)
     st = fp.error(flow, fp.read_flow(tree / "gray" / "frame_000.flo"))
     assert r["stats"]["aee"] == pytest.approx(st.aee, rel=1e-12)
@@ -162,7 +162,7 @@ def test_compute_gives_the_modules_flow(studio, tree):
     status, _, body = studio.request("GET", f"/api/download?client=test&result={r['id']}&kind=params")
     (tree / "saved.params").write_bytes(body)
     assert body.startswith(b"# flow-studio ") and b"\nmethod,clg-nl\n" in body
-    tool("flow-compute", "-q", "-d", "cpu", "-p", tree / "saved.params",
+    tool("flow-compute", "-q", "-d", DEVICE, "-p", tree / "saved.params",
          tree / "gray" / "frame_000.png", tree / "gray" / "frame_001.png", "-o", tree / "again.flo")
     np.testing.assert_array_equal(fp.read_flow(tree / "again.flo"), flow)
 
@@ -297,9 +297,9 @@ def test_a_superseded_request_is_not_computed(studio):
     sid, _ = first_pair(studio, "gray")
     answers = {}
 
-    def ask(generation, params):
+    def ask(generation, params):  # on the CPU, where the sweeps take seconds
         answers[generation] = studio.post("/api/compute", {
-            "client": "race", "generation": generation, "sequence": sid, "pair": 0,
+            "client": "race", "generation": generation, "sequence": sid, "pair": 0, "device": "cpu",
             "sets": [{"method": "hs", "params": params}]})
 
     slow = threading.Thread(target=ask, args=(10, {"solver": "jacobi", "iterations": "30000"}))
@@ -373,7 +373,7 @@ def events(studio, query, count):
 
 def test_live_sequence_loops_with_errors_where_ground_truth_is(studio):
     seq = studio.sequences()["gray"]
-    got = events(studio, {"sequence": seq["id"], "method": "hs", "params": {}, "device": "cpu"}, 6)
+    got = events(studio, {"sequence": seq["id"], "method": "hs", "params": {}}, 6)
     assert got[0][0] == "start" and got[0][1]["method"] == "hs"
     flows = [e for k, e in got if k == "flow"]
     assert [f["pair"] for f in flows] == [0, 1, 0, 1, 0]  # three frames, then again
