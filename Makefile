@@ -3,6 +3,8 @@
 #   make                 libflow (static + shared), flow-compute, flow-track, flow-tool,
 #                        flow-synth, and the Python module where python3-dev and numpy are
 #   make python          the Python module flowplatform alone (docs/python.md)
+#   make studio          flow-studio, the parameter explorer in the browser
+#                        (docs/flow-studio.md; with the Python module)
 #   make man             the tools' man pages, made from their --help, in BUILD/man/man1
 #   make test            unit, CLI and Python tests on the CPU backend
 #   make test-gpu        the same on CUDA, plus CPU/GPU agreement tests
@@ -151,17 +153,27 @@ PY_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard python/src/*.c))
 PY_SO   := $(PY_DIR)/_flowplatform$(PY_EXT)
 PY_PKG  := $(patsubst python/flowplatform/%,$(PY_DIR)/%,$(wildcard python/flowplatform/*.py))
 
+# flow-studio: Python over the module, run from its sources (flow-studio/)
+# by a launcher that names them and the module; installed under
+# share/flow-studio with scripts/seq-scan.sh, which finds its sequences.
+STUDIO_BIN    := $(if $(filter 1,$(PYMODULE)),$(BUILD)/bin/flow-studio)
+STUDIO_PY     := $(wildcard flow-studio/flowstudio/*.py)
+STUDIO_STATIC := $(wildcard flow-studio/static/*)
+STUDIO_SHARE  := $(PREFIX)/share/flow-studio
+# the launcher's interpreter: the module's, by its full path
+PYTHON_PATH    = $(shell command -v $(PYTHON))
+
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 GPU_SRC    := $(wildcard tests/gpu/test_*.c)
 BENCH_SRC  := $(wildcard tests/bench/bench_*.c)
 TEST_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) $(GPU_SRC:tests/gpu/%.c=$(BUILD)/tests/gpu_%)
 BENCH_BINS := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/%)
 
-.PHONY: all lib tools man python tests test test-gpu bench install uninstall help clean config FORCE \
+.PHONY: all lib tools man python studio tests test test-gpu bench install uninstall help clean config FORCE \
         fuzz fuzz-smoke fuzz-build fuzz-bins
 # A failed recipe must not leave a half-made target that looks up to date.
 .DELETE_ON_ERROR:
-all: config lib tools man $(if $(filter 1,$(PYMODULE)),python)
+all: config lib tools man $(if $(filter 1,$(PYMODULE)),python studio)
 
 config:
 	@echo "flow-platform $(VERSION): backends [$(BUILT_BACKENDS)]$(if $(filter 1,$(CUDA)), (nvcc: $(NVCC)),, no nvcc: CPU-only build) OpenCV=$(OPENCV) libpng=$(PNG) Python=$(if $(filter 1,$(PYMODULE)),$(PYTHON),no)"
@@ -249,7 +261,10 @@ $(BUILD)/tests/bench_%: $(BUILD)/obj/tests/bench/bench_%.o $(BUILD)/obj/tests/co
 # Each page is made from its tool's --help and --version (scripts/man-page.sh),
 # so that it says what the tool it is installed with does.  One completion
 # file serves every tool; it asks the tool's --help at completion time.
-MAN_PAGES      := $(TOOL_BINS:$(BUILD)/bin/%=$(BUILD)/man/man1/%.1)
+MAN_PAGES      := $(TOOL_BINS:$(BUILD)/bin/%=$(BUILD)/man/man1/%.1) \
+                  $(STUDIO_BIN:$(BUILD)/bin/%=$(BUILD)/man/man1/%.1)
+# the tools the completion serves
+COMPLETED      := $(TOOLS) $(if $(STUDIO_BIN),flow-studio)
 MAN_DIR        := $(PREFIX)/share/man/man1
 COMPLETION_DIR := $(PREFIX)/share/bash-completion/completions
 man: $(MAN_PAGES)
@@ -258,6 +273,8 @@ $(BUILD)/man/man1/%.1: $(BUILD)/bin/% scripts/man-page.sh scripts/man-page.awk
 	@mkdir -p $(dir $@)
 	@$(call step,GEN,$@)
 	$(Q)sh scripts/man-page.sh $< $(filter-out $*,$(TOOLS)) $(wildcard docs/$*.md) docs/FORMATS.md >$@
+# flow-studio's --help is in its sources
+$(BUILD)/man/man1/flow-studio.1: $(STUDIO_PY)
 
 # ---- the Python module ------------------------------------------------------
 # numpy's headers: asked of numpy once, when an extension object is compiled.
@@ -283,6 +300,23 @@ else
 python:
 	@echo "make python: $(PYTHON) lacks Python.h or numpy: install python3-dev and python3-numpy" \
 	      "(scripts/setup.sh does), or name another interpreter with PYTHON=" >&2; exit 1
+endif
+
+# ---- flow-studio --------------------------------------------------------------
+# studio_launcher STUDIO_DIR MODULE_DIR: flow-studio/flow-studio.in filled in.
+studio_launcher = sed -e 's|@PYTHON@|$(PYTHON_PATH)|' -e 's|@STUDIO_DIR@|$(1)|' \
+                      -e 's|@MODULE_DIR@|$(2)|' flow-studio/flow-studio.in
+$(BUILD)/bin/flow-studio: flow-studio/flow-studio.in $(PY_SO) $(PY_PKG)
+	@mkdir -p $(dir $@)
+	@$(call step,GEN,$@)
+	$(Q)$(call studio_launcher,$(abspath flow-studio),$(abspath $(BUILD)/python)) >$@.tmp \
+	    && chmod 755 $@.tmp && mv -f $@.tmp $@
+
+ifeq ($(PYMODULE),1)
+studio: $(STUDIO_BIN)
+else
+studio:
+	@echo "make studio: flow-studio needs the Python module (make python says why it is not built)" >&2; exit 1
 endif
 
 tests: all $(TEST_BINS) $(BENCH_BINS)
@@ -322,23 +356,31 @@ install: all
 	install -d $(DESTDIR)$(MAN_DIR) $(DESTDIR)$(COMPLETION_DIR)
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MAN_DIR)/
 	install -m 644 scripts/flow-completion.bash $(DESTDIR)$(COMPLETION_DIR)/$(firstword $(TOOLS))
-	for t in $(wordlist 2,$(words $(TOOLS)),$(TOOLS)); do \
+	for t in $(wordlist 2,$(words $(COMPLETED)),$(COMPLETED)); do \
 	    ln -sfn $(firstword $(TOOLS)) $(DESTDIR)$(COMPLETION_DIR)/$$t || exit 1; done
 ifeq ($(PYMODULE),1)
 	install -d $(DESTDIR)$(PYTHON_SITE)/flowplatform
 	install -m 644 $(PY_PKG) $(DESTDIR)$(PYTHON_SITE)/flowplatform/
 	install -m 755 $(PY_SO) $(DESTDIR)$(PYTHON_SITE)/flowplatform/
+	install -d $(DESTDIR)$(STUDIO_SHARE)/flowstudio $(DESTDIR)$(STUDIO_SHARE)/static
+	install -m 644 $(STUDIO_PY) $(DESTDIR)$(STUDIO_SHARE)/flowstudio/
+	install -m 644 $(STUDIO_STATIC) $(DESTDIR)$(STUDIO_SHARE)/static/
+	install -m 644 scripts/seq-scan.sh $(DESTDIR)$(STUDIO_SHARE)/
+	$(call studio_launcher,$(STUDIO_SHARE),$(PYTHON_SITE)) >$(DESTDIR)$(PREFIX)/bin/flow-studio
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/flow-studio
 endif
 
 # Removes what install put under DESTDIR/PREFIX (the empty directories of the
 # project's own: include/flow and the Python package).
 uninstall:
-	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/libflow.a \
+	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/bin/flow-studio \
+	      $(DESTDIR)$(PREFIX)/lib/libflow.a \
 	      $(DESTDIR)$(PREFIX)/lib/$(notdir $(LIB_SO_REAL)) $(DESTDIR)$(PREFIX)/lib/$(SONAME) \
 	      $(DESTDIR)$(PREFIX)/lib/libflow.so $(DESTDIR)$(PREFIX)/lib/pkgconfig/libflow.pc \
 	      $(patsubst libflow/include/flow/%,$(DESTDIR)$(PREFIX)/include/flow/%,$(wildcard libflow/include/flow/*.h)) \
-	      $(TOOLS:%=$(DESTDIR)$(MAN_DIR)/%.1) $(TOOLS:%=$(DESTDIR)$(COMPLETION_DIR)/%)
-	rm -rf $(DESTDIR)$(PYTHON_SITE)/flowplatform
+	      $(TOOLS:%=$(DESTDIR)$(MAN_DIR)/%.1) $(TOOLS:%=$(DESTDIR)$(COMPLETION_DIR)/%) \
+	      $(DESTDIR)$(MAN_DIR)/flow-studio.1 $(DESTDIR)$(COMPLETION_DIR)/flow-studio
+	rm -rf $(DESTDIR)$(PYTHON_SITE)/flowplatform $(DESTDIR)$(STUDIO_SHARE)
 	-rmdir $(DESTDIR)$(PREFIX)/include/flow 2>/dev/null
 
 # The goals and options: the header comments of this file and of the pipeline's.

@@ -1,6 +1,7 @@
 # flow-completion.bash -- bash completion for flow-compute, flow-track,
-# flow-tool and flow-synth.  Everything offered is read from the tool's own
-# --help when TAB is pressed, so that it never drifts from the tool: the
+# flow-tool, flow-synth and flow-studio.  Everything offered is read from
+# the tool's own --help when TAB is pressed, so that it never drifts from
+# the tool: the
 # options, flow-tool's commands and each command's options, and the values
 # of an option that takes one of a list (-m/--method, --device, --solver,
 # --motion, a 0|1 switch ...).  Anything else completes file names.
@@ -72,7 +73,7 @@ _flow_values() {
     printf '%s\n' "${out# }"
 }
 
-# _flow_complete: the completion function of the four tools
+# _flow_complete: the completion function of the tools
 _flow_complete() {
     local tool=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]} prev= cmd= help values i
     COMPREPLY=()
@@ -110,4 +111,4 @@ _flow_complete() {
     # nothing offered: file names (complete -o default)
     return 0
 }
-complete -o default -F _flow_complete flow-compute flow-track flow-tool flow-synth
+complete -o default -F _flow_complete flow-compute flow-track flow-tool flow-synth flow-studio

@@ -1,7 +1,8 @@
 #!/bin/sh
 # run-tests.sh MODE -- runs every unit test binary (MODE cuda adds the GPU
-# agreement tests), every CLI test script and the Python module's tests
-# (pytest on tests/python, with $PYTHON, when PYMODULE is 1), then prints
+# agreement tests), every CLI test script and the Python module's and
+# flow-studio's tests (pytest on tests/python, with $PYTHON, when PYMODULE
+# is 1; the browser test needs chromium and chromedriver), then prints
 # one total line "N passed, N failed" that CI reads.  Exit status 1 when
 # anything failed.
 mode=$1
@@ -72,8 +73,9 @@ elif ! "$python" -c 'import pytest' 2>/dev/null; then
     skipped=$((skipped + 1))
     echo "  skip tests/python: $python has no pytest (python3-pytest)"
 else
-    # no bytecode or cache files left in the work tree
-    BUILD="$build" PYTHONDONTWRITEBYTECODE=1 "$python" -m pytest -q -p no:cacheprovider \
+    # no bytecode or cache files left in the work tree; -rs: why a test was
+    # skipped (no evaluation data, no chromium for flow-studio's browser test)
+    BUILD="$build" PYTHONDONTWRITEBYTECODE=1 "$python" -m pytest -q -rs -p no:cacheprovider \
         tests/python >"$log" 2>&1
     cat "$log"
     tally_pytest "$log"

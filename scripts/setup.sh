@@ -104,6 +104,18 @@ if ! tests/fuzz/have-libfuzzer.sh clang; then
         echo "setup: clang cannot link a libFuzzer harness: make test skips the fuzz smoke run" >&2
 fi
 
+# Chromium and its WebDriver: flow-studio's browser test drives a headless
+# Chromium.  Debian's packages; where there are none (Ubuntu ships Chromium
+# as a snap) the test is skipped with a notice.
+if ! installed chromium-driver; then
+    apt-cache show chromium-driver >/dev/null 2>&1 || update_once
+    if apt-cache show chromium chromium-driver >/dev/null 2>&1; then
+        apt_install chromium chromium-driver
+    else
+        echo "setup: no chromium-driver package: make test skips flow-studio's browser test" >&2
+    fi
+fi
+
 [ "$deps_only" -eq 1 ] && exit 0
 
 nvcc_found=$(command -v nvcc || true)

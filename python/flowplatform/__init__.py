@@ -21,6 +21,9 @@ from ._flowplatform import (
     Context,
     Error,
     ParameterError,
+    Video,
+    applies,
+    color_legend,
     default_method,
     flow_to_color,
     has_cuda,
@@ -28,6 +31,7 @@ from ._flowplatform import (
     methods,
     read_flow,
     read_image,
+    read_params,
     schema,
     version,
     write_flow,
@@ -37,9 +41,9 @@ from ._flowplatform import error as _error
 
 __version__ = version
 __all__ = [
-    "Context", "Error", "ErrorStats", "ParameterError", "compute", "default_method", "error",
-    "flow_to_color", "has_cuda", "has_opencv", "methods", "read_flow", "read_image", "schema",
-    "write_flow", "write_image",
+    "Context", "Error", "ErrorStats", "ParameterError", "Video", "applies", "color_legend",
+    "compute", "default_method", "error", "flow_to_color", "has_cuda", "has_opencv", "methods",
+    "read_flow", "read_image", "read_params", "schema", "write_flow", "write_image",
 ]
 
 

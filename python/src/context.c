@@ -216,6 +216,35 @@ static PyObject *ctx_next(fp_context *self, PyObject *arg)
     return fp_field_to_array(&self->out);
 }
 
+/* write_params(path, comment=None): the parameters as a .params file that
+ * flow-compute -p reads; after a computation, as the context ran them (the
+ * level counts that the frame size cut short reduced), as flow-compute
+ * writes them beside a flow. */
+static PyObject *ctx_write_params(fp_context *self, PyObject *args, PyObject *kw)
+{
+    static char *keywords[] = {"path", "comment", NULL};
+    PyObject *path;
+    const char *comment = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|z:write_params", keywords,
+                                     PyUnicode_FSConverter, &path, &comment))
+        return NULL;
+    if (usable(self) < 0) {
+        Py_DECREF(path);
+        return NULL;
+    }
+    const flow_params *p = self->ctx ? flow_context_params(self->ctx) : self->params;
+    flow_status s;
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    s = flow_params_write(PyBytes_AS_STRING(path), p, comment);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    Py_DECREF(path);
+    if (s != FLOW_OK)
+        return fp_raise(s);
+    Py_RETURN_NONE;
+}
+
 static PyObject *ctx_reset(fp_context *self, PyObject *noargs)
 {
     if (usable(self) < 0)
@@ -298,7 +327,7 @@ static int ctx_init(fp_context *self, PyObject *args, PyObject *kw)
         || text_of(method, "method", 1, &m) < 0
         || text_of(device ? device : auto_spec, "device", 0, &spec) < 0)
         goto done;
-    self->params = fp_params_from_kwargs(m, params);
+    self->params = fp_params_from_kwargs(m, params, 0);
     if (!self->params)
         goto done;
     flow_status s;
@@ -408,6 +437,12 @@ static PyMethodDef methods[] = {
      "The flow from the previous frame of the sequence to this one; None for\n"
      "the first frame (after construction, reset() or an error).  Each frame\n"
      "is uploaded once.  Frames of a sequence share one shape."},
+    {"write_params", (PyCFunction)(void (*)(void))ctx_write_params, METH_VARARGS | METH_KEYWORDS,
+     "write_params(path, comment=None)\n\n"
+     "Writes the method and every parameter as a .params file that\n"
+     "`flow-compute -p` reads, after the lines of comment as '#' lines; after a\n"
+     "computation, the values as it ran (level counts that the frame size cut\n"
+     "short reduced), as flow-compute writes them.  Whole or nothing."},
     {"reset", (PyCFunction)ctx_reset, METH_NOARGS,
      "reset()\n\nStarts a new sequence: the next next() returns None."},
     {"close", (PyCFunction)ctx_close, METH_NOARGS,

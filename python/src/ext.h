@@ -81,12 +81,17 @@ int fp_mask_from_array(PyObject *obj, int width, int height, unsigned char **mas
 
 PyObject *fp_methods(PyObject *self, PyObject *noargs);
 PyObject *fp_schema(PyObject *self, PyObject *args);
+/* applies(method, **params): the names of the method's parameters that have
+ * an effect under these values (any value in range accepted, with effect or
+ * not). */
+PyObject *fp_applies(PyObject *self, PyObject *args, PyObject *kw);
 /* The parameters of `method` (NULL: the default method) with the keyword
  * arguments kw (may be NULL) set by name through the library's setter, in
  * the order of the method's schema.  NULL with ParameterError (an unknown
- * method or parameter, a value out of range or without effect under the
- * others) or TypeError (a value that is neither a number nor a string). */
-flow_params *fp_params_from_kwargs(const char *method, PyObject *kw);
+ * method or parameter, a value out of range, or unless idle_ok a value
+ * without effect under the others) or TypeError (a value that is neither a
+ * number nor a string). */
+flow_params *fp_params_from_kwargs(const char *method, PyObject *kw, int idle_ok);
 /* {name: value} of p: float, int, bool or the choice's name. */
 PyObject *fp_params_to_dict(const flow_params *p);
 
@@ -100,10 +105,18 @@ PyObject *fp_read_flow(PyObject *self, PyObject *args);
 PyObject *fp_write_flow(PyObject *self, PyObject *args);
 PyObject *fp_read_image(PyObject *self, PyObject *args);
 PyObject *fp_write_image(PyObject *self, PyObject *args);
+/* read_params(path) -> (method, {name: value}): a .params file through
+ * flow_params_read. */
+PyObject *fp_read_params(PyObject *self, PyObject *args);
 
 /* ---- measure.c: errors against ground truth, colour coding ------------------ */
 
 PyObject *fp_error_stats(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *fp_flow_to_color(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *fp_color_legend(PyObject *self, PyObject *args);
+
+/* ---- video.c: the Video type ---------------------------------------------------- */
+
+extern PyTypeObject fp_video_type;
 
 #endif

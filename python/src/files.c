@@ -1,6 +1,6 @@
-/* files.c -- flow files (.flo, .F, .pcm) and images through the library's
- * readers and writers (flow/field.h, flow/image.h): the format follows the
- * extension, failures raise Error with the library's message (which names
+/* files.c -- flow files (.flo, .F, .pcm), images and .params files through
+ * the library's readers and writers (flow/field.h, flow/image.h,
+ * flow/params.h): the format follows the extension, failures raise Error with the library's message (which names
  * the file), and writers leave no half-written file.  Paths are str, bytes
  * or os.PathLike. */
 #include "ext.h"
@@ -86,4 +86,23 @@ PyObject *fp_write_image(PyObject *self, PyObject *args)
     if (s != FLOW_OK)
         return fp_raise(s);
     Py_RETURN_NONE;
+}
+
+PyObject *fp_read_params(PyObject *self, PyObject *args)
+{
+    PyObject *path;
+    if (!PyArg_ParseTuple(args, "O&:read_params", PyUnicode_FSConverter, &path))
+        return NULL;
+    flow_params *p = NULL; /* a file that names no method: the default method's */
+    flow_status s;
+    Py_BEGIN_ALLOW_THREADS
+    s = flow_params_read(PyBytes_AS_STRING(path), &p);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path);
+    if (s != FLOW_OK)
+        return fp_raise_as(s == FLOW_ERR_INVALID ? fp_parameter_error : fp_error, s);
+    PyObject *values = fp_params_to_dict(p);
+    PyObject *out = values ? Py_BuildValue("(sN)", flow_params_method(p), values) : NULL;
+    flow_params_destroy(p);
+    return out;
 }

@@ -1,6 +1,6 @@
 /* measure.c -- a flow against ground truth (flow/error.h, the figures of
- * `flow-tool error`) and the colour coding of a flow (flow/render.h, the
- * picture of `flow-tool color`). */
+ * `flow-tool error`) and the colour coding of a flow with its key
+ * (flow/render.h, the pictures of `flow-tool color` and `flow-tool legend`). */
 #include "ext.h"
 
 #include <math.h>
@@ -88,6 +88,20 @@ PyObject *fp_flow_to_color(PyObject *self, PyObject *args, PyObject *kw)
     flow_field_free(&f);
     if (s != FLOW_OK)
         return fp_raise(s);
+    PyObject *out = fp_image_to_array(&rgb, 1);
+    flow_image_free(&rgb);
+    return out;
+}
+
+PyObject *fp_color_legend(PyObject *self, PyObject *args)
+{
+    int size = 256;
+    if (!PyArg_ParseTuple(args, "|i:color_legend", &size))
+        return NULL;
+    flow_image rgb;
+    const flow_status s = flow_render_legend(size, &rgb);
+    if (s != FLOW_OK)
+        return fp_raise_as(s == FLOW_ERR_INVALID ? fp_parameter_error : fp_error, s);
     PyObject *out = fp_image_to_array(&rgb, 1);
     flow_image_free(&rgb);
     return out;

@@ -51,6 +51,17 @@ static PyMethodDef functions[] = {
      "'bool' or 'choice'), default, min, max, min_open, max_open, odd, choices,\n"
      "help and when (the setting under which the parameter has an effect, in\n"
      "words, or None)."},
+    {"applies", (PyCFunction)(void (*)(void))fp_applies, METH_VARARGS | METH_KEYWORDS,
+     "applies(method, **params) -> list of str\n\n"
+     "The names of the method's parameters that have an effect under these\n"
+     "values (the others' defaults), in the schema's order: the others are\n"
+     "those a Context would refuse to be given.  Values out of range raise\n"
+     "ParameterError."},
+    {"read_params", fp_read_params, METH_VARARGS,
+     "read_params(path) -> (method, dict)\n\n"
+     "Reads a .params file (flow-compute -p's): the method (the default one\n"
+     "when the file names none) and every parameter's value.  A malformed\n"
+     "file raises ParameterError naming file:line."},
     {"read_flow", fp_read_flow, METH_VARARGS,
      "read_flow(path) -> ndarray\n\n"
      "Reads a .flo, .F or .pcm flow file (the format from the extension) into\n"
@@ -77,6 +88,11 @@ static PyMethodDef functions[] = {
      "R, G, B image, as `flow-tool color` writes it: the hue is the direction,\n"
      "the saturation the length divided by max (default: the largest known\n"
      "length); unknown vectors are black."},
+    {"color_legend", fp_color_legend, METH_VARARGS,
+     "color_legend(size=256) -> ndarray\n\n"
+     "The key of flow_to_color: a size x size x 3 uint8 picture (size 32..4096)\n"
+     "of the colour wheel, the colour of every vector of length up to max\n"
+     "inside the disc, as `flow-tool legend` draws it."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {
@@ -90,7 +106,7 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__flowplatform(void)
 {
     import_array();
-    if (PyType_Ready(&fp_context_type) < 0)
+    if (PyType_Ready(&fp_context_type) < 0 || PyType_Ready(&fp_video_type) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m)
@@ -111,6 +127,7 @@ PyMODINIT_FUNC PyInit__flowplatform(void)
     if (!fp_parameter_error || PyModule_AddObjectRef(m, "Error", fp_error) < 0
         || PyModule_AddObjectRef(m, "ParameterError", fp_parameter_error) < 0
         || PyModule_AddObjectRef(m, "Context", (PyObject *)&fp_context_type) < 0
+        || PyModule_AddObjectRef(m, "Video", (PyObject *)&fp_video_type) < 0
         || PyModule_AddStringConstant(m, "version", flow_version()) < 0
         || PyModule_AddStringConstant(m, "default_method", flow_method_default()) < 0
         || add_bool(m, "has_cuda", flow_device_has_cuda()) < 0

@@ -1,7 +1,9 @@
 /* schema.c -- the library's methods and their parameter schemas as Python
  * data (for a program that builds its controls from them), and keyword
  * arguments turned into a flow_params through the library's own by-name
- * setter: no parameter is named here. */
+ * setter: no parameter is named here.  applies() tells which parameters the
+ * other values leave with an effect, for a program that greys out the
+ * controls of the others. */
 #include "ext.h"
 
 #include <string.h>
@@ -168,7 +170,7 @@ static int check_keys(flow_params *p, PyObject *kw, int after)
     return 0;
 }
 
-flow_params *fp_params_from_kwargs(const char *method, PyObject *kw)
+flow_params *fp_params_from_kwargs(const char *method, PyObject *kw, int idle_ok)
 {
     flow_params *p;
     if (method && !flow_method_exists(method)) {
@@ -192,7 +194,7 @@ flow_params *fp_params_from_kwargs(const char *method, PyObject *kw)
         if (value && set_value(p, in, value) < 0)
             goto fail;
     }
-    if (check_keys(p, kw, 1) < 0)
+    if (!idle_ok && check_keys(p, kw, 1) < 0)
         goto fail;
     return p;
 fail:
@@ -214,4 +216,26 @@ PyObject *fp_params_to_dict(const flow_params *p)
         Py_XDECREF(value);
     }
     return d;
+}
+
+PyObject *fp_applies(PyObject *self, PyObject *args, PyObject *kw)
+{
+    const char *method;
+    if (!PyArg_ParseTuple(args, "s:applies", &method))
+        return NULL;
+    flow_params *p = fp_params_from_kwargs(method, kw, 1);
+    if (!p)
+        return NULL;
+    PyObject *list = PyList_New(0);
+    const flow_param_info *in;
+    for (int i = 0; list && (in = flow_method_param(method, i)); i++) {
+        if (!flow_params_applies(p, in->name))
+            continue;
+        PyObject *name = PyUnicode_FromString(in->name);
+        if (!name || PyList_Append(list, name) < 0)
+            Py_CLEAR(list);
+        Py_XDECREF(name);
+    }
+    flow_params_destroy(p);
+    return list;
 }

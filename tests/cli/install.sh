@@ -5,7 +5,8 @@
 # headers and a libflow.pc through which a C program compiles, links (shared,
 # and static with `pkg-config --static`) and computes a flow; and, when the
 # build has it, the Python module flowplatform, which imports from the prefix
-# (PYTHONPATH) and computes a flow with no library path, also under DESTDIR.
+# (PYTHONPATH) and computes a flow with no library path, also under DESTDIR,
+# and flow-studio, which runs from the prefix and serves its page.
 # The work tree is left as it was found (git status, when the root is a git
 # work tree).
 # Prints "N passed, N failed[, N skipped]".
@@ -163,6 +164,23 @@ else
 f = fp.compute(fp.read_image(sys.argv[1]), fp.read_image(sys.argv[2]), "clg-nl", "cpu")
 print("%.4f %.4f" % tuple(f[8:-8, 8:-8].reshape(-1, 2).mean(axis=0)))' "$T/py0.png" "$T/py1.png"
     check "flow of the python module" 'near_truth "$T/out"'
+    # flow-studio: its launcher names where its files and the module went
+    check "flow-studio installed (bin, share/flow-studio, its man page)" \
+        '[ -x "$P/bin/flow-studio" ] && [ -f "$P/share/flow-studio/flowstudio/server.py" ] && [ -f "$P/share/flow-studio/static/index.html" ] && [ -f "$P/share/flow-studio/seq-scan.sh" ] && [ -s "$P/share/man/man1/flow-studio.1" ]'
+    expect "installed flow-studio runs (no PYTHONPATH)" 0 out "^flow-studio [0-9]" \
+        env -u PYTHONPATH "$P/bin/flow-studio" --version
+    mkdir "$T/seq" && cp "$T/py0.png" "$T/seq/a0.png" && cp "$T/py1.png" "$T/seq/a1.png"
+    "$P/bin/flow-studio" -q -d cpu "$T/seq" >"$T/url" 2>"$T/studio.err" &
+    studio_pid=$!
+    tries=0
+    while [ ! -s "$T/url" ] && [ $tries -lt 100 ] && kill -0 $studio_pid 2>/dev/null; do sleep 0.1; tries=$((tries + 1)); done
+    expect "installed flow-studio serves its page and finds the frames" 0 out '"name":"seq"' \
+        "$python" -c 'import sys, urllib.request
+url = open(sys.argv[1]).read().strip()
+assert b"flow-studio" in urllib.request.urlopen(url).read()
+print(urllib.request.urlopen(url + "api/sequences").read().decode())' "$T/url"
+    kill $studio_pid 2>/dev/null
+    wait $studio_pid 2>/dev/null
 fi
 D="$T/destdir"
 expect "make install DESTDIR" 0 err EMPTY \
@@ -171,6 +189,8 @@ check "man pages and completion under DESTDIR" \
     '[ -s "$D/usr/local/share/man/man1/flow-compute.1" ] && [ -L "$D/usr/local/share/bash-completion/completions/flow-tool" ]'
 if [ -n "$python_built" ]; then
     check "python module under DESTDIR" '[ -f "$D/usr/local${site#"$P"}/flowplatform/__init__.py" ]'
+    check "flow-studio under DESTDIR, naming its place without DESTDIR" \
+        '[ -f "$D/usr/local/share/flow-studio/static/app.js" ] && grep -q "^STUDIO_DIR = \"/usr/local/share/flow-studio\"$" "$D/usr/local/bin/flow-studio"'
 fi
 
 # make uninstall takes back every file install put under the prefix.

@@ -14,7 +14,10 @@ M="$BUILD/man/man1"
 # long_options HELP_FILE: the long options a help text names
 long_options() { grep -oE -- '--[a-zA-Z][a-zA-Z0-9-]*' "$1" | sort -u; }
 
-for t in flow-compute flow-tool flow-synth flow-track; do
+# flow-studio where the build has it (with the Python module)
+studio=""
+[ -x "$BIN/flow-studio" ] && studio=flow-studio || skip "flow-studio.1: flow-studio is not built (no Python module)"
+for t in flow-compute flow-tool flow-synth flow-track $studio; do
     page="$M/$t.1"
     check "$t.1 made" '[ -s "$page" ]'
     [ -s "$page" ] || continue
@@ -83,9 +86,13 @@ if command -v bash >/dev/null; then
     check "flow-tool -v color --l: color's options after an option" '[ "$(words flow-tool color -v --l)" = "--legend" ]'
     check "flow-tool vectors --step: auto" '[ "$(words flow-tool vectors --step "")" = "auto" ]'
     check "flow-tool error x: nothing (file names)" '[ -z "$(words flow-tool error x)" ]'
-    check "registered for the four tools" \
+    check "registered for the five tools" \
         '[ "$(bash -c ". scripts/flow-completion.bash; complete -p" | grep -c "_flow_complete flow-")" -ge 1 ] &&
-         [ "$(bash -c ". scripts/flow-completion.bash; complete -p flow-compute flow-tool flow-synth flow-track" | wc -l)" -eq 4 ]'
+         [ "$(bash -c ". scripts/flow-completion.bash; complete -p flow-compute flow-tool flow-synth flow-track flow-studio" | wc -l)" -eq 5 ]'
+    if [ -n "$studio" ]; then
+        check "flow-studio --de: --device" '[ "$(words flow-studio --de)" = "--device" ]'
+        check "flow-studio --device: auto cpu cuda cuda:0..." 'words flow-studio --device "" | grep -q "^auto cpu cuda cuda:0"'
+    fi
 else
     skip "completion: no bash"
 fi

@@ -111,3 +111,13 @@ def test_color_refusals():
             fp.flow_to_color(f, max=bad)
     with pytest.raises(ValueError, match="H x W x 2"):
         fp.flow_to_color(f[..., :1])
+
+
+def test_color_legend_equals_flow_tool(tmp_path):
+    tool("flow-tool", "legend", "--size", 96, tmp_path / "legend.png")
+    key = fp.color_legend(96)
+    assert key.shape == (96, 96, 3) and key.dtype == np.uint8
+    np.testing.assert_array_equal(key, fp.read_image(tmp_path / "legend.png"))
+    assert fp.color_legend().shape == (256, 256, 3)
+    with pytest.raises(fp.ParameterError, match="legend size 16 out of range"):
+        fp.color_legend(16)
