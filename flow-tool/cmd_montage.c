@@ -214,8 +214,9 @@ static int error_panel(const montage_opts *o, const char *est_path, montage_work
     add_panel(w, "EPE, %s", range);
     /* the caption on a white plate, as large as the labels when it fits */
     int f = flow_text_factor(map->width), tw;
-    for (flow_text_size(caption, f, &tw, NULL); f > 1 && tw + 4 * f > map->width; f--)
-        flow_text_size(caption, f - 1, &tw, NULL);
+    flow_text_size(caption, f, &tw, NULL);
+    while (f > 1 && tw + 4 * f > map->width)
+        flow_text_size(caption, --f, &tw, NULL);
     static const float black[3] = {0, 0, 0}, white[3] = {255, 255, 255};
     const int plate_h = (FLOW_GLYPH_HEIGHT + 2) * f;
     if ((s = flow_render_label(map, f, map->height - plate_h - f, caption, f, black, white)))

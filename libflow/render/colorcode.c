@@ -1,8 +1,9 @@
 /* colorcode.c -- the Middlebury colour coding of flow fields (Baker,
  * Scharstein, Lewis, Roth, Black, Szeliski, "A database and evaluation
  * methodology for optical flow", IJCV 2011), its legend (seed 001 figure
- * A.1), the key frame drawn around a picture, blends with a frame and
- * nearest-neighbour enlargement.  Contracts in flow/render.h. */
+ * A.1), the key frame drawn around a picture and the scale written in it,
+ * blends with a frame and nearest-neighbour enlargement.  Contracts in
+ * flow/render.h. */
 #include "flow/render.h"
 #include "base/fail.h"
 

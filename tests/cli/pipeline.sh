@@ -104,6 +104,14 @@ for d in $DEMOS; do
         check "demo-$d: gt_$p.png decodes, framed by its legend ($cs vs $fs)" \
             awk -v a="$cs" -v b="$fs" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[1] > y[1] && x[2] > y[2]) }'
         check "demo-$d: gt_$p.scale" grep -q '^color=--max [0-9]' "$s/gt_$p.scale"
+        # its largest length rounded up: demo-large's uniform 7.766 px field
+        # is all full colour on that scale, as on the exact one (rounded
+        # down, %.6g, it was all darkened, every vector beyond the scale)
+        if [ "$d" = large ]; then
+            "$BIN/flow-tool" color $(sed -n 's/^color=//p' "$s/gt_$p.scale") "$s/gt_$p.flo" "$tmp/scaled.ppm"
+            "$BIN/flow-tool" color "$s/gt_$p.flo" "$tmp/exact.ppm"
+            check "demo-large: gt_$p.scale darkens no vector" cmp -s "$tmp/scaled.ppm" "$tmp/exact.ppm"
+        fi
     done
     for m in $METHODS; do
         check "demo-$d: $m.params links to params/$m.params" \
