@@ -37,8 +37,10 @@ typedef struct compute_options {
     int color, vectors;      /* pictures beside each flow file */
     double color_max;        /* fixed colour scale R; 0: per field */
     int legend;              /* colour picture with the direction key around it */
-    int vector_step, vector_zoom;
-    double vector_scale;
+    int scale_label;         /* the colour scale written in that frame */
+    int vector_step;         /* 0: automatic (flow_vector_step) */
+    int vector_zoom;
+    double vector_scale;     /* 0: automatic (the longest arrow 0.9 step) */
     int timing;              /* --timing: print the report */
     const char *timing_file; /* --timing-file */
     int timing_depth;        /* stages deeper than this are not timed */

@@ -17,8 +17,8 @@
 #include <string.h>
 
 enum {
-    OPT_COUNT = 300, OPT_RGB, OPT_COLOR,
-    OPT_COLOR_MAX, OPT_LEGEND, OPT_VECTORS, OPT_VECTOR_STEP, OPT_VECTOR_SCALE, OPT_VECTOR_ZOOM,
+    OPT_COUNT = 300, OPT_RGB, OPT_COLOR, OPT_COLOR_MAX, OPT_LEGEND, OPT_SCALE_LABEL,
+    OPT_VECTORS, OPT_VECTOR_STEP, OPT_VECTOR_SCALE, OPT_VECTOR_ZOOM,
     OPT_TIMING_DEPTH, OPT_TIMING_FILE, OPT_REPEAT, OPT_TRACE, OPT_FB_CHECK
 };
 enum { OPT_PARAM_BASE = 1000 }; /* getopt value of parameter option i: base + i */
@@ -35,6 +35,7 @@ static const struct option tool_options[] = {
     {"color", no_argument, 0, OPT_COLOR},
     {"color-max", required_argument, 0, OPT_COLOR_MAX},
     {"legend", no_argument, 0, OPT_LEGEND},
+    {"scale-label", no_argument, 0, OPT_SCALE_LABEL},
     {"vectors", no_argument, 0, OPT_VECTORS},
     {"vector-step", required_argument, 0, OPT_VECTOR_STEP},
     {"vector-scale", required_argument, 0, OPT_VECTOR_SCALE},
@@ -81,9 +82,14 @@ static void print_help(void)
            "      --color-max R    fixed colour scale, pixels (same colours over a video)\n"
            "                       [the largest vector of each field]\n"
            "      --legend         colour picture framed by the direction key\n"
-           "      --vectors        also write STEM-vectors.png (arrows over the frame)\n"
-           "      --vector-step N  one arrow every N pixels [8]\n"
-           "      --vector-scale S arrow length per pixel of flow [2]\n"
+           "      --scale-label    write the colour scale in that frame, \"max 4.62 px\"\n"
+           "                       (implies --legend)\n"
+           "      --vectors        also write STEM-vectors.png: arrows over the first frame,\n"
+           "                       as flow-tool vectors --background draws them\n"
+           "      --vector-step N  one arrow every N pixels [auto: the smaller side / 18,\n"
+           "                       at least 8]\n"
+           "      --vector-scale S arrow length per pixel of flow (fixed over a video)\n"
+           "                       [auto: each field's longest vector 0.9 step long]\n"
            "      --vector-zoom Z  picture enlarged Z times [1]\n"
            "      --fb-check T     forward-backward check: also compute the flow from each\n"
            "                       pair's second frame to its first and write as unknown\n"
@@ -193,7 +199,7 @@ static int check_contradictions(const compute_options *o)
         CONTRADICTS("--quiet and --verbose contradict each other");
     if (!o->color && (o->color_max > 0 || o->legend))
         CONTRADICTS("%s applies to the colour picture: add --color",
-                    o->legend ? "--legend" : "--color-max");
+                    o->scale_label ? "--scale-label" : o->legend ? "--legend" : "--color-max");
     if (!o->vectors && (o->vector_step || o->vector_zoom || o->vector_scale > 0))
         CONTRADICTS("--vector-step, --vector-scale and --vector-zoom apply to --vectors");
     if ((o->color || o->vectors) && !o->output)
@@ -250,6 +256,7 @@ static int parse_options(int argc, char **argv, compute_options *o)
                 return CLI_EXIT_USAGE;
             break;
         case OPT_LEGEND: o->legend = 1; break;
+        case OPT_SCALE_LABEL: o->scale_label = o->legend = 1; break;
         case OPT_VECTORS: o->vectors = 1; break;
         case OPT_VECTOR_STEP:
             if (cli_parse_int("--vector-step", optarg, 1, 4096, &o->vector_step) != 0)
@@ -306,12 +313,8 @@ static int parse_options(int argc, char **argv, compute_options *o)
         o->timing_depth = 2;
     if (o->repeat <= 0)
         o->repeat = 1;
-    if (!o->vector_step)
-        o->vector_step = 8;
     if (!o->vector_zoom)
         o->vector_zoom = 1;
-    if (!(o->vector_scale > 0))
-        o->vector_scale = 2;
     if (!o->device)
         o->device = "auto";
     return CLI_EXIT_OK;

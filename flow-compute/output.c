@@ -73,22 +73,34 @@ static int write_color(const compute_options *o, const char *tmp, const char *ta
                        const flow_field *f)
 {
     flow_image rgb = {0};
-    flow_status s = o->legend ? flow_render_color_framed(f, o->color_max, 0, &rgb, NULL)
-                              : flow_render_color(f, o->color_max, &rgb, NULL);
+    int border = 0;
+    if (o->scale_label) {
+        border = flow_legend_border(f->width, f->height);
+        border = border < FLOW_SCALE_LABEL_MIN_BORDER ? FLOW_SCALE_LABEL_MIN_BORDER : border;
+    }
+    double used;
+    flow_status s = o->legend ? flow_render_color_framed(f, o->color_max, border, &rgb, &used)
+                              : flow_render_color(f, o->color_max, &rgb, &used);
+    if (s == FLOW_OK && o->scale_label)
+        s = flow_render_scale_label(&rgb, border, used);
     if (s == FLOW_OK)
         s = flow_image_write(tmp, &rgb);
     flow_image_free(&rgb);
     return s == FLOW_OK ? CLI_EXIT_OK : output_report(s, tmp, target);
 }
 
+/* The arrows of flow-tool vectors --background: the same renderer and
+ * defaults (flow_vector_defaults), over the pair's first frame. */
 static int write_vectors(const compute_options *o, const char *tmp, const char *target,
                          const flow_field *f, const flow_image *frame1)
 {
-    static const float arrow[3] = {255.0f, 40.0f, 40.0f};
+    flow_vector_style style = flow_vector_defaults(FLOW_BACKDROP_FRAME);
+    style.step = o->vector_step;
+    style.scale = o->vector_scale;
     flow_image img = {0};
     flow_status s = flow_render_zoom_rgb(frame1, o->vector_zoom, &img);
     if (s == FLOW_OK)
-        s = flow_render_vectors(f, o->vector_step, o->vector_scale * o->vector_zoom, arrow, &img);
+        s = flow_render_vectors(f, &style, &img, NULL);
     if (s == FLOW_OK)
         s = flow_image_write(tmp, &img);
     flow_image_free(&img);

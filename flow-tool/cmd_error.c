@@ -50,39 +50,6 @@ static void help(void)
            usage_line);
 }
 
-/* The mask as bytes (nonzero where any channel is above 0), checked
- * against the ground truth's size. */
-static int load_mask(const char *path, const char *gt_path, const flow_field *gt,
-                     unsigned char **out)
-{
-    flow_image m;
-    int rc = tool_read_image(path, &m);
-    if (rc)
-        return rc;
-    if (m.width != gt->width || m.height != gt->height) {
-        cli_error("mask %s is %dx%d but the ground truth %s is %dx%d: sizes must match", path,
-                  m.width, m.height, gt_path, gt->width, gt->height);
-        flow_image_free(&m);
-        return CLI_EXIT_IO;
-    }
-    const size_t n = (size_t)m.width * m.height;
-    unsigned char *mask = malloc(n);
-    if (!mask) {
-        flow_image_free(&m);
-        cli_error("mask %s: out of memory for %dx%d pixels", path, m.width, m.height);
-        return CLI_EXIT_COMPUTE;
-    }
-    for (size_t i = 0; i < n; i++) {
-        int on = 0;
-        for (int c = 0; c < m.channels; c++)
-            on |= m.data[c * n + i] > 0.0f;
-        mask[i] = (unsigned char)on;
-    }
-    flow_image_free(&m);
-    *out = mask;
-    return CLI_EXIT_OK;
-}
-
 static void print_human(const flow_error_stats *st, const char *mask)
 {
     const long considered = st->scored + st->unknown_est;
@@ -166,7 +133,8 @@ int cmd_error(int argc, char **argv)
         cli_error("estimate %s is %dx%d but the ground truth %s is %dx%d: sizes must match",
                   est_path, est.width, est.height, gt_path, gt.width, gt.height);
         rc = CLI_EXIT_IO;
-    } else if (!mask_path || (rc = load_mask(mask_path, gt_path, &gt, &mask)) == 0) {
+    } else if (!mask_path ||
+               (rc = tool_read_mask(mask_path, gt_path, gt.width, gt.height, &mask)) == 0) {
         flow_status s = flow_error_compute(&est, &gt, mask, &st);
         if (s != FLOW_OK) {
             rc = tool_fail(est_path, s);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const char color_usage[] =
-    "flow-tool color [--max R] [--legend [--border N]] [-v] IN OUT.png";
+    "flow-tool color [--max R] [--legend [--border N] [--scale-label]] [-v] IN OUT.png";
 
 static void color_help(void)
 {
@@ -30,24 +30,28 @@ static void color_help(void)
            "  -l, --legend     frame the picture with the key: each frame pixel has\n"
            "                   the colour of the direction from the centre to it\n"
            "  -b, --border N   width of that frame in pixels, 1..4096 [default: 8%%\n"
-           "                   of the smaller side, 6 to 64]\n"
+           "                   of the smaller side, 6 to 64; with --scale-label at\n"
+           "                   least %d]\n"
+           "  -L, --scale-label  write the scale in the bottom of that frame, \"max\n"
+           "                   4.62 px\" (implies --legend; a frame of at least %d px)\n"
            "  -v, --verbose    print the scale R used\n"
            "  -h, --help       this help\n"
            "\n"
            "Exit status: 0 ok, 1 usage, 2 input/output, 3 out of memory.\n",
-           color_usage);
+           color_usage, FLOW_SCALE_LABEL_MIN_BORDER, FLOW_SCALE_LABEL_MIN_BORDER);
 }
 
 int cmd_color(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"max", required_argument, NULL, 'm'}, {"legend", no_argument, NULL, 'l'},
-        {"border", required_argument, NULL, 'b'}, {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        {"border", required_argument, NULL, 'b'}, {"scale-label", no_argument, NULL, 'L'},
+        {"verbose", no_argument, NULL, 'v'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
     double max_radius = 0;
-    int legend = 0, border = 0, verbose = 0, c;
+    int legend = 0, border = 0, scale_label = 0, verbose = 0, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:lb:vh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:lb:Lvh", opts, NULL)) != -1) {
         switch (c) {
         case 'm':
             if (cli_parse_double("color: --max", optarg, 1e-6, 1e9, &max_radius))
@@ -58,6 +62,7 @@ int cmd_color(int argc, char **argv)
             if (cli_parse_int("color: --border", optarg, 1, 4096, &border))
                 return CLI_EXIT_USAGE;
             break;
+        case 'L': scale_label = legend = 1; break;
         case 'v': verbose = 1; break;
         case 'h': color_help(); return CLI_EXIT_OK;
         default: return tool_bad_option(c, argv, color_usage, "color");
@@ -69,13 +74,23 @@ int cmd_color(int argc, char **argv)
     if (border && !legend)
         return cli_usage_error(color_usage, "flow-tool color",
                                "color: --border needs --legend");
+    if (scale_label && border && border < FLOW_SCALE_LABEL_MIN_BORDER)
+        return cli_usage_error(color_usage, "flow-tool color",
+                               "color: --border %d is too narrow for --scale-label (at least %d)",
+                               border, FLOW_SCALE_LABEL_MIN_BORDER);
     flow_field f;
     if ((rc = tool_read_field(argv[optind], &f)))
         return rc;
+    if (scale_label && !border) {
+        border = flow_legend_border(f.width, f.height);
+        border = border < FLOW_SCALE_LABEL_MIN_BORDER ? FLOW_SCALE_LABEL_MIN_BORDER : border;
+    }
     flow_image img;
     double used = 0;
     flow_status s = legend ? flow_render_color_framed(&f, max_radius, border, &img, &used)
                            : flow_render_color(&f, max_radius, &img, &used);
+    if (s == FLOW_OK && scale_label && (s = flow_render_scale_label(&img, border, used)) != FLOW_OK)
+        flow_image_free(&img);
     flow_field_free(&f);
     if (s != FLOW_OK)
         return tool_fail(argv[optind], s);

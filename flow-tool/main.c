@@ -1,18 +1,19 @@
 /* main.c -- flow-tool, the flow-file command-line tool (seed 001 section
  * 5.2): converts between .flo, .F and .pcm, measures errors against ground
  * truth, checks a forward flow against its backward flow, and draws colour
- * codings, legends, vector plots, blends and mixes.
+ * codings, legends, vector plots, blends, mixes and montages.
  * This file dispatches to the subcommands and holds the read/write helpers
  * they share; each subcommand parses its own options with getopt_long.
  *
  * Exit codes: 0 ok, 1 usage, 2 input/output (missing, corrupt or
- * mismatched files), 3 computation (out of memory, gnuplot failed). */
+ * mismatched files), 3 computation (out of memory). */
 #include "tool.h"
 #include "cli.h"
 #include "outputs.h"
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -29,6 +30,8 @@ static const struct {
     {"vectors", cmd_vectors, "vectors IN OUT.png      vector (quiver) plot"},
     {"blend", cmd_blend, "blend FRAME IN OUT.png  frame blended with the colour coding"},
     {"mix", cmd_mix, "mix IN OUT.png          colour coding with vectors over it"},
+    {"montage", cmd_montage,
+     "montage EST OUT.png     labelled panels: colour, vectors, errors (--gt)"},
     {"info", cmd_info, "info IN                 size, ranges, magnitudes, unknown count"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
@@ -47,9 +50,9 @@ static void usage(FILE *out)
             "\n"
             "Pictures are written by extension: .png, .ppm, .pgm (more with OpenCV).\n"
             "Exit status: 0 ok, 1 usage, 2 input/output (missing, corrupt or\n"
-            "mismatched files, NaN in an estimate), 3 computation (out of memory,\n"
-            "gnuplot failure).  docs/flow-tool.md has examples; docs/FORMATS.md\n"
-            "the file formats.\n");
+            "mismatched files, NaN in an estimate), 3 computation (out of\n"
+            "memory).  docs/flow-tool.md has examples; docs/FORMATS.md the file\n"
+            "formats.\n");
 }
 
 int main(int argc, char **argv)
@@ -73,7 +76,7 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     return cli_usage_error("flow-tool COMMAND [OPTIONS] ARGS...", "flow-tool",
                            "unknown command '%s' (commands: convert, error, fb-check, color, "
-                           "legend, vectors, blend, mix, info)",
+                           "legend, vectors, blend, mix, montage, info)",
                            cmd);
 }
 
@@ -101,6 +104,37 @@ int tool_write_image(const char *path, const flow_image *img)
 {
     flow_status s = flow_image_write(path, img);
     return s == FLOW_OK ? CLI_EXIT_OK : cli_report_status(s);
+}
+
+int tool_read_mask(const char *path, const char *gt_path, int width, int height,
+                   unsigned char **out)
+{
+    flow_image m;
+    int rc = tool_read_image(path, &m);
+    if (rc)
+        return rc;
+    if (m.width != width || m.height != height) {
+        cli_error("mask %s is %dx%d but the ground truth %s is %dx%d: sizes must match", path,
+                  m.width, m.height, gt_path, width, height);
+        flow_image_free(&m);
+        return CLI_EXIT_IO;
+    }
+    const size_t n = (size_t)m.width * m.height;
+    unsigned char *mask = malloc(n);
+    if (!mask) {
+        flow_image_free(&m);
+        cli_error("mask %s: out of memory for %dx%d pixels", path, m.width, m.height);
+        return CLI_EXIT_COMPUTE;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int on = 0;
+        for (int c = 0; c < m.channels; c++)
+            on |= m.data[c * n + i] > 0.0f;
+        mask[i] = (unsigned char)on;
+    }
+    flow_image_free(&m);
+    *out = mask;
+    return CLI_EXIT_OK;
 }
 
 int tool_write_text(const char *path, const char *target, const char *text)

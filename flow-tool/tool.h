@@ -7,7 +7,8 @@
 
 #include "flow/flow.h"
 
-/* Subcommands: cmd_file.c, cmd_error.c, cmd_fbcheck.c, cmd_picture.c, cmd_vectors.c. */
+/* Subcommands: cmd_file.c, cmd_error.c, cmd_fbcheck.c, cmd_picture.c, cmd_vectors.c,
+ * cmd_montage.c. */
 int cmd_convert(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_error(int argc, char **argv);
@@ -17,12 +18,18 @@ int cmd_legend(int argc, char **argv);
 int cmd_blend(int argc, char **argv);
 int cmd_vectors(int argc, char **argv);
 int cmd_mix(int argc, char **argv);
+int cmd_montage(int argc, char **argv);
 
 /* Read/write with the failure printed; each returns an exit code (0 ok). */
 int tool_read_field(const char *path, flow_field *f);
 int tool_write_field(const char *path, const flow_field *f);
 int tool_read_image(const char *path, flow_image *img);
 int tool_write_image(const char *path, const flow_image *img);
+/* Reads a mask (nonzero in any channel = scored) as width * height bytes
+ * into *out (free() it), checked against the size of the ground truth
+ * gt_path, which the error names. */
+int tool_read_mask(const char *path, const char *gt_path, int width, int height,
+                   unsigned char **out);
 /* Writes `text` to path through a temporary file and a rename; a failure
  * names `target` (path may be target's temporary name, outputs.h). */
 int tool_write_text(const char *path, const char *target, const char *text);

@@ -3,10 +3,11 @@
 # the pictures of a pair on the scale of its ground truth GT, so that the
 # pictures of the ground truth and of every estimate of the pair compare at a
 # glance (seed 001 figure 5.9).  One "KIND=OPTIONS" line per picture kind:
-#   color=--max R                  R: the ground truth's largest known length
-#   vectors=--step N --scale S     N = max(4, smaller side / 30), S = 0.9 N / R:
-#                                  the longest true vector spans 0.9 of a cell
-#   mix=--max R --step N --scale S
+#   color=--max R     R: the ground truth's largest known length
+#   vectors=--max R   arrows scaled so that a motion of R spans 0.9 of the
+#                     grid step, flow-tool's automatic step (the same grid
+#                     as flow-compute --vectors and flow-tool montage)
+#   mix=--max R
 #   blend=--max R
 # Read back with: sed -n 's/^KIND=//p' GT.scale
 set -eu
@@ -22,7 +23,5 @@ printf '%s\n' "$info" | awk -v gt="$gt" '
         # info rounds to 6 digits, perhaps below the true largest length; one
         # unit of the 6th digit more keeps every true vector within the scale
         r += 10 ^ (int(log(r) / log(10) + 100) - 100 - 5)
-        step = int((w < h ? w : h) / 30); if (step < 4) step = 4
-        scale = 0.9 * step / r
-        printf "color=--max %.6g\nvectors=--step %d --scale %.6g\nmix=--max %.6g --step %d --scale %.6g\nblend=--max %.6g\n", r, step, scale, r, step, scale, r
+        printf "color=--max %.6g\nvectors=--max %.6g\nmix=--max %.6g\nblend=--max %.6g\n", r, r, r, r
     }'

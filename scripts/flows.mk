@@ -8,7 +8,7 @@
 #   flows-compute   flow-compute, flow-tool error and flow-track only (no
 #                   ImageMagick, no gnuplot): what a GPU machine runs
 #   flows-pictures  colour, vectors, mix, blend (flow-tool only)
-#   flows-montage   ground-truth comparison montages (ImageMagick montage)
+#   flows-montage   comparison montages (flow-tool montage)
 #   flows-render    flows-pictures + flows-montage
 #   flows           all of the above
 #   stats           results/stats.csv, stats.md and charts (gnuplot) from
@@ -25,9 +25,10 @@
 #   P-mix.png           vectors over the colour (ground truth) or over the
 #                       frame (none): seed 001 figure 5.10
 #   P-blend.png         the frame blended with the colour: figure 5.11
-#   P-montage.png       ground truth | estimate, colour over vectors (figure
-#                       5.9); frame | colour | vectors | tracks without
-#                       ground truth
+#   P-montage.png       ground truth | estimate | endpoint errors with AEE
+#                       and AAE | vectors (figure 5.9); frame | colour |
+#                       vectors | tracks without ground truth (flow-tool
+#                       montage: no ImageMagick needed)
 #   timing.stats        flow-compute --timing-file over the whole sequence
 #                       (figure 5.8): one flow-compute run per S and M, so
 #                       memory is allocated once, as for a video
@@ -62,13 +63,11 @@ REPEAT        ?= 1
 COMPUTE_FLAGS ?=
 # More flow-track options for the tracks of sequences without ground truth.
 TRACK_FLAGS   ?=
-# flow-tool options for every vector plot and mix: --direct draws in
-# flow-tool (fast, the same everywhere) instead of through gnuplot.
-VECTORS_FLAGS ?= --direct
-MONTAGE       ?= montage
+# More flow-tool options for every vector plot and mix (docs/flow-tool.md).
+VECTORS_FLAGS ?=
+# More flow-tool montage options for every montage (--columns 2, --error-max 2).
+MONTAGE_FLAGS ?=
 GNUPLOT       ?= gnuplot
-# The font of montage labels; none found: montages without labels.
-FONT          ?= $(shell fc-match -f '%{file}' sans 2>/dev/null)
 # 0: use SEQ_DIR as it is (a copy on another machine) instead of refreshing
 # its parameter links through sequences/Makefile first.
 SEQ_REFRESH   ?= 1
@@ -215,20 +214,16 @@ $(3)/$(4)-mix.png: $(3)/$(4).flo $(SEQ_DIR)/$(1)/frame_$(4).png $(call scale_fil
 $(3)/$(4)-blend.png: $(3)/$(4).flo $(SEQ_DIR)/$(1)/frame_$(4).png $(call scale_file,$(1),$(4)) | $(FLOW_TOOL)
 	@$$(call say,BLEND,$(1)/$(2)/$(4))
 	$(Q)$(FLOW_TOOL) blend $(call scale,$(1),$(4),blend) $(SEQ_DIR)/$(1)/frame_$(4).png $$< $$@.tmp.png $$(call into_place,$$@.tmp.png)
-$(3)/$(4)-montage.png: $(if $(call gt_of,$(1),$(4)),$(SEQ_DIR)/$(1)/gt_$(4).png $(3)/$(4).png \
-    $(SEQ_DIR)/$(1)/gt_$(4)-vectors.png $(3)/$(4)-vectors.png,$(SEQ_DIR)/$(1)/frame_$(4).png $(3)/$(4).png \
-    $(3)/$(4)-vectors.png $(call trail_of,$(1),$(4)))
+$(3)/$(4)-montage.png: $(3)/$(4).flo $(if $(call gt_of,$(1),$(4)),$(SEQ_DIR)/$(1)/gt_$(4).flo \
+    $(wildcard $(SEQ_DIR)/$(1)/mask_$(4).png),$(SEQ_DIR)/$(1)/frame_$(4).png $(call trail_of,$(1),$(4))) | $(FLOW_TOOL)
 	@$$(call say,MONTAGE,$(1)/$(2)/$(4))
-	$(Q)$(MONTAGE) $(if $(FONT),-font $(FONT) -pointsize 12 -title '$(1) $(4): $(2)') \
-	    $(if $(call gt_of,$(1),$(4)),\
-	    $(call label,ground truth) $(SEQ_DIR)/$(1)/gt_$(4).png $(call label,$(2)) $(3)/$(4).png \
-	    $(call label,) $(SEQ_DIR)/$(1)/gt_$(4)-vectors.png $(call label,) $(3)/$(4)-vectors.png -tile 2x2,\
-	    $(call label,frame $(4)) $(SEQ_DIR)/$(1)/frame_$(4).png $(call label,$(2)) $(3)/$(4).png \
-	    $(call label,) $(3)/$(4)-vectors.png $(call label,tracks) $(call trail_of,$(1),$(4)) -tile 4x1) \
-	    -geometry +4+4 -background white PNG:$$@.tmp $$(call into_place,$$@.tmp)
+	$(Q)$(FLOW_TOOL) montage --title '$(1) $(4): $(2)' --label '$(2)' \
+	    $(if $(call gt_of,$(1),$(4)),--gt $(SEQ_DIR)/$(1)/gt_$(4).flo \
+	    $(if $(wildcard $(SEQ_DIR)/$(1)/mask_$(4).png),--mask $(SEQ_DIR)/$(1)/mask_$(4).png),\
+	    --frame $(SEQ_DIR)/$(1)/frame_$(4).png --panel 'tracks=$(call trail_of,$(1),$(4))') \
+	    $(MONTAGE_FLAGS) $$< $$@.tmp.png $$(call into_place,$$@.tmp.png)
 
 endef
-label = $(if $(FONT),-label '$(1)')
 
 $(foreach s,$(SEQUENCES),$(foreach m,$(METHODS),$(eval $(call method_rules,$(s),$(m),$(RESULTS)/$(s)/$(m)))))
 
@@ -243,13 +238,7 @@ $(SEQ_DIR)/%.params:
 # (The empty recipes keep make from saying "Nothing to be done".)
 flows-compute: $(COMPUTE) $(ERRORS) $(TRACKS) ; @:
 flows-pictures: $(PICTURES) ; @:
-# Montages need ImageMagick; without it they are skipped with one notice, so
-# that `make flows` still gives every flow, error and picture.
-ifneq ($(shell command -v $(MONTAGE) 2>/dev/null),)
 flows-montage: $(MONTAGES) ; @:
-else
-flows-montage: ; @echo "  SKIP    montages (ImageMagick's montage is not installed)" >&2
-endif
 flows-render: flows-pictures flows-montage ; @:
 flows: flows-compute flows-render ; @:
 

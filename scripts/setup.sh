@@ -17,8 +17,9 @@ set -euo pipefail
 
 # The packages: compiler and make, pkg-config (the Makefile finds OpenCV and
 # libpng with it), libpng and OpenCV development files (images and video),
-# ImageMagick (montages), gnuplot (charts; the -nox build is the gnuplot
-# command without a GUI toolkit, which is all the scripts need), OpenCV's
+# ImageMagick (sequences' frames that are not PNG), gnuplot (charts; the -nox
+# build is the gnuplot command without a GUI toolkit, which is all the
+# scripts need), OpenCV's
 # python bindings (scripts/bench-peers, the peers benchmark, and its test),
 # Python's headers, numpy and pytest (the Python module flowplatform and its
 # tests), clang (libFuzzer and the sanitizers: `make fuzz` and the fuzz smoke

@@ -45,18 +45,18 @@ static int scored(const flow_field *est, const flow_field *gt, const unsigned ch
     return 1;
 }
 
-flow_status flow_error_compute(const flow_field *est, const flow_field *gt,
-                               const unsigned char *mask, flow_error_stats *out)
+/* The checks shared by flow_error_compute and flow_error_per_pixel: both
+ * fields there and of one size, and no NaN or infinity in the estimate. */
+static flow_status check_pair(const flow_field *est, const flow_field *gt, const char *who)
 {
-    if (!est || !gt || !out || !est->u || !est->v || !gt->u || !gt->v)
-        return flow_fail(FLOW_ERR_INVALID, "flow_error_compute: missing field or result");
+    if (!est || !gt || !est->u || !est->v || !gt->u || !gt->v)
+        return flow_fail(FLOW_ERR_INVALID, "%s: missing field", who);
     if (est->width != gt->width || est->height != gt->height)
         return flow_fail(FLOW_ERR_SIZE,
                          "estimate is %dx%d but the ground truth is %dx%d: sizes must match",
                          est->width, est->height, gt->width, gt->height);
     const int w = gt->width;
     const size_t n = (size_t)w * gt->height;
-
     /* NaN or infinity in the estimate is a numerical failure, not a marker
      * (error.h): refuse it wherever it is, scored or not. */
     for (size_t i = 0; i < n; i++)
@@ -66,6 +66,32 @@ flow_status flow_error_compute(const flow_field *est, const flow_field *gt,
                              "a numerical failure, not an unknown marker (use a finite value "
                              "above 1e9 to mark unknown)",
                              est->u[i], est->v[i], (int)(i % w), (int)(i / w));
+    return FLOW_OK;
+}
+
+flow_status flow_error_per_pixel(const flow_field *est, const flow_field *gt,
+                                 const unsigned char *mask, float *ee)
+{
+    if (!ee)
+        return flow_fail(FLOW_ERR_INVALID, "flow_error_per_pixel: missing result");
+    FLOW_TRY(check_pair(est, gt, "flow_error_per_pixel"));
+    const size_t n = (size_t)gt->width * gt->height;
+    flow_error_stats st; /* the excluded counts, unused here */
+    memset(&st, 0, sizeof st);
+    for (size_t i = 0; i < n; i++)
+        ee[i] = scored(est, gt, mask, i, &st)
+                    ? (float)flow_endpoint_error(est->u[i], est->v[i], gt->u[i], gt->v[i])
+                    : NAN;
+    return FLOW_OK;
+}
+
+flow_status flow_error_compute(const flow_field *est, const flow_field *gt,
+                               const unsigned char *mask, flow_error_stats *out)
+{
+    if (!out)
+        return flow_fail(FLOW_ERR_INVALID, "flow_error_compute: missing result");
+    FLOW_TRY(check_pair(est, gt, "flow_error_compute"));
+    const size_t n = (size_t)gt->width * gt->height;
 
     flow_error_stats st;
     memset(&st, 0, sizeof st);

@@ -1,8 +1,10 @@
-/* canvas.c -- anti-aliased strokes (canvas.h) and the polylines drawn with
- * them (flow_render_polyline, contract in flow/render.h).  A stroke is
- * sampled every half pixel along its length; each sample covers the pixels
- * around it by their distance to the whole segment, so the coverage of a
- * pixel is 1 at the line's centre falling linearly to 0 one pixel away. */
+/* canvas.c -- anti-aliased strokes and triangles (canvas.h) and the
+ * polylines drawn with them (flow_render_polyline, contract in
+ * flow/render.h).  A stroke is sampled every half pixel along its length;
+ * each sample covers the pixels around it by their distance to the whole
+ * segment, so the coverage of a pixel is 1 at the line's centre falling
+ * linearly to 0 one pixel away.  A triangle covers a pixel by its distance
+ * inside the nearest edge, falling to 0 half a pixel outside. */
 #include "render/canvas.h"
 #include "flow/render.h"
 #include "base/fail.h"
@@ -58,6 +60,43 @@ void flow_canvas_stroke(const flow_canvas *c, double ax, double ay, double bx, d
             }
         }
     }
+}
+
+/* The signed distance from (px, py) to the line through a and b, positive
+ * on the side where the triangle's third corner lies (sign s). */
+static double edge_distance(double px, double py, double ax, double ay, double bx, double by,
+                            double s)
+{
+    const double dx = bx - ax, dy = by - ay, len = hypot(dx, dy);
+    return len > 0 ? s * ((px - ax) * dy - (py - ay) * dx) / len : -INFINITY;
+}
+
+void flow_canvas_triangle(const flow_canvas *c, const double xy[6], double grow)
+{
+    /* the orientation: which side of each edge is inside */
+    const double area = (xy[2] - xy[0]) * (xy[5] - xy[1]) - (xy[3] - xy[1]) * (xy[4] - xy[0]);
+    if (area == 0)
+        return; /* no inside */
+    const double s = area > 0 ? -1.0 : 1.0;
+    const double reach = grow + 1.0;
+    const double lo_x = fmin(xy[0], fmin(xy[2], xy[4])) - reach;
+    const double hi_x = fmax(xy[0], fmax(xy[2], xy[4])) + reach;
+    const double lo_y = fmin(xy[1], fmin(xy[3], xy[5])) - reach;
+    const double hi_y = fmax(xy[1], fmax(xy[3], xy[5])) + reach;
+    const int x0 = (int)fmax(c->x0, ceil(lo_x)), x1 = (int)fmin(c->x0 + c->w - 1, floor(hi_x));
+    const int y0 = (int)fmax(c->y0, ceil(lo_y)), y1 = (int)fmin(c->y0 + c->h - 1, floor(hi_y));
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            /* the distance inside the nearest edge (negative outside) */
+            double d = edge_distance(x, y, xy[0], xy[1], xy[2], xy[3], s);
+            d = fmin(d, edge_distance(x, y, xy[2], xy[3], xy[4], xy[5], s));
+            d = fmin(d, edge_distance(x, y, xy[4], xy[5], xy[0], xy[1], s));
+            double cov = d + 0.5 + grow;
+            cov = cov > 1.0 ? 1.0 : cov;
+            float *m = c->mask + (size_t)(y - c->y0) * c->w + (x - c->x0);
+            if (cov > *m)
+                *m = (float)cov;
+        }
 }
 
 void flow_canvas_lay(const flow_canvas *c, flow_image *img, const float rgb[3])

@@ -1,12 +1,14 @@
 /* colorcode.c -- the Middlebury colour coding of flow fields (Baker,
  * Scharstein, Lewis, Roth, Black, Szeliski, "A database and evaluation
  * methodology for optical flow", IJCV 2011), its legend (seed 001 figure
- * A.1), the key frame drawn around a picture, blends with a frame and
- * nearest-neighbour enlargement.  Contracts in flow/render.h. */
+ * A.1), the key frame drawn around a picture and the scale written in it,
+ * blends with a frame and nearest-neighbour enlargement.  Contracts in
+ * flow/render.h. */
 #include "flow/render.h"
 #include "base/fail.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,16 +136,20 @@ flow_status flow_render_color(const flow_field *f, double max_radius, flow_image
     return FLOW_OK;
 }
 
+int flow_legend_border(int width, int height)
+{
+    const int side = width < height ? width : height;
+    const int border = (int)lround(0.08 * side);
+    return border < 6 ? 6 : border > 64 ? 64 : border;
+}
+
 flow_status flow_render_color_framed(const flow_field *f, double max_radius, int border,
                                      flow_image *rgb, double *used)
 {
     memset(rgb, 0, sizeof *rgb);
     FLOW_TRY(check_field(f, max_radius, "flow_render_color_framed"));
-    if (border <= 0) {
-        const int side = f->width < f->height ? f->width : f->height;
-        border = (int)lround(0.08 * side);
-        border = border < 6 ? 6 : border > 64 ? 64 : border;
-    }
+    if (border <= 0)
+        border = flow_legend_border(f->width, f->height);
     if (border > 4096)
         return flow_fail(FLOW_ERR_INVALID, "legend frame of %d pixels is too wide (at most 4096)",
                          border);
@@ -168,6 +174,43 @@ flow_status flow_render_color_framed(const flow_field *f, double max_radius, int
     if (used)
         *used = R;
     return FLOW_OK;
+}
+
+void flow_scale_text(double max_radius, char *buf, size_t size)
+{
+    if (max_radius >= 99.95) /* %.3g would write 1e+02 */
+        snprintf(buf, size, "max %.0f px", max_radius);
+    else
+        snprintf(buf, size, "max %.3g px", max_radius);
+}
+
+flow_status flow_render_scale_label(flow_image *framed, int border, double max_radius)
+{
+    if (!framed || !framed->data || framed->channels != 3)
+        return flow_fail(FLOW_ERR_INVALID, "flow_render_scale_label: missing RGB picture");
+    if (border < FLOW_SCALE_LABEL_MIN_BORDER || 2 * border >= framed->width ||
+        2 * border >= framed->height)
+        return flow_fail(FLOW_ERR_INVALID,
+                         "a frame %d px wide cannot hold a scale label on a %dx%d picture "
+                         "(at least %d px, under half the picture)",
+                         border, framed->width, framed->height, FLOW_SCALE_LABEL_MIN_BORDER);
+    if (!(max_radius > 0) || !isfinite(max_radius))
+        return flow_fail(FLOW_ERR_INVALID, "scale %g out of range (positive, finite)",
+                         max_radius);
+    char text[64];
+    flow_scale_text(max_radius, text, sizeof text);
+    /* the plate is 11 factor tall: the 9 rows of the glyphs and a factor
+     * of white above and below */
+    int factor = border / (FLOW_GLYPH_HEIGHT + 2);
+    const int widest = flow_text_factor(framed->width);
+    factor = factor > widest ? widest : factor;
+    int w, h;
+    flow_text_size(text, factor, &w, &h);
+    const int plate_w = w + 2 * factor, plate_h = h + 2 * factor;
+    static const float black[3] = {0, 0, 0}, white[3] = {255, 255, 255};
+    return flow_render_label(framed, (framed->width - plate_w) / 2,
+                             framed->height - border + (border - plate_h) / 2, text, factor,
+                             black, white);
 }
 
 flow_status flow_render_legend(int size, flow_image *rgb)

@@ -1,9 +1,11 @@
-/* render_vectors.c -- vector (quiver) plots drawn directly into an image,
- * for machines without gnuplot (GPU hosts, pipelines).  Each arrow is a
- * shaft and a two-stroke head, rasterised as anti-aliased lines on one
- * canvas over the whole picture (canvas.h), so that overlapping strokes do
- * not darken each other.  Lines are `zoom` pixels wide, so an enlarged
- * plot looks like the plain one scaled.  Contract in flow/render.h. */
+/* vectors.c -- vector (quiver) plots drawn directly into an image: the one
+ * arrow renderer of flow-tool vectors and mix, flow-compute --vectors and
+ * the montages.  Each arrow is a shaft and a filled head, rasterised as
+ * anti-aliased shapes on one canvas over the whole picture (canvas.h), so
+ * that overlapping arrows do not darken each other; with an outline, a
+ * second canvas of the same arrows one pixel fatter is laid first in the
+ * contrasting colour.  The line width and the heads follow the grid step,
+ * so that a plot looks alike at every size.  Contract in flow/render.h. */
 #include "flow/render.h"
 #include "base/fail.h"
 #include "render/canvas.h"
@@ -11,69 +13,155 @@
 #include <math.h>
 #include <stddef.h>
 
-/* One arrow from (x0, y0) to (x1, y1): the shaft and a head whose strokes
- * are a third of the shaft long (2 to 10 line widths) at 25 degrees.  A
- * shaft longer than twice the picture's perimeter is cut there (its end is
- * off the picture anyway), which bounds the work per arrow. */
-static void arrow(const flow_canvas *c, double x0, double y0, double x1, double y1)
+int flow_vector_step(int width, int height)
+{
+    const int side = width < height ? width : height;
+    const int step = (int)lround(side / 18.0);
+    return step < 8 ? 8 : step;
+}
+
+flow_vector_style flow_vector_defaults(flow_backdrop backdrop)
+{
+    flow_vector_style s = {0, 0.0, 0.0, {0.0f, 0.0f, 0.0f}, 0};
+    if (backdrop == FLOW_BACKDROP_FRAME) {
+        s.rgb[0] = s.rgb[1] = 255.0f; /* yellow */
+        s.outline = 1;
+    } else if (backdrop == FLOW_BACKDROP_COLOR) {
+        s.outline = 1;
+    }
+    return s;
+}
+
+/* The shape of every arrow of a plot, in picture pixels. */
+typedef struct arrow_shape {
+    double width;    /* line width */
+    double head_max; /* the longest head: 0.3 step */
+} arrow_shape;
+
+/* One arrow from (x0, y0) to (x1, y1) on canvas c, its head grown by
+ * `grow` pixels (the outline's canvas is also one pixel wider per side).
+ * A shaft longer than twice the picture's perimeter is cut there (its end
+ * is off the picture anyway), which bounds the work per arrow. */
+static void arrow(const flow_canvas *c, double grow, const arrow_shape *a, double x0, double y0,
+                  double x1, double y1)
 {
     const double dx = x1 - x0, dy = y1 - y0, len = hypot(dx, dy);
     if (len < 0.5) {
         flow_canvas_stroke(c, x0, y0, x0, y0);
         return;
     }
+    const double ux = dx / len, uy = dy / len;
     const double limit = 2.0 * (c->w + c->h);
     if (len > limit) { /* the head is off the picture: draw the visible shaft */
-        flow_canvas_stroke(c, x0, y0, x0 + dx / len * limit, y0 + dy / len * limit);
+        flow_canvas_stroke(c, x0, y0, x0 + ux * limit, y0 + uy * limit);
         return;
     }
-    flow_canvas_stroke(c, x0, y0, x1, y1);
-    const double width = 2.0 * c->half;
-    double head = len / 3.0;
-    head = head < 2.0 * width ? 2.0 * width : head > 10.0 * width ? 10.0 * width : head;
-    const double ux = dx / len, uy = dy / len;
-    const double cs = cos(25.0 * 3.14159265358979323846 / 180.0);
-    const double sn = sin(25.0 * 3.14159265358979323846 / 180.0);
-    /* the direction back along the shaft, rotated by +-25 degrees */
-    const double lx = -(ux * cs - uy * sn), ly = -(ux * sn + uy * cs);
-    const double rx = -(ux * cs + uy * sn), ry = -(-ux * sn + uy * cs);
-    flow_canvas_stroke(c, x1, y1, x1 + head * lx, y1 + head * ly);
-    flow_canvas_stroke(c, x1, y1, x1 + head * rx, y1 + head * ry);
+    /* 35 % of the arrow, at most head_max, but at least three line widths
+     * (readable on a dense grid), and never longer than the arrow */
+    double head = fmax(fmin(0.35 * len, a->head_max), 3.0 * a->width);
+    head = fmin(head, len);
+    const double bx = x1 - head * ux, by = y1 - head * uy; /* the middle of the head's base */
+    const double half = 0.35 * head;                      /* half the head's width */
+    if (len > head)
+        flow_canvas_stroke(c, x0, y0, bx, by);
+    const double tri[6] = {x1, y1, bx - half * uy, by + half * ux, bx + half * uy, by - half * ux};
+    flow_canvas_triangle(c, tri, grow);
 }
 
-flow_status flow_render_vectors(const flow_field *f, int step, double scale,
-                                const float rgb[3], flow_image *img)
+/* Black or white, whichever differs more in brightness from rgb. */
+static void contrast_of(const float rgb[3], float out[3])
 {
-    if (!f || !f->u || !f->v || !img || !img->data || !rgb)
-        return flow_fail(FLOW_ERR_INVALID, "flow_render_vectors: missing field or image");
-    if (step < 1)
-        return flow_fail(FLOW_ERR_INVALID, "vector grid step %d out of range (at least 1)",
-                         step);
-    if (!(scale > 0) || !isfinite(scale))
-        return flow_fail(FLOW_ERR_INVALID, "vector scale %g out of range (positive, finite)",
-                         scale);
+    const float luma = 0.299f * rgb[0] + 0.587f * rgb[1] + 0.114f * rgb[2];
+    out[0] = out[1] = out[2] = luma > 127.5f ? 0.0f : 255.0f;
+}
+
+/* The first grid point of a side of n pixels: the grid centred, with
+ * equal margins on both sides. */
+static int grid_start(int n, int step)
+{
+    return ((n - 1) % step) / 2;
+}
+
+/* The longest known vector at the grid points: the longest arrow. */
+static double longest_arrow(const flow_field *f, int step)
+{
+    double m = 0;
+    for (int y = grid_start(f->height, step); y < f->height; y += step)
+        for (int x = grid_start(f->width, step); x < f->width; x += step) {
+            const size_t i = (size_t)y * f->width + x;
+            if (!flow_is_unknown(f->u[i], f->v[i]))
+                m = fmax(m, hypot(f->u[i], f->v[i]));
+        }
+    return m;
+}
+
+/* Every arrow of f onto canvas c (grown by `grow` for an outline). */
+static void draw_arrows(const flow_field *f, const flow_vector_style *s, int zoom,
+                        const arrow_shape *a, const flow_canvas *c, double grow)
+{
+    for (int y = grid_start(f->height, s->step); y < f->height; y += s->step)
+        for (int x = grid_start(f->width, s->step); x < f->width; x += s->step) {
+            const size_t i = (size_t)y * f->width + x;
+            if (flow_is_unknown(f->u[i], f->v[i]))
+                continue;
+            const double x0 = (x + 0.5) * zoom - 0.5, y0 = (y + 0.5) * zoom - 0.5;
+            const double x1 = x0 + s->scale * zoom * f->u[i];
+            const double y1 = y0 + s->scale * zoom * f->v[i];
+            if (!isfinite(x1) || !isfinite(y1))
+                continue; /* scale * a huge known vector: no drawable end */
+            arrow(c, grow, a, x0, y0, x1, y1);
+        }
+}
+
+flow_status flow_render_vectors(const flow_field *f, const flow_vector_style *style,
+                                flow_image *img, flow_vector_style *used)
+{
+    if (!f || !f->u || !f->v || !style || !img || !img->data)
+        return flow_fail(FLOW_ERR_INVALID, "flow_render_vectors: missing field, style or image");
+    if (style->step < 0)
+        return flow_fail(FLOW_ERR_INVALID, "vector grid step %d out of range (at least 1; 0: "
+                         "automatic)", style->step);
+    if (!(style->scale >= 0) || !isfinite(style->scale))
+        return flow_fail(FLOW_ERR_INVALID, "vector scale %g out of range (positive, finite; 0: "
+                         "automatic)", style->scale);
+    if (!(style->max_radius >= 0) || !isfinite(style->max_radius))
+        return flow_fail(FLOW_ERR_INVALID, "vector length %g out of range (positive, finite; 0: "
+                         "the longest vector)", style->max_radius);
     if (img->channels != 3 || img->width % f->width != 0 ||
         img->width / f->width != img->height / f->height ||
         img->height % f->height != 0)
         return flow_fail(FLOW_ERR_SIZE,
                          "a %dx%d picture is not an RGB enlargement of the %dx%d flow field",
                          img->width, img->height, f->width, f->height);
+    flow_vector_style s = *style;
+    if (s.step == 0)
+        s.step = flow_vector_step(f->width, f->height);
+    if (s.scale == 0) {
+        double R = s.max_radius > 0 ? s.max_radius : longest_arrow(f, s.step);
+        R = R > 0 ? R : 1.0;
+        s.scale = FLOW_VECTOR_REACH * s.step / R;
+    }
     const int zoom = img->width / f->width;
-    flow_canvas cv;
-    FLOW_TRY(flow_canvas_open(&cv, 0, 0, img->width, img->height, zoom)); /* lines zoom px wide */
-    /* one arrow at the centre of every step x step cell */
-    for (int y = step / 2; y < f->height; y += step)
-        for (int x = step / 2; x < f->width; x += step) {
-            const size_t i = (size_t)y * f->width + x;
-            if (flow_is_unknown(f->u[i], f->v[i]))
-                continue;
-            const double x0 = (x + 0.5) * zoom - 0.5, y0 = (y + 0.5) * zoom - 0.5;
-            const double x1 = x0 + scale * zoom * f->u[i], y1 = y0 + scale * zoom * f->v[i];
-            if (!isfinite(x1) || !isfinite(y1))
-                continue; /* scale * a huge known vector: no drawable end */
-            arrow(&cv, x0, y0, x1, y1);
+    const double width = zoom * fmax(1.0, s.step / 16.0);
+    const arrow_shape a = {width, 0.3 * s.step * zoom};
+    flow_canvas body, rim = {0};
+    FLOW_TRY(flow_canvas_open(&body, 0, 0, img->width, img->height, width));
+    if (s.outline) {
+        const flow_status st = flow_canvas_open(&rim, 0, 0, img->width, img->height, width + 2);
+        if (st != FLOW_OK) {
+            flow_canvas_close(&body);
+            return st;
         }
-    flow_canvas_lay(&cv, img, rgb);
-    flow_canvas_close(&cv);
+        float rgb[3];
+        contrast_of(s.rgb, rgb);
+        draw_arrows(f, &s, zoom, &a, &rim, 1.0);
+        flow_canvas_lay(&rim, img, rgb);
+        flow_canvas_close(&rim);
+    }
+    draw_arrows(f, &s, zoom, &a, &body, 0.0);
+    flow_canvas_lay(&body, img, s.rgb);
+    flow_canvas_close(&body);
+    if (used)
+        *used = s;
     return FLOW_OK;
 }

@@ -488,6 +488,22 @@ expect "legend, zoom, fixed scale" 0 err EMPTY $FCC f0.png f1.png -o leg.flo --c
     --color-max 4 --vectors --vector-zoom 2 --vector-step 4 --vector-scale 3
 check "legend picture is framed (larger)" '[ "$(size leg-color.png)" -ne "$(size pic-color.png)" ]'
 check "zoomed vectors are larger" '[ "$(od -A n -t u1 -j 16 -N 8 leg-vectors.png | tr -s " ")" = " 0 0 0 128 0 0 0 96" ]'
+# one arrow renderer: flow-tool vectors over the first frame draws the same
+# picture from the written flow, with the same defaults or options
+if [ -x "$BIN/flow-tool" ]; then
+    "$BIN/flow-tool" vectors --background f0.png pic.flo tool-vectors.png 2>/dev/null
+    check "--vectors: the picture of flow-tool vectors --background" 'cmp -s pic-vectors.png tool-vectors.png'
+    "$BIN/flow-tool" vectors --background f0.png --zoom 2 --step 4 --scale 3 leg.flo tool-leg.png 2>/dev/null
+    check "--vector-zoom/step/scale: flow-tool vectors' with the same options" 'cmp -s leg-vectors.png tool-leg.png'
+else
+    skip "--vectors against flow-tool vectors (flow-tool not built)"
+fi
+# the scale in the key frame: 64x48 framed max(8 % of 48, 11) = 11 px wide
+expect "scale label" 0 err EMPTY $FCC f0.png f1.png -o lab.flo --color --scale-label
+check "scale label: framed 86x70" '[ "$(png_size lab-color.png)" = "86 70" ]'
+expect "scale label without color" 1 err "--scale-label applies to the colour picture: add --color" \
+    $FCC --scale-label f0.png f1.png -o x.flo
+expect "vector step 0" 1 err "--vector-step: 0 is out of range" $FCC --vectors --vector-step 0 f0.png f1.png -o x.flo
 
 # ---- forward-backward check -------------------------------------------------------
 expect "fb-check" 0 err "^flow-compute: fb-check f0.png -> f1.png: density [0-9.]+% \([0-9]+ of 3072 pixels kept" \

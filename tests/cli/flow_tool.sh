@@ -53,7 +53,7 @@ expect "version" 0 out "^flow-tool [0-9]+\.[0-9]+\.[0-9]+ \(libflow [0-9]+\.[0-9
 expect "no command" 1 err "^flow-tool: no command given" "$FT"
 expect "unknown command" 1 err "unknown command 'frobnicate'" "$FT" frobnicate
 expect "unknown command usage" 1 err "^usage: flow-tool" "$FT" frobnicate
-for c in convert error fb-check color legend vectors blend mix info; do
+for c in convert error fb-check color legend vectors blend mix montage info; do
     expect "$c --help" 0 out "^usage: flow-tool $c" "$FT" $c --help
     expect "$c --help exit status" 0 out "Exit status: 0 ok, 1 usage" "$FT" $c -h
     expect "$c unknown option" 1 err "^flow-tool: $c: unknown option '--bogus'" "$FT" $c --bogus
@@ -166,7 +166,7 @@ if [ -c /dev/full ] && ln -s /dev/full "$T/full.png" && ln -s /dev/full "$T/full
     expect "color to a full disk (.ppm)" 2 err "full.ppm: write failed: No space left on device" \
         "$FT" color "$T/est.flo" "$T/full.ppm"
     expect "vectors to a full disk" 2 err "full.png: write failed: No space left on device" \
-        "$FT" vectors --direct "$T/est.flo" "$T/full.png"
+        "$FT" vectors "$T/est.flo" "$T/full.png"
     expect "legend to a full disk" 2 err "full.ppm: write failed: No space left on device" "$FT" legend --size 32 "$T/full.ppm"
     expect "error --aee to a full disk" 2 err "full.aee: write failed: No space left on device" \
         "$FT" error --aae "$T/full-pair.aae" --aee "$T/full.aee" "$T/est.flo" "$T/gt.flo"
@@ -247,12 +247,21 @@ expect "blend bad alpha" 1 err "blend: --alpha: 2 is out of range \(expected 0 t
 expect "blend missing frame" 2 err "noframe.png" "$FT" blend "$T/noframe.png" "$T/small2.flo" "$T/bl2.ppm"
 
 # ---- vectors and mix -------------------------------------------------------------
-expect "vectors direct" 0 out "drawn by: flow-tool \(direct\)" "$FT" vectors -v --direct "$T/est.flo" "$T/v.ppm"
-expect "vectors without gnuplot on PATH" 0 out "drawn by: flow-tool \(direct\)" \
-    env PATH=/nonexistent "$FT" vectors -v "$T/est.flo" "$T/v2.ppm"
-expect "vectors zoom" 0 out "^step: 4 px" "$FT" vectors -v --zoom 3 --direct "$T/est.flo" "$T/v3.ppm"
+# est.flo is 2x2: the automatic step is 8 (the least), the grid's one point
+# (0, 0) holds (1, 0): the longest arrow, 0.9 * 8 px long: scale 7.2
+expect "vectors" 0 out "^step: 8 px" "$FT" vectors -v "$T/est.flo" "$T/v.ppm"
+expect "vectors automatic scale" 0 out "^scale: 7.2 " "$FT" vectors -v "$T/est.flo" "$T/v.ppm"
+check "vectors: an arrow drawn on white" '[ "$(tail -c 12 "$T/v.ppm" | od -An -tx1 | tr -d " \n")" != ffffffffffffffffffffffff ]'
+expect "vectors --direct (no effect)" 0 out EMPTY "$FT" vectors --direct "$T/est.flo" "$T/vd.ppm"
+check "vectors --direct draws the same" 'cmp -s "$T/v.ppm" "$T/vd.ppm"'
+expect "vectors without gnuplot on PATH" 0 out EMPTY env PATH=/nonexistent "$FT" vectors "$T/est.flo" "$T/v2.ppm"
+check "vectors: the same whatever PATH holds" 'cmp -s "$T/v.ppm" "$T/v2.ppm"'
+expect "vectors --max: a motion of 2 px is 0.9 step" 0 out "^scale: 3.6 " "$FT" vectors -v --max 2 "$T/est.flo" "$T/vm.ppm"
+expect "vectors --step" 0 out "^scale: 1.8 " "$FT" vectors -v --step 2 "$T/est.flo" "$T/vs.ppm"
+expect "vectors zoom" 0 out "^step: 8 px" "$FT" vectors -v --zoom 3 "$T/est.flo" "$T/v3.ppm"
 if head -c 9 "$T/v3.ppm" | grep -q '^6 6$'; then ok; else bad "vectors --zoom 3 of 2x2 is not 6x6"; fi
-expect "vectors background" 0 out EMPTY "$FT" vectors --direct --background "$T/frame.pgm" "$T/est.flo" "$T/vb.ppm"
+expect "vectors background" 0 out EMPTY "$FT" vectors --background "$T/frame.pgm" "$T/est.flo" "$T/vb.ppm"
+check "vectors: over a frame, yellow outlined in black" '! cmp -s "$T/v.ppm" "$T/vb.ppm"'
 expect "vectors background mismatch" 2 err "background .*frame3.pgm is 3x3 but the flow .*est.flo is 2x2" \
     "$FT" vectors --background "$T/frame3.pgm" "$T/est.flo" "$T/vb.ppm"
 expect "vectors bad step" 1 err "vectors: --step: 0 is out of range" "$FT" vectors --step 0 "$T/est.flo" "$T/x.ppm"
@@ -260,18 +269,83 @@ expect "vectors bad colour" 1 err "vectors: --arrow-color: '1,2' is not a list o
     "$FT" vectors --arrow-color 1,2 "$T/est.flo" "$T/x.ppm"
 expect "vectors bad scale" 1 err "vectors: --scale: 'fast' is not a finite number" \
     "$FT" vectors --scale fast "$T/est.flo" "$T/x.ppm"
-expect "vectors --max is mix's" 1 err "vectors: unknown option '--max'" "$FT" vectors --max 3 "$T/est.flo" "$T/x.ppm"
-expect "mix direct" 0 out "drawn by: flow-tool \(direct\)" "$FT" mix -v --direct --max 5 "$T/est.flo" "$T/m.ppm"
+expect "vectors bad max" 1 err "vectors: --max: -2 is out of range" "$FT" vectors --max -2 "$T/est.flo" "$T/x.ppm"
+expect "vectors --scale and --max" 1 err "give one of --scale and --max" \
+    "$FT" vectors --scale 2 --max 3 "$T/est.flo" "$T/x.ppm"
+check "failed vectors left no output" '[ ! -e "$T/x.ppm" ]'
+# mix: the colour scale 5 is the arrows' too: 0.9 * 8 / 5
+expect "mix" 0 out "^scale: 1.44 " "$FT" mix -v --max 5 "$T/est.flo" "$T/m.ppm"
+expect "mix automatic" 0 out "^scale: 1.44 " "$FT" mix -v "$T/est.flo" "$T/m2.ppm"
 expect "mix bad input" 2 err "huge.flo: header claims 100000x100000" "$FT" mix "$T/huge.flo" "$T/m2.ppm"
-if command -v gnuplot >/dev/null 2>&1; then
-    expect "vectors through gnuplot" 0 out "drawn by: .*gnuplot" "$FT" vectors -v --zoom 8 "$T/est.flo" "$T/vg.png"
-    if [ "$(head -c 4 "$T/vg.png" | od -An -c | tr -d ' \n')" = '211PNG' ]; then ok
-    else bad "gnuplot vectors did not give a PNG"; fi
-    expect "mix through gnuplot" 0 out "drawn by: .*gnuplot" "$FT" mix -v --zoom 8 "$T/est.flo" "$T/mg.ppm"
-    if head -c 11 "$T/mg.ppm" | grep -q '^16 16$'; then ok; else bad "gnuplot mix is not 16x16"; fi
-else
-    skip "gnuplot vectors (gnuplot not on PATH)"
-fi
+expect "mix --background is vectors'" 1 err "mix: unknown option '--background'" \
+    "$FT" mix --background "$T/frame.pgm" "$T/est.flo" "$T/x.ppm"
+
+# ---- color --scale-label ------------------------------------------------------------
+# On 2x2 the automatic frame (6 px) is widened to the label's least, 11:
+# 24x24; the label changes the picture's bottom frame only.
+expect "color --scale-label" 0 out "^scale: 5 px" "$FT" color -v --scale-label "$T/est.flo" "$T/sl.ppm"
+if head -c 11 "$T/sl.ppm" | grep -q '^24 24$'; then ok; else bad "scale label frame on 2x2 is not 11 px"; fi
+expect "color --legend --border 11" 0 out EMPTY "$FT" color --legend --border 11 "$T/est.flo" "$T/sl0.ppm"
+check "the label is drawn" '! cmp -s "$T/sl.ppm" "$T/sl0.ppm"'
+# (its plate is 11 rows high from row 13; the header "P6\n24 24\n255\n" 13 bytes)
+check "the label only in the bottom frame (the first 13 rows equal)" \
+    '[ "$(head -c $((13 + 13 * 24 * 3)) "$T/sl.ppm" | od -An -tx1)" = "$(head -c $((13 + 13 * 24 * 3)) "$T/sl0.ppm" | od -An -tx1)" ]'
+expect "color --scale-label --border 20" 0 out EMPTY "$FT" color -L --border 20 "$T/est.flo" "$T/sl2.ppm"
+if head -c 11 "$T/sl2.ppm" | grep -q '^42 42$'; then ok; else bad "scale label with border 20 is not 42x42"; fi
+expect "color --scale-label, frame too narrow" 1 err "color: --border 5 is too narrow for --scale-label \(at least 11\)" \
+    "$FT" color --scale-label --border 5 "$T/est.flo" "$T/x.ppm"
+check "no output from a refused label" '[ ! -e "$T/x.ppm" ]'
+
+# ---- montage -------------------------------------------------------------------------
+# est.flo against gt.flo: AEE 1.5, AAE 30.922517 (above).  Four 2x2 panels,
+# text factor 1: gap 4, labels 11 high: 4 + 4 (2 + 4) = 28 wide, 4 + 11 + 2
+# + 4 = 21 high.
+expect "montage with ground truth" 0 out "^AEE 1.500 px  AAE 30.92 deg$" \
+    "$FT" montage -v --gt "$T/gt.flo" "$T/est.flo" "$T/mo.ppm"
+expect "montage layout" 0 out "^montage: 28x21, 4 panels in 4 columns$" \
+    "$FT" montage -v --gt "$T/gt.flo" "$T/est.flo" "$T/mo.ppm"
+if head -c 11 "$T/mo.ppm" | grep -q '^28 21$'; then ok; else bad "montage is not 28x21"; fi
+# the caption's figures are flow-tool error's, rounded
+want=$("$FT" error "$T/est.flo" "$T/gt.flo" | awk '/^AAE:/ { aae = $2 } /^AEE:/ { aee = $2 } END { printf "AEE %.3f px  AAE %.2f deg", aee, aae }')
+expect "montage: the figures of flow-tool error ($want)" 0 out "^$want\$" "$FT" montage -v --gt "$T/gt.flo" "$T/est.flo" "$T/mo.ppm"
+expect "montage: the colour scale is the ground truth's" 0 out "^colour scale: 1.41421 px" \
+    "$FT" montage -v --gt "$T/gt.flo" "$T/est.flo" "$T/mo.ppm"
+expect "montage: error scale" 0 out "^error scale: 2 px" \
+    "$FT" montage -v --gt "$T/gt.flo" --error-max 2 "$T/est.flo" "$T/mo2.ppm"
+expect "montage with a mask" 0 out "^AEE 2.000 px  AAE 41.23 deg$" \
+    "$FT" montage -v --gt "$T/gt.flo" --mask "$T/mask.pgm" "$T/est.flo" "$T/mo3.ppm"
+expect "montage without ground truth" 0 out "^montage: 16x21, 2 panels in 2 columns$" \
+    "$FT" montage -v "$T/est.flo" "$T/mn.png"
+check "montage PNG" 'is_png "$T/mn.png"'
+# cells as large as the 3x3 picture: 4 + 4 (3 + 4) = 32 by 4 + 11 + 3 + 4 = 22
+expect "montage: frame, colour, vectors, a picture" 0 out "^montage: 32x22, 4 panels in 4 columns$" \
+    "$FT" montage -v --frame "$T/frame.pgm" --panel "tracks=$T/frame3.pgm" "$T/est.flo" "$T/mf.ppm"
+# one column 4 + 2 + 4 = 10 wide; the title at factor 1 (all it can shrink),
+# 11 high: 4 + 11 + 4 (11 + 2 + 4) = 83
+expect "montage --columns, a title" 0 out "^montage: 10x83, 4 panels in 1 columns$" \
+    "$FT" montage -v --columns 1 --title "pair 000" --label hs --gt "$T/gt.flo" "$T/est.flo" "$T/mc.ppm"
+expect "montage --mask needs --gt" 1 err "montage: --mask needs --gt" "$FT" montage --mask "$T/mask.pgm" "$T/est.flo" "$T/x.ppm"
+expect "montage --error-max needs --gt" 1 err "montage: --error-max needs --gt" "$FT" montage --error-max 2 "$T/est.flo" "$T/x.ppm"
+expect "montage bad columns" 1 err "montage: --columns: 0 is out of range" "$FT" montage --columns 0 "$T/est.flo" "$T/x.ppm"
+expect "montage bad max" 1 err "montage: --max: 'wide' is not a finite number" "$FT" montage --max wide "$T/est.flo" "$T/x.ppm"
+expect "montage: a panel without a picture" 1 err "montage: --panel 'tracks=' names no picture" \
+    "$FT" montage --panel "tracks=" "$T/est.flo" "$T/x.ppm"
+expect "montage: too many panels" 1 err "montage: more than 8 --panel pictures" \
+    "$FT" montage $(for i in 1 2 3 4 5 6 7 8 9; do printf -- '--panel %s ' "$T/frame.pgm"; done) "$T/est.flo" "$T/x.ppm"
+expect "montage: ground truth of another size" 2 err "ground truth .*small.flo is 2x1 but the estimate .*est.flo is 2x2" \
+    "$FT" montage --gt "$T/small.flo" "$T/est.flo" "$T/x.ppm"
+expect "montage: frame of another size" 2 err "frame .*frame3.pgm is 3x3 but the estimate .*est.flo is 2x2" \
+    "$FT" montage --frame "$T/frame3.pgm" "$T/est.flo" "$T/x.ppm"
+expect "montage: mask of another size" 2 err "mask .*mask3.pgm is 3x3 but the ground truth .*gt.flo is 2x2" \
+    "$FT" montage --gt "$T/gt.flo" --mask "$T/mask3.pgm" "$T/est.flo" "$T/x.ppm"
+expect "montage: NaN in the estimate" 2 err "est-nan.flo: estimate has a non-finite vector" \
+    "$FT" montage --gt "$T/gt.flo" "$T/est-nan.flo" "$T/x.ppm"
+expect "montage: nothing to score" 2 err "no pixel to score: of the 4 pixels, 4 have unknown ground truth in .*allnan.flo" \
+    "$FT" montage --gt "$T/allnan.flo" "$T/est.flo" "$T/x.ppm"
+expect "montage: a missing panel picture" 2 err "nosuch.png" "$FT" montage --panel "$T/nosuch.png" "$T/est.flo" "$T/x.ppm"
+expect "montage: bad estimate" 2 err "trunc.flo: truncated" "$FT" montage "$T/trunc.flo" "$T/x.ppm"
+expect "montage: bad output" 2 err "x.unknownext" "$FT" montage "$T/est.flo" "$T/x.unknownext"
+check "failed montages left no output" '[ ! -e "$T/x.ppm" ] && [ ! -e "$T/x.unknownext" ]'
 
 # ---- the evaluation data ---------------------------------------------------------
 Y="$DATA/yosemite-clouds"
@@ -296,6 +370,14 @@ if [ -f "$R" ]; then
     if cmp -s "$R" "$T/rw.flo"; then ok; else bad "RubberWhale ground truth changed via .pcm"; fi
     expect "rubberwhale self error" 0 out "^0,0,0,0,0,0,0,222970,226592,0,3622,0$" \
         "$FT" error --csv "$T/rw.F" "$R"
+    # 584x388 with its key frame (31 px) and scale label; a montage of 5
+    # panels in 3 columns at text factor 2: 8 + 3 (584 + 8) = 1784 by
+    # 8 + 2 (22 + 388 + 8) = 844
+    expect "rubberwhale scale label" 0 out "^scale: 4.61568 px" "$FT" color -v --scale-label "$R" "$T/rw.png"
+    check "rubberwhale scale label picture: 646x450" '[ "$(png_size "$T/rw.png")" = "646 450" ]'
+    expect "rubberwhale montage against itself" 0 out "^AEE 0.000 px  AAE 0.00 deg$" \
+        "$FT" montage -v --gt "$R" --frame "$(dirname "$R")/frame10.png" "$T/rw.F" "$T/rwm.png"
+    check "rubberwhale montage: 1784x844" '[ "$(png_size "$T/rwm.png")" = "1784 844" ]'
 else
     skip "evaluation data (RubberWhale) absent"
 fi

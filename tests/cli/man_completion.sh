@@ -82,7 +82,7 @@ if command -v bash >/dev/null; then
     cmds=$("$BIN/flow-tool" --help | awk '/^  [a-z][a-z-]* / { print $1 }' | tr '\n' ' ')
     check "flow-tool: its commands ($cmds) and --help --version" '[ "$(words flow-tool "")" = "$cmds--help --version" ]'
     check "flow-tool co: color convert" '[ "$(words flow-tool co)" = "convert color" ]'
-    check "flow-tool color --: color's options" '[ "$(words flow-tool color --)" = "--max --legend --border --verbose --help" ]'
+    check "flow-tool color --: color's options" '[ "$(words flow-tool color --)" = "--max --legend --border --scale-label --verbose --help" ]'
     check "flow-tool -v color --l: color's options after an option" '[ "$(words flow-tool color -v --l)" = "--legend" ]'
     check "flow-tool vectors --step: auto" '[ "$(words flow-tool vectors --step "")" = "auto" ]'
     check "flow-tool error x: nothing (file names)" '[ -z "$(words flow-tool error x)" ]'

@@ -263,55 +263,205 @@ static void test_blend_and_zoom(void)
     flow_image_free(&color);
 }
 
-/* One arrow on a white 9x9 picture: the field is (2, 0) at the grid point
- * (4, 4) (step 9) and unknown elsewhere; with scale 1 the shaft covers
- * (4..6, 4) fully, the head strokes leave (6, 4) back to the upper and
- * lower left, and the far corners stay white. */
-static void test_vectors(void)
+static void fill_gray(flow_image *img, float level)
+{
+    for (int i = 0; i < 3 * img->width * img->height; i++)
+        img->data[i] = level;
+}
+
+/* A field of w x h with every vector unknown but (u, v) at (x, y). */
+static void lone_vector(flow_field *f, int w, int h, int x, int y, float u, float v)
+{
+    CHECK_OK(flow_field_alloc(f, w, h));
+    for (int i = 0; i < w * h; i++)
+        f->u[i] = f->v[i] = FLOW_UNKNOWN;
+    f->u[y * w + x] = u, f->v[y * w + x] = v;
+}
+
+static flow_vector_style black_style(int step, double scale)
+{
+    flow_vector_style s = flow_vector_defaults(FLOW_BACKDROP_WHITE);
+    s.step = step, s.scale = scale;
+    return s;
+}
+
+/* Is pixel (x, y) of a picture drawn in black on white darker than mid? */
+static int dark(const flow_image *img, int x, int y)
+{
+    return px(img, x, y, 0) < 128;
+}
+
+/* The automatic grid: about 18 arrows across the smaller side, at least
+ * every 8 pixels. */
+static void test_vector_step(void)
+{
+    CHECK(flow_vector_step(584, 388) == 22); /* Middlebury: 388 / 18 = 21.6 */
+    CHECK(flow_vector_step(388, 584) == 22);
+    CHECK(flow_vector_step(1920, 1080) == 60);
+    CHECK(flow_vector_step(160, 120) == 8); /* 6.7: the least, 8 */
+    CHECK(flow_vector_step(2, 2) == 8);
+    const flow_vector_style w = flow_vector_defaults(FLOW_BACKDROP_WHITE);
+    const flow_vector_style f = flow_vector_defaults(FLOW_BACKDROP_FRAME);
+    const flow_vector_style c = flow_vector_defaults(FLOW_BACKDROP_COLOR);
+    CHECK(w.step == 0 && w.scale == 0 && w.max_radius == 0 && !w.outline && w.rgb[0] == 0);
+    CHECK(f.outline && f.rgb[0] == 255 && f.rgb[1] == 255 && f.rgb[2] == 0);
+    CHECK(c.outline && c.rgb[0] == 0 && c.rgb[1] == 0 && c.rgb[2] == 0);
+}
+
+/* One arrow on a white 32x32 picture, step 16 (lines max(1, 16 / 16) = 1
+ * px wide): the grid points are ((31 % 16) / 2 = 7, 23) each way; the
+ * field is (12, 0) at (7, 7), unknown elsewhere, scale 1.  The shaft runs
+ * along row 7 from x = 7; the head is max(min(0.35 * 12, 0.3 * 16), 3) =
+ * 4.2 long, base at x = 14.8, half-width 0.35 * 4.2 = 1.47, tip at 19.  So
+ * (16, 6) and (16, 8), a pixel from the shaft's centre line where a bare
+ * line leaves white, are dark: the head; beside the middle of the shaft
+ * (11, 6) and (11, 8) stay white, as does everything before the tail and
+ * past the tip. */
+static void test_vector_heads(void)
 {
     flow_field f;
-    CHECK_OK(flow_field_alloc(&f, 9, 9));
-    for (int i = 0; i < 81; i++)
-        f.u[i] = f.v[i] = FLOW_UNKNOWN;
-    f.u[4 * 9 + 4] = 2, f.v[4 * 9 + 4] = 0;
+    lone_vector(&f, 32, 32, 7, 7, 12, 0);
     flow_image img;
-    CHECK_OK(flow_image_alloc(&img, 9, 9, 3));
-    for (int i = 0; i < 3 * 81; i++)
-        img.data[i] = 255;
-    const float black[3] = {0, 0, 0};
-    CHECK_OK(flow_render_vectors(&f, 9, 1.0, black, &img));
-    CHECK(pixel_is(&img, 4, 4, 0, 0, 0) && pixel_is(&img, 5, 4, 0, 0, 0) &&
-          pixel_is(&img, 6, 4, 0, 0, 0));
-    CHECK(px(&img, 5, 3, 0) < 128 && px(&img, 5, 5, 0) < 128); /* head strokes */
-    CHECK(pixel_is(&img, 0, 0, 255, 255, 255) && pixel_is(&img, 8, 8, 255, 255, 255));
-    CHECK(px(&img, 7, 4, 0) == 255); /* nothing past the tip */
-    int untouched = 1; /* the left columns stay white: the arrow points right */
-    for (int y = 0; y < 9; y++)
-        for (int x = 0; x < 3; x++)
-            untouched &= px(&img, x, y, 0) == 255;
-    CHECK(untouched);
+    CHECK_OK(flow_image_alloc(&img, 32, 32, 3));
+    fill_gray(&img, 255);
+    const flow_vector_style s = black_style(16, 1.0);
+    flow_vector_style used;
+    CHECK_OK(flow_render_vectors(&f, &s, &img, &used));
+    CHECK(used.step == 16 && used.scale == 1.0);
+    int shaft = 1;
+    for (int x = 7; x <= 14; x++)
+        shaft &= pixel_is(&img, x, 7, 0, 0, 0);
+    CHECK(shaft);
+    CHECK(dark(&img, 16, 6) && dark(&img, 16, 8)); /* the head, beside the shaft's end */
+    CHECK(dark(&img, 18, 7));                      /* near the tip */
+    CHECK(px(&img, 11, 6, 0) == 255 && px(&img, 11, 8, 0) == 255); /* a bare shaft */
+    CHECK(px(&img, 21, 7, 0) == 255 && px(&img, 5, 7, 0) == 255);  /* past the ends */
+    CHECK(px(&img, 16, 4, 0) == 255 && px(&img, 16, 10, 0) == 255); /* the head's width */
+    /* the same arrow pointing left: the head at the other end */
+    f.u[7 * 32 + 7] = FLOW_UNKNOWN;
+    f.u[7 * 32 + 23] = -12, f.v[7 * 32 + 23] = 0;
+    fill_gray(&img, 255);
+    CHECK_OK(flow_render_vectors(&f, &s, &img, NULL));
+    CHECK(dark(&img, 14, 6) && dark(&img, 14, 8) && px(&img, 19, 6, 0) == 255);
     /* an unknown vector draws nothing */
-    f.u[40] = FLOW_UNKNOWN;
-    for (int i = 0; i < 3 * 81; i++)
-        img.data[i] = 255;
-    CHECK_OK(flow_render_vectors(&f, 9, 1.0, black, &img));
+    f.u[7 * 32 + 23] = FLOW_UNKNOWN;
+    fill_gray(&img, 255);
+    CHECK_OK(flow_render_vectors(&f, &s, &img, NULL));
     int white = 1;
-    for (int i = 0; i < 3 * 81; i++)
+    for (int i = 0; i < 3 * 32 * 32; i++)
         white &= img.data[i] == 255;
     CHECK(white);
-    CHECK(flow_render_vectors(&f, 0, 1.0, black, &img) == FLOW_ERR_INVALID);
-    CHECK(flow_render_vectors(&f, 4, -1.0, black, &img) == FLOW_ERR_INVALID);
     flow_image_free(&img);
-    CHECK_OK(flow_image_alloc(&img, 10, 9, 3));
-    CHECK(flow_render_vectors(&f, 4, 1.0, black, &img) == FLOW_ERR_SIZE);
+    flow_field_free(&f);
+}
+
+/* The grid is centred (equal margins) and the automatic scale makes the
+ * longest arrow 0.9 step: on a 20x10 field, step 8, the grid points are x
+ * = 1, 9, 17 ((19 % 8) / 2 = 1) and y = 0, 8; zero vectors there are dots.
+ * A long vector off the grid does not count for the scale. */
+static void test_vector_grid(void)
+{
+    flow_field f;
+    CHECK_OK(flow_field_alloc(&f, 20, 10));
+    for (int i = 0; i < 200; i++)
+        f.u[i] = f.v[i] = 0;
+    flow_image img;
+    CHECK_OK(flow_image_alloc(&img, 20, 10, 3));
+    fill_gray(&img, 255);
+    const flow_vector_style s = black_style(8, 1.0);
+    CHECK_OK(flow_render_vectors(&f, &s, &img, NULL));
+    int dots = 1, count = 0;
+    const int xs[3] = {1, 9, 17}, ys[2] = {0, 8};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 2; b++)
+            dots &= pixel_is(&img, xs[a], ys[b], 0, 0, 0);
+    for (int y = 0; y < 10; y++)
+        for (int x = 0; x < 20; x++)
+            count += px(&img, x, y, 0) == 0;
+    CHECK(dots && count == 6);
     flow_image_free(&img);
-    /* zoom 2: an 18x18 picture, the arrow from (8.5, 8.5) to (12.5, 8.5) */
-    f.u[40] = 2;
-    CHECK_OK(flow_image_alloc(&img, 18, 18, 3));
-    for (int i = 0; i < 3 * 18 * 18; i++)
-        img.data[i] = 255;
-    CHECK_OK(flow_render_vectors(&f, 9, 1.0, black, &img));
-    CHECK(px(&img, 10, 8, 0) < 255 && px(&img, 10, 9, 0) < 255 && px(&img, 3, 3, 0) == 255);
+    flow_field_free(&f);
+
+    /* automatic: step flow_vector_step(32, 32) = 8, grid 3, 11, 19, 27; the
+     * longest arrow (4, 0) at (11, 11): scale 0.9 * 8 / 4 = 1.8; the
+     * (100, 0) at (5, 5) is not on the grid */
+    CHECK_OK(flow_field_alloc(&f, 32, 32));
+    for (int i = 0; i < 32 * 32; i++)
+        f.u[i] = f.v[i] = 0;
+    f.u[11 * 32 + 11] = 4;
+    f.u[5 * 32 + 5] = 100;
+    CHECK_OK(flow_image_alloc(&img, 32, 32, 3));
+    flow_vector_style a = flow_vector_defaults(FLOW_BACKDROP_WHITE), used;
+    CHECK_OK(flow_render_vectors(&f, &a, &img, &used));
+    CHECK(used.step == 8);
+    CHECK_NEAR(used.scale, 1.8, 1e-12);
+    a.max_radius = 2; /* the length drawn 0.9 step: a ground truth's */
+    CHECK_OK(flow_render_vectors(&f, &a, &img, &used));
+    CHECK_NEAR(used.scale, 3.6, 1e-12);
+    for (int i = 0; i < 32 * 32; i++) /* zero flow: scale as for length 1 */
+        f.u[i] = 0;
+    a.max_radius = 0;
+    CHECK_OK(flow_render_vectors(&f, &a, &img, &used));
+    CHECK_NEAR(used.scale, 7.2, 1e-12);
+    flow_image_free(&img);
+    flow_field_free(&f);
+}
+
+/* Over a picture the arrows are outlined: yellow on mid-grey, the pixel a
+ * pixel off the shaft's centre line is black (the outline, a 1-px line
+ * grown by 1 px each side), three pixels off the grey is untouched. */
+static void test_vector_outline(void)
+{
+    flow_field f;
+    lone_vector(&f, 32, 32, 7, 7, 12, 0);
+    flow_image img;
+    CHECK_OK(flow_image_alloc(&img, 32, 32, 3));
+    fill_gray(&img, 128);
+    flow_vector_style s = flow_vector_defaults(FLOW_BACKDROP_FRAME);
+    s.step = 16, s.scale = 1;
+    CHECK_OK(flow_render_vectors(&f, &s, &img, NULL));
+    CHECK(pixel_is(&img, 11, 7, 255, 255, 0));
+    CHECK(pixel_is(&img, 11, 8, 0, 0, 0) && pixel_is(&img, 11, 6, 0, 0, 0));
+    CHECK(pixel_is(&img, 11, 10, 128, 128, 128));
+    /* black arrows get a white outline */
+    s = flow_vector_defaults(FLOW_BACKDROP_COLOR);
+    s.step = 16, s.scale = 1;
+    fill_gray(&img, 128);
+    CHECK_OK(flow_render_vectors(&f, &s, &img, NULL));
+    CHECK(pixel_is(&img, 11, 7, 0, 0, 0) && pixel_is(&img, 11, 8, 255, 255, 255));
+    flow_image_free(&img);
+    flow_field_free(&f);
+}
+
+static void test_vector_errors_and_zoom(void)
+{
+    flow_field f;
+    lone_vector(&f, 32, 32, 7, 7, 12, 0);
+    flow_image img;
+    CHECK_OK(flow_image_alloc(&img, 32, 32, 3));
+    flow_vector_style s = black_style(-1, 1.0);
+    CHECK(flow_render_vectors(&f, &s, &img, NULL) == FLOW_ERR_INVALID);
+    s = black_style(16, -1.0);
+    CHECK(flow_render_vectors(&f, &s, &img, NULL) == FLOW_ERR_INVALID);
+    s = black_style(16, NAN);
+    CHECK(flow_render_vectors(&f, &s, &img, NULL) == FLOW_ERR_INVALID);
+    s = black_style(16, 0);
+    s.max_radius = INFINITY;
+    CHECK(flow_render_vectors(&f, &s, &img, NULL) == FLOW_ERR_INVALID);
+    CHECK(flow_render_vectors(&f, NULL, &img, NULL) == FLOW_ERR_INVALID);
+    flow_image_free(&img);
+    s = black_style(16, 1.0);
+    CHECK_OK(flow_image_alloc(&img, 33, 32, 3));
+    CHECK(flow_render_vectors(&f, &s, &img, NULL) == FLOW_ERR_SIZE);
+    flow_image_free(&img);
+    /* zoom 2: a 64x64 picture, everything twice as large: the shaft from
+     * (14.5, 14.5) along rows 14-15, lines 2 px wide, the head beside it */
+    CHECK_OK(flow_image_alloc(&img, 64, 64, 3));
+    fill_gray(&img, 255);
+    CHECK_OK(flow_render_vectors(&f, &s, &img, NULL));
+    CHECK(pixel_is(&img, 22, 14, 0, 0, 0) && pixel_is(&img, 22, 15, 0, 0, 0));
+    CHECK(dark(&img, 31, 12) && dark(&img, 31, 17));
+    CHECK(px(&img, 22, 12, 0) == 255 && px(&img, 22, 17, 0) == 255);
     flow_image_free(&img);
     flow_field_free(&f);
 }
@@ -395,7 +545,11 @@ int main(void)
     RUN(test_framed);
     RUN(test_legend);
     RUN(test_blend_and_zoom);
-    RUN(test_vectors);
+    RUN(test_vector_step);
+    RUN(test_vector_heads);
+    RUN(test_vector_grid);
+    RUN(test_vector_outline);
+    RUN(test_vector_errors_and_zoom);
     RUN(test_polyline);
     return harness_report();
 }

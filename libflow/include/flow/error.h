@@ -54,6 +54,14 @@ typedef struct flow_error_stats {
 flow_status flow_error_compute(const flow_field *est, const flow_field *gt,
                                const unsigned char *mask, flow_error_stats *out);
 
+/* The endpoint error of every pixel into ee (width * height floats, row
+ * by row): the pixel's EE where flow_error_compute scores it, NaN where it
+ * does not (outside the mask, unknown ground truth, unknown estimate), so
+ * that a picture of the errors shows the pixels the averages are over.
+ * Fails as flow_error_compute (FLOW_ERR_SIZE, FLOW_ERR_INVALID). */
+flow_status flow_error_per_pixel(const flow_field *est, const flow_field *gt,
+                                 const unsigned char *mask, float *ee);
+
 /* The angular error (degrees) and endpoint error (pixels) of one vector. */
 double flow_angular_error(double u, double v, double ug, double vg);
 double flow_endpoint_error(double u, double v, double ug, double vg);

@@ -1,6 +1,8 @@
 /* render.h -- pictures of flow fields: the Middlebury colour coding, its
- * legend, blends with a frame, and vector (quiver) arrows and lines drawn
- * directly into an image (no gnuplot needed).
+ * legend, blends with a frame, vector (quiver) arrows, endpoint-error
+ * maps, text in the library's own bitmap font, and labelled montages of
+ * several pictures, all drawn directly into an image (no gnuplot, no
+ * ImageMagick needed).
  *
  * Colour coding (Baker et al., IJCV 2011; seed 001 figure A.1): the hue is
  * the direction, from atan2(-v, -u) over a wheel of 55 colours built from
@@ -21,9 +23,12 @@
 #ifndef FLOW_RENDER_H
 #define FLOW_RENDER_H
 
+#include "flow/error.h"
 #include "flow/field.h"
 #include "flow/image.h"
 #include "flow/status.h"
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,6 +65,26 @@ flow_status flow_render_color(const flow_field *f, double max_radius, flow_image
 flow_status flow_render_color_framed(const flow_field *f, double max_radius, int border,
                                      flow_image *rgb, double *used);
 
+/* The automatic frame width of flow_render_color_framed for a w x h field:
+ * 8 % of the smaller side, at least 6 and at most 64 pixels. */
+int flow_legend_border(int width, int height);
+
+/* The narrowest frame that holds a scale label (flow_render_scale_label). */
+#define FLOW_SCALE_LABEL_MIN_BORDER 11
+
+/* The scale R as the text of a label, "max 4.62 px": three significant
+ * digits, whole pixels from 100 px on. */
+void flow_scale_text(double max_radius, char *buf, size_t size);
+
+/* Writes flow_scale_text(max_radius) into the bottom frame of a picture of
+ * flow_render_color_framed made with frame width `border`: black text on
+ * a white plate, centred, in the largest text factor (flow_render_text)
+ * whose plate fits the frame, at most flow_text_factor(picture width).
+ * FLOW_ERR_INVALID for a missing or non-RGB picture, a border under
+ * FLOW_SCALE_LABEL_MIN_BORDER or wider than half the picture, or a scale
+ * that is not positive and finite. */
+flow_status flow_render_scale_label(flow_image *framed, int border, double max_radius);
+
 /* The colour wheel alone (seed 001 figure A.1): a size x size RGB image,
  * white outside a disc of radius 1 that shows the colour of every vector
  * of length up to R, with its outline and the two axes in grey.
@@ -76,14 +101,56 @@ flow_status flow_render_blend(const flow_image *frame, const flow_image *color, 
  * (nearest neighbour; zoom 1..64). */
 flow_status flow_render_zoom_rgb(const flow_image *src, int zoom, flow_image *out);
 
+/* ---- vector (quiver) plots ---------------------------------------------- */
+
+/* What the arrows are drawn over; it chooses the default colours. */
+typedef enum flow_backdrop {
+    FLOW_BACKDROP_WHITE, /* a blank picture: black arrows */
+    FLOW_BACKDROP_FRAME, /* a frame of the sequence: yellow arrows outlined in black */
+    FLOW_BACKDROP_COLOR  /* the colour coding: black arrows outlined in white */
+} flow_backdrop;
+
+/* How the arrows of flow_render_vectors look. */
+typedef struct flow_vector_style {
+    int step;          /* one arrow every `step` flow pixels; 0: flow_vector_step */
+    double scale;      /* arrow length per pixel of motion, in flow pixels; 0: the
+                          motion max_radius is FLOW_VECTOR_REACH steps long */
+    double max_radius; /* with scale 0: the motion drawn FLOW_VECTOR_REACH steps long;
+                          0: the longest arrow's (the longest known vector at the
+                          grid points; 1 when that is 0) */
+    float rgb[3];      /* arrow colour, 0..255 */
+    int outline;       /* 1: each arrow outlined one pixel wide in black or white,
+                          whichever contrasts more with rgb, for any background */
+} flow_vector_style;
+
+/* With an automatic scale the longest arrow (or max_radius) spans 0.9 of
+ * the grid step: arrows as long as the grid allows without overlapping. */
+#define FLOW_VECTOR_REACH 0.9
+
+/* The automatic grid step for a w x h field: the smaller side / 18,
+ * rounded, at least 8 pixels (22 for Middlebury's 584 x 388, 60 for
+ * 1920 x 1080): about 18 arrows across the smaller side at any size. */
+int flow_vector_step(int width, int height);
+
+/* The style of flow-tool's and flow-compute's plots over `backdrop`:
+ * automatic step and scale, the backdrop's colours. */
+flow_vector_style flow_vector_defaults(flow_backdrop backdrop);
+
 /* Vector (quiver) arrows drawn into an RGB image whose size is an integer
- * multiple `zoom` of the field's: one arrow every `step` flow pixels (at
- * the centres of step x step cells), from the pixel to pixel + scale *
- * (u, v), anti-aliased lines `zoom` pixels wide, in colour rgb (0..255).
- * Unknown vectors are skipped; an arrow shorter than half a pixel is a dot.  step >= 1,
- * scale > 0 and finite. */
-flow_status flow_render_vectors(const flow_field *f, int step, double scale,
-                                const float rgb[3], flow_image *img);
+ * multiple `zoom` of the field's: one arrow every `step` flow pixels on a
+ * grid centred in the picture (equal margins left and right, top and
+ * bottom), from the pixel to pixel + scale * (u, v), each a shaft and a
+ * filled head.  Lines are zoom * max(1, step / 16) pixels wide, so that a
+ * plot looks alike at every size and enlargement; a head is 35 % of its
+ * arrow long, at most 0.3 step but at least three line widths, and 0.7
+ * times as wide as long; an arrow shorter than its head is the head alone,
+ * one shorter than half a pixel a dot.  Unknown vectors get no arrow.  *used
+ * (may be NULL) receives the style with the step and scale applied.
+ * FLOW_ERR_INVALID for a missing argument, a negative step, a negative,
+ * NaN or infinite scale or max_radius; FLOW_ERR_SIZE when img is not an
+ * RGB enlargement of the field. */
+flow_status flow_render_vectors(const flow_field *f, const flow_vector_style *style,
+                                flow_image *img, flow_vector_style *used);
 
 /* An anti-aliased polyline through the n points xy = (x0, y0, x1, y1, ...)
  * (pixels, (0, 0) the centre of the top-left pixel), `width` pixels wide,
@@ -96,6 +163,116 @@ flow_status flow_render_vectors(const flow_field *f, int step, double scale,
  * (0, 1000] or a coordinate that is not finite. */
 flow_status flow_render_polyline(flow_image *img, const float *xy, int n, double width,
                                  const float rgb[3]);
+
+/* ---- endpoint-error maps --------------------------------------------------- */
+
+/* The colour of an endpoint error t = EE / scale on the "hot" ramp: black
+ * at 0, red at 1/3, yellow at 2/3, white from 1 on, each channel rounded;
+ * its brightness grows with the error, so it reads in grey print too. */
+void flow_error_color(double t, float rgb[3]);
+
+/* The colour of the pixels an error map does not score: a blue grey that
+ * is on no point of the ramp. */
+#define FLOW_UNSCORED_RGB {64.0f, 96.0f, 160.0f}
+
+/* The endpoint-error map of est against gt (same size) into a newly
+ * allocated RGB image: each scored pixel coloured flow_error_color(EE /
+ * max_error), the others (flow_error_per_pixel) FLOW_UNSCORED_RGB.
+ * max_error <= 0: the largest scored EE (1 when it is 0 or nothing is
+ * scored); *used (may be NULL) receives the scale applied.  Fails as
+ * flow_error_per_pixel does, and FLOW_ERR_INVALID for a NaN or infinite
+ * max_error. */
+flow_status flow_render_error_map(const flow_field *est, const flow_field *gt,
+                                  const unsigned char *mask, double max_error, flow_image *rgb,
+                                  double *used);
+
+/* The caption of an estimate's errors, "AEE 0.214 px  AAE 3.41 deg": the
+ * averages of flow_error_compute, to 3 and 2 decimals. */
+void flow_error_caption(const flow_error_stats *st, char *buf, size_t size);
+
+/* ---- text ------------------------------------------------------------------- */
+
+/* The library's bitmap font: the printable ASCII characters (32..126), each
+ * a glyph FLOW_GLYPH_WIDTH pixels wide and FLOW_GLYPH_HEIGHT rows tall (7
+ * above the baseline, 2 of descenders), one every FLOW_GLYPH_ADVANCE
+ * pixels.  Text is drawn `factor` times enlarged, each glyph pixel a
+ * factor x factor block without smoothing, so that it stays sharp. */
+#define FLOW_GLYPH_WIDTH 5
+#define FLOW_GLYPH_HEIGHT 9
+#define FLOW_GLYPH_ADVANCE 6
+
+/* The glyph of character c, FLOW_GLYPH_HEIGHT rows top first, bit 4 of a
+ * row the leftmost pixel; the glyph of '?' for a byte outside 32..126. */
+const unsigned char *flow_glyph(int c);
+
+/* The size of text drawn at `factor`: (6 n - 1) factor wide for n
+ * characters (0 for none), 9 factor tall. */
+void flow_text_size(const char *text, int factor, int *width, int *height);
+
+/* The text factor of labels on a picture `width` pixels wide: width / 320
+ * rounded, at least 1 (2 for Middlebury's 584, 6 for 1920). */
+int flow_text_factor(int width);
+
+/* Draws text into the RGB image img in colour rgb, the top-left corner of
+ * its first glyph at (x, y); what falls outside the image is left out.
+ * FLOW_ERR_INVALID for a missing or non-RGB image, missing text or a
+ * factor outside 1..64. */
+flow_status flow_render_text(flow_image *img, int x, int y, const char *text, int factor,
+                             const float rgb[3]);
+
+/* Text on a plate: a rectangle of colour bg reaching `factor` pixels
+ * beyond the text on every side, its top-left corner at (x, y), the text
+ * in colour fg.  The plate is the text's size plus 2 factor each way.
+ * Fails as flow_render_text. */
+flow_status flow_render_label(flow_image *img, int x, int y, const char *text, int factor,
+                              const float fg[3], const float bg[3]);
+
+/* ---- montages ---------------------------------------------------------------- */
+
+/* One picture of a montage and the label written above it (NULL or "":
+ * none).  The picture is gray or RGB, of any size. */
+typedef struct flow_panel {
+    const flow_image *image;
+    const char *label;
+} flow_panel;
+
+/* Where a montage puts things.  Panels fill `columns` columns row by row;
+ * every cell is as large as the largest panel, with the panel centred in
+ * it and its label centred on the strip above it; the title, when there
+ * is one, is centred on a strip above all.  Gaps of `gap` pixels separate
+ * the cells and surround the whole:
+ *   width  = gap + columns (cell_width + gap)
+ *   height = gap + title_height + rows (label_height + cell_height + gap). */
+typedef struct flow_montage_layout {
+    int columns, rows;
+    int cell_width, cell_height; /* the largest panel's width and height */
+    int factor;                  /* text factor of the labels */
+    int title_factor;            /* text factor of the title */
+    int label_height;            /* 11 factor when any panel has a label, else 0 */
+    int title_height;            /* 11 title_factor with a title, else 0 */
+    int gap;                     /* 4 factor */
+    int width, height;
+} flow_montage_layout;
+
+/* The layout of n panels (1..64) in `columns` columns (0: one row of up to
+ * 4 panels, else ceil(n / 2) columns; more than n: n).  The label factor
+ * is flow_text_factor(cell_width), lowered (not under 1) until every label
+ * fits its cell; a label that does not fit even then keeps the characters
+ * that do, from its start.  The title's factor is factor + 1, lowered
+ * likewise to fit the montage's width.  FLOW_ERR_INVALID for a missing or
+ * empty panel, n or columns out of range; FLOW_ERR_SIZE for a montage over
+ * FLOW_IMAGE_MAX_PIXELS. */
+flow_status flow_montage_plan(const flow_panel *panels, int n, int columns, const char *title,
+                              flow_montage_layout *out);
+
+/* The top-left corner of panel i's picture in a montage of layout l. */
+void flow_montage_origin(const flow_montage_layout *l, const flow_panel *panels, int i, int *x,
+                         int *y);
+
+/* The montage of flow_montage_plan, on white, labels and title in black,
+ * into a newly allocated RGB image; *layout (may be NULL) receives it. */
+flow_status flow_render_montage(const flow_panel *panels, int n, int columns, const char *title,
+                                flow_image *out, flow_montage_layout *layout);
 
 #ifdef __cplusplus
 }

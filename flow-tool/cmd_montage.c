@@ -1,0 +1,331 @@
+/* cmd_montage.c -- `flow-tool montage EST OUT.png`: one figure of an
+ * estimate, its panels aligned and labelled (seed 001 figure 5.9).  With
+ * ground truth: its colour coding | the estimate's, on the same scale | the
+ * endpoint-error map with "AEE ... px  AAE ... deg" written on it (the
+ * figures of `flow-tool error`, from the same library call) | the
+ * estimate's vectors.  A frame goes first and carries the vectors; more
+ * pictures (flow-track's trails) go last.  Everything is libflow's
+ * drawing (flow/render.h): no ImageMagick, no font file. */
+#include "tool.h"
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_EXTRA = 8, MAX_PANELS = MAX_EXTRA + 5, LABEL_MAX = 512 };
+
+typedef struct montage_opts {
+    const char *gt, *mask, *frame, *title, *label;
+    const char *extra[MAX_EXTRA]; /* --panel arguments, [LABEL=]PICTURE */
+    int nextra;
+    double max_radius, max_error; /* 0: automatic */
+    int columns, verbose;
+} montage_opts;
+
+/* What the panels are drawn from, and the panels. */
+typedef struct montage_work {
+    flow_field est, gt;
+    flow_image frame;
+    unsigned char *mask;
+    flow_image pic[MAX_PANELS];
+    char label[MAX_PANELS][LABEL_MAX];
+    int n;
+} montage_work;
+
+static const char usage_line[] =
+    "flow-tool montage [--gt GT [--mask MASK]] [--frame FRAME] [--panel [LABEL=]PICTURE]... "
+    "[--title TEXT] [--label TEXT] EST OUT.png";
+
+static void help(void)
+{
+    printf("usage: %s\n"
+           "\n"
+           "Lays out labelled pictures of the flow EST side by side in one PNG, on\n"
+           "white, drawn by flow-tool itself (no ImageMagick), in this order:\n"
+           "  frame          with --frame: the frame of the pair;\n"
+           "  ground truth   with --gt: its colour coding, labelled with the scale\n"
+           "                 (\"ground truth, max 4.62 px\");\n"
+           "  LABEL          EST's colour coding on the same scale;\n"
+           "  EPE            with --gt: the endpoint error of every pixel, black (0)\n"
+           "                 through red and yellow to white (the largest error, or\n"
+           "                 --error-max), pixels not scored blue-grey; labelled\n"
+           "                 with its scale and, written on it, \"AEE 0.214 px  AAE\n"
+           "                 3.41 deg\": the averages of `flow-tool error EST GT`;\n"
+           "  LABEL vectors  EST's arrows (as flow-tool vectors draws them) over the\n"
+           "                 frame, or on white without --frame, scaled so that the\n"
+           "                 colour scale's length is 0.9 grid step;\n"
+           "  then each --panel picture.\n"
+           "Panels are centred in equal cells with their label above them, the\n"
+           "title above all; text is flow-tool's own bitmap font, sized to the\n"
+           "panels.\n"
+           "\n"
+           "Options:\n"
+           "  -g, --gt GT         ground truth (EST's size): adds its colour coding and\n"
+           "                      the error map, and sets the colour scale\n"
+           "  -m, --mask MASK     score only where MASK is nonzero (GT's size; needs\n"
+           "                      --gt), as flow-tool error --mask\n"
+           "  -f, --frame FRAME   the frame of the pair (EST's size): the first panel,\n"
+           "                      and the background of the vectors\n"
+           "  -p, --panel PICTURE one more panel, any size, labelled with the file's\n"
+           "                      name, or LABEL with LABEL=PICTURE; up to %d, in order\n"
+           "  -t, --title TEXT    a title above the panels [default: none]\n"
+           "  -l, --label TEXT    what EST is, e.g. its method [default: EST's file\n"
+           "                      name]\n"
+           "  -M, --max R         the colour scale in pixels [default: the largest\n"
+           "                      known length in GT, or in EST without --gt]\n"
+           "  -e, --error-max E   the error map's scale in pixels (needs --gt), so that\n"
+           "                      maps of several estimates compare [default: the\n"
+           "                      largest endpoint error]\n"
+           "  -c, --columns N     panels per row, 1..64 [default: one row of up to 4\n"
+           "                      panels, else half the panels per row]\n"
+           "  -v, --verbose       print the scales, the errors and the layout\n"
+           "  -h, --help          this help\n"
+           "\n"
+           "Text is printable ASCII (other bytes are drawn as '?').  OUT is written by\n"
+           "extension (.png, .ppm).\n"
+           "\n"
+           "Exit status: 0 ok, 1 usage, 2 input/output (also: GT, MASK or FRAME of\n"
+           "another size than EST, NaN in EST, nothing left to score), 3 out of\n"
+           "memory.\n",
+           usage_line, MAX_EXTRA);
+}
+
+static int parse(int argc, char **argv, montage_opts *o)
+{
+    static const struct option opts[] = {
+        {"gt", required_argument, NULL, 'g'},        {"mask", required_argument, NULL, 'm'},
+        {"frame", required_argument, NULL, 'f'},     {"panel", required_argument, NULL, 'p'},
+        {"title", required_argument, NULL, 't'},     {"label", required_argument, NULL, 'l'},
+        {"max", required_argument, NULL, 'M'},       {"error-max", required_argument, NULL, 'e'},
+        {"columns", required_argument, NULL, 'c'},   {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":g:m:f:p:t:l:M:e:c:vh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'g': o->gt = optarg; break;
+        case 'm': o->mask = optarg; break;
+        case 'f': o->frame = optarg; break;
+        case 'p':
+            if (o->nextra == MAX_EXTRA)
+                return cli_usage_error(usage_line, "flow-tool montage",
+                                       "montage: more than %d --panel pictures", MAX_EXTRA);
+            o->extra[o->nextra++] = optarg;
+            break;
+        case 't': o->title = optarg; break;
+        case 'l': o->label = optarg; break;
+        case 'M':
+            if (cli_parse_double("montage: --max", optarg, 1e-6, 1e9, &o->max_radius))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'e':
+            if (cli_parse_double("montage: --error-max", optarg, 1e-6, 1e9, &o->max_error))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'c':
+            if (cli_parse_int("montage: --columns", optarg, 1, 64, &o->columns))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'v': o->verbose = 1; break;
+        case 'h': help(); return -1;
+        default: return tool_bad_option(c, argv, usage_line, "montage");
+        }
+    }
+    int rc = tool_check_args(argc, 2, usage_line, "montage");
+    if (rc)
+        return rc;
+    if (!o->gt && (o->mask || o->max_error > 0))
+        return cli_usage_error(usage_line, "flow-tool montage",
+                               "montage: %s needs --gt (the errors are against ground truth)",
+                               o->mask ? "--mask" : "--error-max");
+    return CLI_EXIT_OK;
+}
+
+/* The file name of path without its directory (and, with strip, without
+ * its extension), into buf. */
+static void base_name(const char *path, int strip, char *buf, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    const char *dot = strip ? strrchr(name, '.') : NULL;
+    const int len = dot && dot != name ? (int)(dot - name) : (int)strlen(name);
+    snprintf(buf, size, "%.*s", len, name);
+}
+
+/* Reads EST, GT, the mask and the frame, each checked against EST's size. */
+static int read_inputs(const montage_opts *o, const char *est_path, montage_work *w)
+{
+    int rc = tool_read_field(est_path, &w->est);
+    if (!rc && o->gt && !(rc = tool_read_field(o->gt, &w->gt)) &&
+        (w->gt.width != w->est.width || w->gt.height != w->est.height)) {
+        cli_error("ground truth %s is %dx%d but the estimate %s is %dx%d: sizes must match",
+                  o->gt, w->gt.width, w->gt.height, est_path, w->est.width, w->est.height);
+        rc = CLI_EXIT_IO;
+    }
+    if (!rc && o->mask)
+        rc = tool_read_mask(o->mask, o->gt, w->gt.width, w->gt.height, &w->mask);
+    if (!rc && o->frame && !(rc = tool_read_image(o->frame, &w->frame)) &&
+        (w->frame.width != w->est.width || w->frame.height != w->est.height)) {
+        cli_error("frame %s is %dx%d but the estimate %s is %dx%d: sizes must match", o->frame,
+                  w->frame.width, w->frame.height, est_path, w->est.width, w->est.height);
+        rc = CLI_EXIT_IO;
+    }
+    return rc;
+}
+
+/* The next panel: its picture (to fill), its label printf-style (cut at
+ * LABEL_MAX bytes). */
+static flow_image *add_panel(montage_work *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->label[w->n], LABEL_MAX, fmt, ap);
+    va_end(ap);
+    return &w->pic[w->n++];
+}
+
+/* The error panel: the map with its caption written at the bottom left. */
+static int error_panel(const montage_opts *o, const char *est_path, montage_work *w)
+{
+    flow_error_stats st;
+    flow_status s = flow_error_compute(&w->est, &w->gt, w->mask, &st);
+    if (s != FLOW_OK)
+        return tool_fail(est_path, s);
+    if (st.scored == 0) { /* as flow-tool error says it */
+        char outside[LABEL_MAX + 64] = "";
+        if (o->mask)
+            snprintf(outside, sizeof outside, "%ld are outside the mask %s, ", st.outside_mask,
+                     o->mask);
+        cli_error("no pixel to score: of the %ld pixels, %s%ld have unknown ground truth in %s "
+                  "and %ld an unknown estimate in %s",
+                  st.total, outside, st.unknown_gt, o->gt, st.unknown_est, est_path);
+        return CLI_EXIT_IO;
+    }
+    double scale;
+    flow_image *map = &w->pic[w->n];
+    if ((s = flow_render_error_map(&w->est, &w->gt, w->mask, o->max_error, map, &scale)))
+        return tool_fail(est_path, s);
+    char caption[128], range[64];
+    flow_error_caption(&st, caption, sizeof caption);
+    flow_scale_text(scale, range, sizeof range);
+    add_panel(w, "EPE, %s", range);
+    /* the caption on a white plate, as large as the labels when it fits */
+    int f = flow_text_factor(map->width), tw;
+    flow_text_size(caption, f, &tw, NULL);
+    while (f > 1 && tw + 4 * f > map->width)
+        flow_text_size(caption, --f, &tw, NULL);
+    static const float black[3] = {0, 0, 0}, white[3] = {255, 255, 255};
+    const int plate_h = (FLOW_GLYPH_HEIGHT + 2) * f;
+    if ((s = flow_render_label(map, f, map->height - plate_h - f, caption, f, black, white)))
+        return tool_fail(est_path, s);
+    if (o->verbose)
+        printf("%s\nerror scale: %.6g px\n", caption, scale);
+    return CLI_EXIT_OK;
+}
+
+/* EST's arrows over the frame, or on white. */
+static int vectors_panel(const char *est_path, double R, const char *label, montage_work *w)
+{
+    flow_image *img = add_panel(w, "%s vectors", label);
+    flow_vector_style style = flow_vector_defaults(w->frame.data ? FLOW_BACKDROP_FRAME
+                                                                 : FLOW_BACKDROP_WHITE);
+    style.max_radius = R;
+    flow_status s;
+    if (w->frame.data) {
+        s = flow_render_zoom_rgb(&w->frame, 1, img);
+    } else if ((s = flow_image_alloc(img, w->est.width, w->est.height, 3)) == FLOW_OK) {
+        for (size_t i = 0; i < 3 * (size_t)img->width * img->height; i++)
+            img->data[i] = 255.0f;
+    }
+    if (s == FLOW_OK)
+        s = flow_render_vectors(&w->est, &style, img, NULL);
+    return s == FLOW_OK ? CLI_EXIT_OK : tool_fail(est_path, s);
+}
+
+/* A --panel argument: LABEL=PICTURE, or PICTURE labelled by its name. */
+static int extra_panel(const char *arg, montage_work *w)
+{
+    const char *eq = strchr(arg, '=');
+    const char *path = eq ? eq + 1 : arg;
+    if (!*path)
+        return cli_usage_error(usage_line, "flow-tool montage",
+                               "montage: --panel '%s' names no picture", arg);
+    char name[LABEL_MAX];
+    if (eq)
+        snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+    else
+        base_name(path, 1, name, sizeof name);
+    return tool_read_image(path, add_panel(w, "%s", name));
+}
+
+static int build_panels(const montage_opts *o, const char *est_path, montage_work *w)
+{
+    char label[LABEL_MAX], scale[64];
+    if (o->label)
+        snprintf(label, sizeof label, "%s", o->label);
+    else
+        base_name(est_path, 0, label, sizeof label);
+    double R = o->max_radius > 0 ? o->max_radius : flow_max_radius(o->gt ? &w->gt : &w->est);
+    R = R > 0 ? R : 1.0; /* zero flow: white, as flow-tool color draws it */
+    flow_scale_text(R, scale, sizeof scale);
+    if (o->verbose)
+        printf("colour scale: %.6g px\n", R);
+    flow_status s;
+    if (w->frame.data && (s = flow_render_zoom_rgb(&w->frame, 1, add_panel(w, "frame"))))
+        return tool_fail(o->frame, s);
+    if (o->gt && (s = flow_render_color(&w->gt, R, add_panel(w, "ground truth, %s", scale), NULL)))
+        return tool_fail(o->gt, s);
+    if ((s = flow_render_color(&w->est, R, add_panel(w, "%s, %s", label, scale), NULL)))
+        return tool_fail(est_path, s);
+    int rc = CLI_EXIT_OK;
+    if (o->gt && (rc = error_panel(o, est_path, w)))
+        return rc;
+    if ((rc = vectors_panel(est_path, R, label, w)))
+        return rc;
+    for (int i = 0; i < o->nextra && !rc; i++)
+        rc = extra_panel(o->extra[i], w);
+    return rc;
+}
+
+int cmd_montage(int argc, char **argv)
+{
+    montage_opts o;
+    memset(&o, 0, sizeof o);
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    const char *est_path = argv[optind], *out_path = argv[optind + 1];
+    montage_work *w = calloc(1, sizeof *w);
+    if (!w) {
+        cli_error("montage: out of memory");
+        return CLI_EXIT_COMPUTE;
+    }
+    if (!(rc = read_inputs(&o, est_path, w)) && !(rc = build_panels(&o, est_path, w))) {
+        flow_panel panels[MAX_PANELS];
+        for (int i = 0; i < w->n; i++)
+            panels[i].image = &w->pic[i], panels[i].label = w->label[i];
+        flow_image out;
+        flow_montage_layout l;
+        flow_status s = flow_render_montage(panels, w->n, o.columns, o.title, &out, &l);
+        if (s != FLOW_OK) {
+            rc = tool_fail(out_path, s);
+        } else {
+            if (o.verbose)
+                printf("montage: %dx%d, %d panels in %d columns\n", l.width, l.height, w->n,
+                       l.columns);
+            rc = tool_write_image(out_path, &out);
+            flow_image_free(&out);
+        }
+    }
+    for (int i = 0; i < w->n; i++)
+        flow_image_free(&w->pic[i]);
+    flow_image_free(&w->frame);
+    flow_field_free(&w->est);
+    flow_field_free(&w->gt);
+    free(w->mask);
+    free(w);
+    return rc;
+}
