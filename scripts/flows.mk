@@ -67,8 +67,12 @@ TRACK_FLAGS   ?=
 VECTORS_FLAGS ?= --direct
 MONTAGE       ?= montage
 GNUPLOT       ?= gnuplot
-# The font of montage labels; none found: montages without labels.
-FONT          ?= $(shell fc-match -f '%{file}' sans 2>/dev/null)
+# The font of montage labels; none found: montages without labels.  Looked
+# up once: the rules name it several times per pair, and a lookup each time
+# made a `make flows` with nothing to do take seconds.
+ifeq ($(origin FONT),undefined)
+  FONT        := $(shell fc-match -f '%{file}' sans 2>/dev/null)
+endif
 # 0: use SEQ_DIR as it is (a copy on another machine) instead of refreshing
 # its parameter links through sequences/Makefile first.
 SEQ_REFRESH   ?= 1
