@@ -79,9 +79,10 @@ typedef struct totals {
 } totals;
 
 /* The progress line (cli.h: any message ends it first); the final call
- * draws it once more and ends it. */
-static void progress(const totals *t, long expected, double *last_ms, long *last_flows,
-                     int final)
+ * draws it once more and ends it, or erases it under --quiet (shown there
+ * by --progress only while the work goes on). */
+static void progress(const compute_options *o, const totals *t, long expected, double *last_ms,
+                     long *last_flows, int final)
 {
     double now = ftimer_now_ms();
     if (!final && now - *last_ms < 250)
@@ -92,16 +93,18 @@ static void progress(const totals *t, long expected, double *last_ms, long *last
         const double left_s = (now - t->wall_start) / 1000.0 * (expected - t->flows) / t->flows;
         const long secs = (long)(left_s + 0.5);
         if (secs >= 60)
-            cli_progress("%ld/%ld flows, %.1f flows/s, %ld min %02ld s left   ", t->flows,
+            cli_progress("%ld/%ld flows, %.1f flows/s, %ld min %02ld s left", t->flows,
                          expected, rate, secs / 60, secs % 60);
         else
-            cli_progress("%ld/%ld flows, %.1f flows/s, %ld s left   ", t->flows, expected, rate,
+            cli_progress("%ld/%ld flows, %.1f flows/s, %ld s left", t->flows, expected, rate,
                          secs);
     } else if (expected > 0)
-        cli_progress("%ld/%ld flows, %.1f flows/s   ", t->flows, expected, rate);
+        cli_progress("%ld/%ld flows, %.1f flows/s", t->flows, expected, rate);
     else
-        cli_progress("%ld flows, %.1f flows/s   ", t->flows, rate);
-    if (final)
+        cli_progress("%ld flows, %.1f flows/s", t->flows, rate);
+    if (final && o->quiet)
+        cli_progress_clear();
+    else if (final)
         cli_progress_end();
     *last_ms = now;
     *last_flows = t->flows;
@@ -263,7 +266,7 @@ static int pair_done(run *r, flow_field *field, const flow_image *frame1, long n
     if (++r->t.flows == 1)
         r->t.first_flow_ms = ftimer_now_ms();
     if (r->show_progress)
-        progress(&r->t, r->expected, &r->last_progress, &r->last_flows, 0);
+        progress(r->o, &r->t, r->expected, &r->last_progress, &r->last_flows, 0);
     return CLI_EXIT_OK;
 }
 
@@ -596,7 +599,9 @@ int run_compute(const compute_options *o)
         cli_info("notice: the timings include writing the workflow images");
 
     cli_catch_interrupt();
-    r.show_progress = !o->quiet && isatty(2) && (r.expected < 0 || r.expected > 1);
+    r.show_progress = (!o->quiet || o->progress) && isatty(2)
+                      && (r.expected < 0 || r.expected > 1);
+    cli_progress_name(o->progress);
     r.last_progress = ftimer_now_ms();
     r.t.wall_start = ftimer_now_ms();
     rc = stream ? stream_loop(&r) : step_loop(&r);
@@ -609,7 +614,7 @@ int run_compute(const compute_options *o)
         goto done;
     r.t.decode_ms = source_read_ms(r.src);
     if (r.show_progress)
-        progress(&r.t, r.expected, &r.last_progress, &r.last_flows, 1);
+        progress(o, &r.t, r.expected, &r.last_progress, &r.last_flows, 1);
     if (!r.t.flows) {
         if (r.t.frames == 0)
             cli_error("%s: no frame to read", o->input.video ? o->input.video : "input");
