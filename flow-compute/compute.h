@@ -48,6 +48,7 @@ typedef struct compute_options {
     const char *workflow_dir;
     int trace;
     int quiet, verbose;
+    const char *progress;    /* --progress NAME: the progress line's heading */
     char command_line[2048]; /* for the .params header */
 } compute_options;
 

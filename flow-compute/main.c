@@ -19,7 +19,7 @@
 enum {
     OPT_COUNT = 300, OPT_RGB, OPT_COLOR, OPT_COLOR_MAX, OPT_LEGEND, OPT_SCALE_LABEL,
     OPT_VECTORS, OPT_VECTOR_STEP, OPT_VECTOR_SCALE, OPT_VECTOR_ZOOM,
-    OPT_TIMING_DEPTH, OPT_TIMING_FILE, OPT_REPEAT, OPT_TRACE, OPT_FB_CHECK
+    OPT_TIMING_DEPTH, OPT_TIMING_FILE, OPT_REPEAT, OPT_TRACE, OPT_FB_CHECK, OPT_PROGRESS
 };
 enum { OPT_PARAM_BASE = 1000 }; /* getopt value of parameter option i: base + i */
 
@@ -48,6 +48,7 @@ static const struct option tool_options[] = {
     {"repeat", required_argument, 0, OPT_REPEAT},
     {"workflow", required_argument, 0, 'w'},
     {"trace", no_argument, 0, OPT_TRACE},
+    {"progress", required_argument, 0, OPT_PROGRESS},
     {"quiet", no_argument, 0, 'q'},
     {"verbose", no_argument, 0, 'v'},
     {"help", no_argument, 0, 'h'},
@@ -119,6 +120,9 @@ static void print_help(void)
            "  -w, --workflow DIR   write one image per computation step into DIR\n"
            "      --trace          print the multigrid trace (seed 001 appendix B)\n"
            "  -q, --quiet          no notices, progress or summary on stderr\n"
+           "      --progress NAME  the progress line (on a terminal only) headed NAME,\n"
+           "                       and shown with -q too, then erased when done: make\n"
+           "                       flows names the sequence and method\n"
            "  -v, --verbose        name each file written; summary even for one pair\n"
            "  -h, --help           this help\n"
            "  -V, --version        version, backends and I/O built in\n"
@@ -287,6 +291,7 @@ static int parse_options(int argc, char **argv, compute_options *o)
             break;
         case 'w': o->workflow_dir = optarg; break;
         case OPT_TRACE: o->trace = 1; break;
+        case OPT_PROGRESS: o->progress = optarg; break;
         case 'q': o->quiet = 1; break;
         case 'v': o->verbose = 1; break;
         case 'h': print_help(); exit(CLI_EXIT_OK);

@@ -62,9 +62,10 @@ int compute_failure(flow_status s, const char *doing)
 }
 
 /* The progress line (cli.h: any message ends it first); the final call
- * draws it once more and ends it. */
-static void progress(const totals *t, long expected, double *last_ms, long *last_flows,
-                     int final)
+ * draws it once more and ends it, or erases it under --quiet (shown there
+ * by --progress only while the work goes on). */
+static void progress(const compute_options *o, const totals *t, long expected, double *last_ms,
+                     long *last_flows, int final)
 {
     double now = ftimer_now_ms();
     if (!final && now - *last_ms < 250)
@@ -75,16 +76,18 @@ static void progress(const totals *t, long expected, double *last_ms, long *last
         const double left_s = (now - t->wall_start) / 1000.0 * (expected - t->flows) / t->flows;
         const long secs = (long)(left_s + 0.5);
         if (secs >= 60)
-            cli_progress("%ld/%ld flows, %.1f flows/s, %ld min %02ld s left   ", t->flows,
+            cli_progress("%ld/%ld flows, %.1f flows/s, %ld min %02ld s left", t->flows,
                          expected, rate, secs / 60, secs % 60);
         else
-            cli_progress("%ld/%ld flows, %.1f flows/s, %ld s left   ", t->flows, expected, rate,
+            cli_progress("%ld/%ld flows, %.1f flows/s, %ld s left", t->flows, expected, rate,
                          secs);
     } else if (expected > 0)
-        cli_progress("%ld/%ld flows, %.1f flows/s   ", t->flows, expected, rate);
+        cli_progress("%ld/%ld flows, %.1f flows/s", t->flows, expected, rate);
     else
-        cli_progress("%ld flows, %.1f flows/s   ", t->flows, rate);
-    if (final)
+        cli_progress("%ld flows, %.1f flows/s", t->flows, rate);
+    if (final && o->quiet)
+        cli_progress_clear();
+    else if (final)
         cli_progress_end();
     *last_ms = now;
     *last_flows = t->flows;
@@ -223,7 +226,7 @@ int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image
     if (++r->t.flows == 1)
         r->t.first_flow_ms = ftimer_now_ms();
     if (r->show_progress)
-        progress(&r->t, r->expected, &r->last_progress, &r->last_flows, 0);
+        progress(r->o, &r->t, r->expected, &r->last_progress, &r->last_flows, 0);
     return CLI_EXIT_OK;
 }
 
@@ -567,7 +570,9 @@ int run_compute(const compute_options *o)
         cli_info("notice: the timings include writing the workflow images");
 
     cli_catch_interrupt();
-    r.show_progress = !o->quiet && isatty(2) && (r.expected < 0 || r.expected > 1);
+    r.show_progress = (!o->quiet || o->progress) && isatty(2)
+                      && (r.expected < 0 || r.expected > 1);
+    cli_progress_name(o->progress);
     r.last_progress = ftimer_now_ms();
     r.t.wall_start = ftimer_now_ms();
     rc = !stream ? step_loop(&r) : r.ndevices > 1 ? spread_loop(&r) : stream_loop(&r);
@@ -580,7 +585,7 @@ int run_compute(const compute_options *o)
         goto done;
     r.t.decode_ms = source_read_ms(r.src);
     if (r.show_progress)
-        progress(&r.t, r.expected, &r.last_progress, &r.last_flows, 1);
+        progress(o, &r.t, r.expected, &r.last_progress, &r.last_flows, 1);
     if (!r.t.flows) {
         if (r.t.frames == 0)
             cli_error("%s: no frame to read", o->input.video ? o->input.video : "input");

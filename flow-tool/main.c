@@ -1,7 +1,8 @@
 /* main.c -- flow-tool, the flow-file command-line tool (seed 001 section
  * 5.2): converts between .flo, .F and .pcm, measures errors against ground
- * truth, checks a forward flow against its backward flow, and draws colour
- * codings, legends, vector plots, blends, mixes and montages.
+ * truth, checks a forward flow against its backward flow, draws colour
+ * codings, legends, vector plots, blends, mixes and montages, and splits
+ * videos into frames.
  * This file dispatches to the subcommands and holds the read/write helpers
  * they share; each subcommand parses its own options with getopt_long.
  *
@@ -33,6 +34,7 @@ static const struct {
     {"montage", cmd_montage,
      "montage EST OUT.png     labelled panels: colour, vectors, errors (--gt)"},
     {"info", cmd_info, "info IN                 size, ranges, magnitudes, unknown count"},
+    {"frames", cmd_frames, "frames VIDEO PATTERN    a video's frames as images (.y4m; more with OpenCV)"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -41,9 +43,10 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: flow-tool COMMAND [OPTIONS] ARGS...\n"
             "       flow-tool COMMAND --help | flow-tool --help | flow-tool --version\n"
-            "Converts, compares, checks and draws optical flow files.\n"
+            "Converts, compares, checks and draws optical flow files; splits videos\n"
+            "into frames.\n"
             "\n"
-            "Flow files (.flo Middlebury, .F Barron, .pcm Otago; by extension):\n");
+            "Commands (flow files: .flo Middlebury, .F Barron, .pcm Otago; by extension):\n");
     for (int i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %s\n", commands[i].summary);
     fprintf(out,
@@ -76,7 +79,7 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     return cli_usage_error("flow-tool COMMAND [OPTIONS] ARGS...", "flow-tool",
                            "unknown command '%s' (commands: convert, error, fb-check, color, "
-                           "legend, vectors, blend, mix, montage, info)",
+                           "legend, vectors, blend, mix, montage, info, frames)",
                            cmd);
 }
 

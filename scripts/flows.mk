@@ -74,6 +74,20 @@ SEQ_REFRESH   ?= 1
 # 1: never run flow-compute or flow-track; a flow or tracks that need
 # computing are an error (for rendering results computed elsewhere).
 NOCOMPUTE     ?= 0
+# What results/<sequence>/<method>/ keeps besides timing.stats, the scores
+# (P.error, P.aae, P.aee) and each flow's P.flo.params:
+#   pictures  the flow and the pictures of one pair per sequence: its first
+#             pair with ground truth, else its first pair (and the tracks'
+#             trail picture of that pair's frame)
+#   all       every flow, the pictures of every pair, every trail picture
+#   scores    no flow and no picture (tracks.csv alone of the tracks)
+# Flows are scored as they are computed, so that none needs keeping; files
+# the setting does not keep are removed by the next flows or flows-compute.
+RESULTS_KEEP  ?= pictures
+# 1: a sequence of colour frames is computed on R, G, B (flow-compute --rgb)
+# by every method whose parameter file does not choose (a "color" line);
+# 0: on the luminance, unless the parameter file says color,1.
+RGB           ?= 1
 
 THIS := scripts/flows.mk
 comma := ,
@@ -86,6 +100,8 @@ ifneq ($(GPU_LIST),)
 endif
 # The --device option of flow-compute and flow-track (gpu-slot adds its own).
 DEVICE_OPT := $(if $(DEVICE),--device $(DEVICE))
+$(if $(filter-out all pictures scores,$(RESULTS_KEEP))$(filter-out 1,$(words $(RESULTS_KEEP))),$(error RESULTS_KEEP=$(RESULTS_KEEP): all, pictures or scores))
+$(if $(filter-out 0 1,$(RGB))$(filter-out 1,$(words $(RGB))),$(error RGB=$(RGB): 1 (colour sequences in colour) or 0))
 .DELETE_ON_ERROR:
 .SUFFIXES:
 FLOWS_GOALS := flows flows-compute flows-pictures flows-montage flows-render
@@ -127,27 +143,49 @@ scale      = $(if $(call gt_of,$(1),$(2)),$$$$(sed -n 's/^$(3)=//p' $(SEQ_DIR)/$
 tracks_of = $(RESULTS)/$(1)/tracks
 trail_of  = $(call tracks_of,$(1))/000$(2).png
 
+# The pairs of sequence S whose flow and pictures results/ keeps.
+shown_pairs = $(if $(filter all,$(RESULTS_KEEP)),$(PAIRS.$(1)),$(if \
+    $(filter pictures,$(RESULTS_KEEP)),$(firstword $(GTPAIRS.$(1)) $(PAIRS.$(1)))))
+
 COMPUTE  :=
 ERRORS   :=
 TRACKS   :=
 PICTURES :=
 MONTAGES :=
+PRUNE    :=
 
 # $(call sequence_rules,S): the pairs of S, those with ground truth and
-# those without.
+# those without, and those whose flow and pictures are kept.
 define sequence_rules
 FRAMES.$(1) := $(call frames_of,$(1))
 PAIRS.$(1)  := $$(patsubst $(SEQ_DIR)/$(1)/frame_%.png,%,$$(filter-out $$(lastword $$(FRAMES.$(1))),$$(FRAMES.$(1))))
 GTPAIRS.$(1) := $$(filter $$(PAIRS.$(1)),$$(patsubst $(SEQ_DIR)/$(1)/gt_%.flo,%,$$(wildcard $(SEQ_DIR)/$(1)/gt_*.flo)))
 NOGTPAIRS.$(1) := $$(filter-out $$(GTPAIRS.$(1)),$$(PAIRS.$(1)))
+SHOWN.$(1) := $$(call shown_pairs,$(1))
 endef
 $(foreach s,$(SEQUENCES),$(eval $(call sequence_rules,$(s))))
 
+# $(call prune_rule,DIR,WHAT,KEPT): removes the files of DIR matching
+# [0-9]* (what a pair or frame leaves there) that are not in KEPT: what a
+# run with a larger RESULTS_KEEP left.  (Names without their directory, in
+# it, and file lists likewise below: a command line has room for every
+# file of a sequence of 1000 frames.)
+define prune_rule
+$(if $(filter-out $(3),$(wildcard $(1)/[0-9]*)),
+PRUNE += $(1)/.prune
+$(1)/.prune:
+	@$$(call say,PRUNE,$(2) ($(words $(filter-out $(3),$(wildcard $(1)/[0-9]*))) files that RESULTS_KEEP=$(RESULTS_KEEP) leaves out))
+	$(Q)cd $(1) && rm -f $(notdir $(filter-out $(3),$(wildcard $(1)/[0-9]*)))
+)
+endef
+
 # $(call track_rules,S,T): the tracks of sequence S into T: one flow-track
 # run over the whole sequence, into a fresh directory that replaces the old
-# one when it is complete.  A missing trail picture forces the run.
+# one when it is complete.  A missing trail picture that is kept forces the
+# run.
 define track_rules
-TRAILS.$(1) := $(patsubst $(SEQ_DIR)/$(1)/frame_%.png,$(2)/000%.png,$(FRAMES.$(1)))
+ALLTRAILS.$(1) := $(patsubst $(SEQ_DIR)/$(1)/frame_%.png,$(2)/000%.png,$(FRAMES.$(1)))
+TRAILS.$(1) := $(if $(filter all,$(RESULTS_KEEP)),$$(ALLTRAILS.$(1)),$(foreach p,$(filter $(NOGTPAIRS.$(1)),$(SHOWN.$(1))),$(call trail_of,$(1),$(p))))
 TRACKS += $(2)/tracks.csv
 
 $(2)/tracks.csv: $(FRAMES.$(1)) $$(if $$(filter-out $$(wildcard $$(TRAILS.$(1))),$$(TRAILS.$(1))),FORCE) | $(if $(filter 1,$(NOCOMPUTE)),,$(FLOW_TRACK))
@@ -155,52 +193,64 @@ ifeq ($(NOCOMPUTE),1)
 	@echo "flows: $(1)/tracks needs computing (missing tracks or pictures, or frames newer than $$@), and NOCOMPUTE=1" >&2; exit 2
 else
 	@$$(call say,TRACK,$(1) ($(words $(FRAMES.$(1))) frames))
-	$(Q)rm -rf $(2).tmp
-	$(Q)$(ON_GPU) $(FLOW_TRACK) -q $(DEVICE_OPT) $(TRACK_FLAGS) --draw $(2).tmp \
+	$(Q)rm -rf $(2).tmp && mkdir -p $(2).tmp
+	$(Q)$(ON_GPU) $(FLOW_TRACK) -q $(DEVICE_OPT) $(TRACK_FLAGS) $$(if $$(TRAILS.$(1)),--draw $(2).tmp) \
 	    -o $(2).tmp/tracks.csv $(SEQ_DIR)/$(1)/frame_%03d.png $(QOUT) || { rm -rf $(2).tmp; exit 3; }
+	$(Q)cd $(2).tmp && rm -f $$(notdir $$(filter-out $$(TRAILS.$(1)),$$(ALLTRAILS.$(1))))
 	$(Q)rm -rf $(2) && mv $(2).tmp $(2)
 endif
 $$(TRAILS.$(1)): $(2)/tracks.csv ;
+$$(eval $$(call prune_rule,$(2),$(1)/tracks,$(2)/tracks.csv $$(TRAILS.$(1))))
 endef
 $(foreach s,$(SEQUENCES),$(if $(NOGTPAIRS.$(s)),$(eval $(call track_rules,$(s),$(call tracks_of,$(s))))))
 
 # $(call method_rules,S,M,R): the flows of sequence S by method M into R.
 define method_rules
-FLOS.$(3) := $(PAIRS.$(1):%=$(3)/%.flo)
+FLOS.$(3)   := $(SHOWN.$(1):%=$(3)/%.flo)
+SCORES.$(3) := $(GTPAIRS.$(1):%=$(3)/%.error)
+PICTURES.$(3) := $(foreach p,$(SHOWN.$(1)),$(3)/$(p).png $(3)/$(p)-vectors.png $(3)/$(p)-mix.png $(3)/$(p)-blend.png)
 COMPUTE  += $(3)/timing.stats
-ERRORS   += $(GTPAIRS.$(1):%=$(3)/%.error)
-PICTURES += $(foreach p,$(PAIRS.$(1)),$(3)/$(p).png $(3)/$(p)-vectors.png $(3)/$(p)-mix.png $(3)/$(p)-blend.png)
-MONTAGES += $(PAIRS.$(1):%=$(3)/%-montage.png)
+ERRORS   += $$(SCORES.$(3))
+PICTURES += $$(PICTURES.$(3))
+MONTAGES += $(SHOWN.$(1):%=$(3)/%-montage.png)
 
-# One flow-compute run for the whole sequence, into a fresh directory that
-# replaces the old flows only when every one was computed.  A missing flow
-# forces the run.
-$(3)/timing.stats: $(FRAMES.$(1)) $(SEQ_DIR)/$(1)/$(2).params $$(if $$(filter-out $$(wildcard $$(FLOS.$(3))),$$(FLOS.$(3))),FORCE) | $(if $(filter 1,$(NOCOMPUTE)),,$(FLOW_COMPUTE))
+# One flow-compute run for the whole sequence (in colour for colour frames,
+# RGB=1), into a fresh directory; each flow with ground truth is scored
+# there, the flows RESULTS_KEEP leaves out are dropped, and what is left
+# replaces the old results only when all of it succeeded.  A missing kept
+# flow or score forces the run.
+$(3)/timing.stats: $(FRAMES.$(1)) $(SEQ_DIR)/$(1)/$(2).params \
+    $(foreach p,$(GTPAIRS.$(1)),$(SEQ_DIR)/$(1)/gt_$(p).flo $(wildcard $(SEQ_DIR)/$(1)/mask_$(p).png)) \
+    $$(if $$(filter-out $$(wildcard $$(FLOS.$(3)) $$(SCORES.$(3))),$$(FLOS.$(3)) $$(SCORES.$(3))),FORCE) \
+    | $(if $(filter 1,$(NOCOMPUTE)),,$(FLOW_COMPUTE) $(FLOW_TOOL))
 ifeq ($(NOCOMPUTE),1)
-	@echo "flows: $(1)/$(2) needs computing (missing flows, or frames or $(2).params newer than $$@), and NOCOMPUTE=1" >&2; exit 2
+	@echo "flows: $(1)/$(2) needs computing (missing flows or scores, or frames, ground truth or $(2).params newer than $$@), and NOCOMPUTE=1" >&2; exit 2
 else
 	@$$(call say,FLOW,$(1)/$(2) ($(words $(PAIRS.$(1))) pair$(if $(word 2,$(PAIRS.$(1))),s)))
 	$(Q)rm -rf $(3).tmp && mkdir -p $(3).tmp
-	$(Q)$(ON_GPU) $(FLOW_COMPUTE) -q -p $(SEQ_DIR)/$(1)/$(2).params $(DEVICE_OPT) \
+	$(Q)$(ON_GPU) $(FLOW_COMPUTE) -q --progress $(1)/$(2) -p $(SEQ_DIR)/$(1)/$(2).params $(DEVICE_OPT) \
+	    $(if $(filter 1,$(RGB)),$$$$($(TOP)/scripts/rgb-option.sh $(SEQ_DIR)/$(1)/frame_000.png $(SEQ_DIR)/$(1)/$(2).params)) \
 	    --repeat $(REPEAT) --timing-file $(3).tmp/timing.stats $(COMPUTE_FLAGS) \
 	    -o $(3).tmp/%03d.flo $(SEQ_DIR)/$(1)/frame_%03d.png $(QOUT) \
 	    || { rm -rf $(3).tmp; exit 3; }
+$(if $(GTPAIRS.$(1)),
+	@$$(call say,SCORE,$(1)/$(2) ($(words $(GTPAIRS.$(1))) pair$(if $(word 2,$(GTPAIRS.$(1))),s)))
+	$(Q)$(TOP)/scripts/flows-score.sh $(FLOW_TOOL) $(SEQ_DIR)/$(1) $(3).tmp $(GTPAIRS.$(1)) \
+	    || { rm -rf $(3).tmp; exit 2; })
+	$(Q)cd $(3).tmp && rm -f $(patsubst %,%.flo,$(filter-out $(SHOWN.$(1)),$(PAIRS.$(1))))
 	$(Q)mkdir -p $(3) && rm -f $(3)/[0-9][0-9][0-9]*.* $(3)/timing.stats && \
 	    mv $(3).tmp/* $(3)/ && rmdir $(3).tmp
 endif
-$$(FLOS.$(3)): $(3)/timing.stats ;
+$$(FLOS.$(3)) $$(SCORES.$(3)): $(3)/timing.stats ;
 
-$(foreach p,$(PAIRS.$(1)),$(call pair_rules,$(1),$(2),$(3),$(p)))
+$(foreach p,$(SHOWN.$(1)),$(call pair_rules,$(1),$(2),$(3),$(p)))
+$$(eval $$(call prune_rule,$(3),$(1)/$(2),$(3)/timing.stats $$(FLOS.$(3)) \
+    $(foreach p,$(GTPAIRS.$(1)),$(3)/$(p).error $(3)/$(p).aae $(3)/$(p).aee) \
+    $(PAIRS.$(1):%=$(3)/%.flo.params) $$(PICTURES.$(3)) $(SHOWN.$(1):%=$(3)/%-montage.png)))
 endef
 
-# $(call pair_rules,S,M,R,P): the error and pictures of pair P.
+# $(call pair_rules,S,M,R,P): the pictures of pair P.
 define pair_rules
-$(if $(filter $(4),$(GTPAIRS.$(1))),
-$(3)/$(4).error: $(3)/$(4).flo $(SEQ_DIR)/$(1)/gt_$(4).flo $(wildcard $(SEQ_DIR)/$(1)/mask_$(4).png) | $(FLOW_TOOL)
-	@$$(call say,SCORE,$(1)/$(2)/$(4))
-	$(Q)$(FLOW_TOOL) error --csv $(if $(wildcard $(SEQ_DIR)/$(1)/mask_$(4).png),--mask $(SEQ_DIR)/$(1)/mask_$(4).png) \
-	    --aae $(3)/$(4).aae --aee $(3)/$(4).aee $(3)/$(4).flo $(SEQ_DIR)/$(1)/gt_$(4).flo > $$@.tmp $$(call into_place,$$@.tmp)
-)
 $(3)/$(4).png: $(3)/$(4).flo $(call scale_file,$(1),$(4)) | $(FLOW_TOOL)
 	@$$(call say,COLOR,$(1)/$(2)/$(4))
 	$(Q)$(FLOW_TOOL) color --legend $(call scale,$(1),$(4),color) $$< $$@.tmp.png $$(call into_place,$$@.tmp.png)
@@ -236,7 +286,8 @@ $(SEQ_DIR)/%.params:
 	@echo "flows: no $@ (run make -C sequences params, or make flows without SEQ_REFRESH=0)" >&2; exit 2
 
 # (The empty recipes keep make from saying "Nothing to be done".)
-flows-compute: $(COMPUTE) $(ERRORS) $(TRACKS) ; @:
+.PHONY: $(PRUNE)
+flows-compute: $(COMPUTE) $(ERRORS) $(TRACKS) $(PRUNE) ; @:
 flows-pictures: $(PICTURES) ; @:
 flows-montage: $(MONTAGES) ; @:
 flows-render: flows-pictures flows-montage ; @:

@@ -23,7 +23,9 @@ FLOW_SYNTH   := $(BIN)/flow-synth
 # ---- printing ----------------------------------------------------------------
 # $(call say,TAG,what): one aligned line "  TAG    what", or nothing with V=1,
 # where make echoes every command instead.  $(Q) prefixes commands; $(QOUT)
-# silences a tool's stdout unless V=1 (its stderr always shows).
+# silences a tool's stdout unless V=1 (its stderr always shows).  On a
+# terminal the line first erases the one it starts on, where another job
+# (make -j) may have left flow-compute's progress line open.
 ifeq ($(V),1)
   Q    :=
   QOUT :=
@@ -31,7 +33,7 @@ ifeq ($(V),1)
 else
   Q    := @
   QOUT := >/dev/null
-  say   = printf '  %-7s %s\n' '$(1)' '$(2)'
+  say   = { [ ! -t 1 ] || printf '\r\033[K'; printf '  %-7s %s\n' '$(1)' '$(2)'; }
 endif
 
 # ---- temporaries ---------------------------------------------------------------

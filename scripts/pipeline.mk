@@ -13,7 +13,10 @@
 #                        (scripts/slurm-flows; its options in SLURM_FLAGS="...")
 #   make pipeline-clean  remove results/ and sequences/dst/
 # Options (see scripts/flows.mk): METHODS="lk hs", SEQUENCES="...", DEVICE=cuda,
-# GPUS=0,1 (with -j N: one run per GPU), REPEAT=N, RESULTS=dir, SEQ_DIR=dir, NOCOMPUTE=1, V=1.
+# GPUS=0,1 (with -j N: one run per GPU), REPEAT=N, RESULTS=dir, SEQ_DIR=dir, NOCOMPUTE=1, V=1,
+# RESULTS_KEEP=pictures|scores|all (what results/ keeps: one pair's flow and pictures per
+# sequence and method, the default; the scores alone; everything), RGB=0 (colour sequences
+# on the luminance too).
 # The real rules live in scripts/flows.mk and sequences/Makefile, run as
 # sub-makes so that their variables stay apart from the build's.
 
@@ -43,7 +46,8 @@ stats:
 	@$(MAKE) --no-print-directory -f scripts/flows.mk BUILD=$(BUILD) stats
 
 # The pipeline's variables given to this make go on to every task.
-SLURM_VARS := SEQUENCES METHODS RESULTS SEQ_DIR SEQ_SRC PARAMS_DIR DEVICE REPEAT COMPUTE_FLAGS TRACK_FLAGS
+SLURM_VARS := SEQUENCES METHODS RESULTS SEQ_DIR SEQ_SRC PARAMS_DIR DEVICE REPEAT COMPUTE_FLAGS TRACK_FLAGS \
+              RESULTS_KEEP RGB
 slurm-flows: tools
 	@scripts/slurm-flows $(SLURM_FLAGS) BUILD='$(BUILD)' \
 	    $(foreach v,$(SLURM_VARS),$(if $(filter command line,$(origin $(v))),'$(v)=$($(v))'))

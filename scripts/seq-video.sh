@@ -1,9 +1,11 @@
 #!/bin/sh
 # seq-video.sh VIDEO NAME DST MANIFEST > rules.mk -- the make rules of a video
-# source (sequences/src/NAME.mp4 and the like): its first $(VIDEO_FRAMES)
-# frames extracted by ffmpeg into DST/frame_000.png... at once, behind the
-# stamp DST/.frames.  A video has no ground truth.  MANIFEST gets the stamp's
-# source so that a replaced video drops the old frames (seq-prune.sh).
+# source (sequences/src/NAME.y4m, .mp4 and the like): its first
+# $(VIDEO_FRAMES) frames extracted into DST/frame_000.png... at once, behind
+# the stamp DST/.frames, by the recipe $(seq_video) of sequences/Makefile
+# (flow-tool frames; ffmpeg only for what the build cannot read).  A video
+# has no ground truth.  MANIFEST gets the stamp's source so that a replaced
+# video drops the old frames (seq-prune.sh).
 set -eu
 [ $# -eq 4 ] || { echo "usage: seq-video.sh VIDEO NAME DST MANIFEST" >&2; exit 1; }
 video=$1 name=$2 dst=$3 manifest=$4
@@ -14,11 +16,6 @@ cat <<RULES
 SEQ_NAMES += $name
 SEQ_FILES.$name := $dst/.frames
 SEQ_OWN_PARAMS.$name :=
-$dst/.frames: $video
-	@\$(call say,FFMPEG,$name (at most \$(VIDEO_FRAMES) frames))
-	@command -v \$(FFMPEG) >/dev/null || { echo "sequences: $video: extracting video frames needs '\$(FFMPEG)'" >&2; exit 2; }
-	\$(Q)rm -rf $dst/.frames.tmp && mkdir -p $dst/.frames.tmp && \\
-	\$(FFMPEG) -nostdin -loglevel error -i $video -frames:v \$(VIDEO_FRAMES) -start_number 0 $dst/.frames.tmp/frame_%03d.png || exit 2; \\
-	n=\$\$(ls $dst/.frames.tmp | wc -l); [ "\$\$n" -ge 2 ] || { echo "sequences: $video: \$\$n frame(s) extracted, need 2" >&2; exit 2; }; \\
-	rm -f $dst/frame_*.png && mv $dst/.frames.tmp/frame_*.png $dst/ && rmdir $dst/.frames.tmp && touch \$@
+$dst/.frames: $video | \$(FLOW_TOOL)
+	\$(call seq_video,$video,$name)
 RULES

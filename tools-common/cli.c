@@ -34,6 +34,7 @@ const char *cli_program(void)
  * first.  Read and written under stderr's lock, which every message holds
  * (writer and reader threads print too). */
 static int progress_open;
+static const char *progress_heading; /* NULL: the program's name */
 
 static void end_progress_locked(void)
 {
@@ -65,8 +66,10 @@ void cli_progress(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     flockfile(stderr);
-    fprintf(stderr, "\r%s: ", program);
+    fprintf(stderr, "\r%s: ", progress_heading ? progress_heading : program);
     vfprintf(stderr, fmt, ap);
+    /* erase what a longer line before left (the lines are on a terminal) */
+    fputs("\033[K", stderr);
     fflush(stderr);
     progress_open = 1;
     funlockfile(stderr);
@@ -78,6 +81,22 @@ void cli_progress_end(void)
     flockfile(stderr);
     end_progress_locked();
     funlockfile(stderr);
+}
+
+void cli_progress_clear(void)
+{
+    flockfile(stderr);
+    if (progress_open) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+    progress_open = 0;
+    funlockfile(stderr);
+}
+
+void cli_progress_name(const char *name)
+{
+    progress_heading = name;
 }
 
 void cli_error(const char *fmt, ...)

@@ -46,16 +46,21 @@ void cli_info(const char *fmt, ...)
 #endif
     ;
 
-/* A progress line on a terminal: "\r<program>: <text>", left open and
- * redrawn by the next call.  Every message above (and the usage errors)
- * ends an open progress line first, so that it starts a line of its own;
- * cli_progress_end ends it at the end of the work. */
+/* A progress line on a terminal: "\r<program>: <text>", the rest of the
+ * line erased, left open and redrawn by the next call.  Every message above
+ * (and the usage errors) ends an open progress line first, so that it starts
+ * a line of its own; cli_progress_end ends it at the end of the work, and
+ * cli_progress_clear erases it instead, for a line that only shows while the
+ * work goes on.  cli_progress_name heads the lines with name instead of the
+ * program (NULL: the program again); name must outlive the progress. */
 void cli_progress(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
 void cli_progress_end(void);
+void cli_progress_clear(void);
+void cli_progress_name(const char *name);
 
 /* The exit code for a failed libflow call: CLI_EXIT_COMPUTE for
  * FLOW_ERR_NOMEM, FLOW_ERR_NO_DEVICE and FLOW_ERR_DEVICE, CLI_EXIT_IO for

@@ -354,9 +354,26 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>
     else
         skip "terminal: no progress line shown before the bad frame"
     fi
+    # --progress NAME: the line headed NAME, shown under -q too, and erased
+    # when done (make flows' progress); the frames are large enough to take
+    # more than the first line's 250 ms
+    mkdir ttyq
+    "$FS" -s 320x240 -n 12 -o "ttyq/a%02d.png" >/dev/null 2>&1
+    script -qec "$FCC -q --progress seq/hs -m hs ttyq -o 'q%d.flo'" /dev/null >ttyq.txt 2>&1
+    rc=$?
+    check "terminal, -q --progress: exit 0" '[ $rc -eq 0 ] && [ -f q10.flo ]'
+    if grep -q "flows/s" ttyq.txt; then
+        check "terminal, -q --progress: headed by the name, the total and the time left" \
+            'tr "\r" "\n" <ttyq.txt | grep -Eq "^seq/hs: [0-9]+/11 flows, [0-9.]+ flows/s, [0-9]+ s left"'
+        check "terminal, -q --progress: erased at the end, nothing else printed" \
+            '[ "$(tail -c 4 ttyq.txt | od -An -c | tr -d " ")" = "\r033[K" ] && ! grep -q "flow-compute" ttyq.txt'
+    else
+        skip "terminal, -q --progress: the run ended before a progress line"
+    fi
 else
     skip "progress line on a terminal (no script command or no pseudo-terminal)"
 fi
+expect "--progress without a terminal: nothing on stderr" 0 err EMPTY $FCC -q --progress seq/hs f0.png f1.png f2.png -o "np%d.flo"
 printf 'P5\n64 48\n255\n' >bad/a4.png # a header with no samples: truncated
 expect "truncated frame in a sequence" 2 err "a4.png" $FCC -q bad -o "trunc%d.flo"
 mkdir empty

@@ -53,7 +53,7 @@ expect "version" 0 out "^flow-tool [0-9]+\.[0-9]+\.[0-9]+ \(libflow [0-9]+\.[0-9
 expect "no command" 1 err "^flow-tool: no command given" "$FT"
 expect "unknown command" 1 err "unknown command 'frobnicate'" "$FT" frobnicate
 expect "unknown command usage" 1 err "^usage: flow-tool" "$FT" frobnicate
-for c in convert error fb-check color legend vectors blend mix montage info; do
+for c in convert error fb-check color legend vectors blend mix montage info frames; do
     expect "$c --help" 0 out "^usage: flow-tool $c" "$FT" $c --help
     expect "$c --help exit status" 0 out "Exit status: 0 ok, 1 usage" "$FT" $c -h
     expect "$c unknown option" 1 err "^flow-tool: $c: unknown option '--bogus'" "$FT" $c --bogus
@@ -346,6 +346,35 @@ expect "montage: a missing panel picture" 2 err "nosuch.png" "$FT" montage --pan
 expect "montage: bad estimate" 2 err "trunc.flo: truncated" "$FT" montage "$T/trunc.flo" "$T/x.ppm"
 expect "montage: bad output" 2 err "x.unknownext" "$FT" montage "$T/est.flo" "$T/x.unknownext"
 check "failed montages left no output" '[ ! -e "$T/x.ppm" ] && [ ! -e "$T/x.unknownext" ]'
+
+# ---- frames: a video's frames as images ---------------------------------------------
+# A gray 2x2 YUV4MPEG2 stream of three frames (samples 10..13, 20..23, 30..33)
+# and the PGM files its frames must give.
+Y4M_HEAD='YUV4MPEG2 W2 H2 F25:1 Ip A1:1 Cmono XCOLORRANGE=FULL\n'
+printf "${Y4M_HEAD}FRAME\n\012\013\014\015FRAME\n\024\025\026\027FRAME\n\036\037\040\041" >"$T/clip.y4m"
+printf 'P5\n2 2\n255\n\012\013\014\015' >"$T/want0.pgm"
+printf 'P5\n2 2\n255\n\036\037\040\041' >"$T/want2.pgm"
+expect "frames: a .y4m" 0 out "^$T/clip.y4m: 3 frames of 2x2$" "$FT" frames "$T/clip.y4m" "$T/fr%d.pgm"
+check "frames: frame 0 and 2 as they are in the video" \
+    'cmp -s "$T/fr0.pgm" "$T/want0.pgm" && cmp -s "$T/fr2.pgm" "$T/want2.pgm" && [ -f "$T/fr1.pgm" ] && [ ! -e "$T/fr3.pgm" ]'
+expect "frames: --count and --first" 0 out ": 2 frames of 2x2$" "$FT" frames -n 2 --first 7 "$T/clip.y4m" "$T/n%02d.pgm"
+check "frames: --count 2 --first 7 gives n07 and n08" \
+    '[ "$(cd "$T" && ls n*.pgm | tr "\n" " ")" = "n07.pgm n08.pgm " ] && cmp -s "$T/n07.pgm" "$T/want0.pgm"'
+expect "frames: from stdin" 0 out "^-: 3 frames of 2x2$" sh -c "\"$FT\" frames - \"$T/in%d.pgm\" <\"$T/clip.y4m\""
+expect "frames: PNG" 0 out "3 frames" "$FT" frames "$T/clip.y4m" "$T/png%d.png"
+check "frames: PNG images" 'is_png "$T/png0.png" && [ "$(png_size "$T/png2.png")" = "2 2" ]'
+expect "frames: a pattern without its field" 1 err "PATTERN '.*one.pgm': expected one integer field" \
+    "$FT" frames "$T/clip.y4m" "$T/one.pgm"
+expect "frames: a bad pattern" 1 err "PATTERN .*expected one integer field" "$FT" frames "$T/clip.y4m" "$T/f%s.pgm"
+expect "frames: --count 0" 1 err "count" "$FT" frames -n 0 "$T/clip.y4m" "$T/z%d.pgm"
+expect "frames: no such video" 2 err "nosuch.y4m: cannot open" "$FT" frames "$T/nosuch.y4m" "$T/x%d.pgm"
+expect "frames: no such directory" 2 err "nodir/x0.pgm: .*nodir" "$FT" frames "$T/clip.y4m" "$T/nodir/x%d.pgm"
+printf "$Y4M_HEAD" >"$T/noframe.y4m"
+expect "frames: a video without frames" 2 err "noframe.y4m: no frame to read" "$FT" frames "$T/noframe.y4m" "$T/e%d.pgm"
+head -c $(($(size "$T/clip.y4m") - 2)) "$T/clip.y4m" >"$T/cut.y4m"
+expect "frames: the last frame truncated" 2 err "cut.y4m: frame 2 is truncated" "$FT" frames "$T/cut.y4m" "$T/cut%d.pgm"
+check "frames: after a failure, no image and no temporary" \
+    '[ -z "$(ls "$T" | grep -e "^cut[0-9]" -e "^\.tmp-")" ]'
 
 # ---- the evaluation data ---------------------------------------------------------
 Y="$DATA/yosemite-clouds"

@@ -56,9 +56,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' INT TERM
 mkdir -p "$tmp/params"
 cp params/*.params "$tmp/params/"
-# Every make call of the test: the temporary tree, the CPU, two jobs.
+# Every make call of the test: the temporary tree, the CPU, two jobs; the
+# sections up to 8 check every flow and picture of every pair (RESULTS_KEEP=all).
 SEQ="SRC=$tmp/src DST=$tmp/dst BIN=$BIN PARAMS_DIR=$tmp/params"
-FLOWS="SEQ_SRC=$tmp/src SEQ_DIR=$tmp/dst RESULTS=$tmp/results BIN=$BIN PARAMS_DIR=$tmp/params DEVICE=cpu"
+FLOWS="SEQ_SRC=$tmp/src SEQ_DIR=$tmp/dst RESULTS=$tmp/results BIN=$BIN PARAMS_DIR=$tmp/params DEVICE=cpu RESULTS_KEEP=all"
 seqmake() { make --no-print-directory -C sequences $SEQ "$@"; }
 flowmake() { make --no-print-directory -f scripts/flows.mk $FLOWS "$@"; }
 
@@ -393,5 +394,183 @@ printf '\002\204\370\100\000\000\000\000\000\000\200\277\000\000\000\077' >>"$tm
 r=$(sh scripts/flow-scale.sh "$BIN/flow-tool" "$tmp/scale.flo" | sed -n 's/^color=--max //p')
 check "flow-scale.sh: the colour scale ($r) is not below the largest vector (7.766114)" \
     awk -v r="$r" 'BEGIN { exit !(r + 0 >= 7.766114 && r + 0 < 7.7662) }'
+
+# ---- 9. what results/ keeps: RESULTS_KEEP ------------------------------------------
+# demo-translate (ground truth for pairs 000 and 001) and plain (none, so
+# tracked) by lk, into a results directory of their own.
+keepmake() { make --no-print-directory -f scripts/flows.mk SEQ_SRC="$tmp/src" SEQ_DIR="$tmp/dst" \
+    RESULTS="$tmp/keep" BIN="$BIN" PARAMS_DIR="$tmp/params" DEVICE=cpu METHODS=lk \
+    SEQUENCES="demo-translate plain" "$@"; }
+# listing DIR: its files, sorted, on one line; sorted WORD...: the same of the words
+listing() { (cd "$1" 2>/dev/null && LC_ALL=C ls | tr '\n' ' '); }
+sorted() { printf '%s\n' "$@" | LC_ALL=C sort | tr '\n' ' '; }
+montage_of() { [ "$have_im" = 1 ] && echo "$1-montage.png"; }
+pics_of() { echo "$1.png $1-vectors.png $1-mix.png $1-blend.png $(montage_of "$1")"; }
+scores_of() { echo "$1.error $1.aae $1.aee"; }
+t=$tmp/keep/demo-translate/lk p=$tmp/keep/plain/lk
+
+out=$(keepmake flows 2>&1)
+rc=$?
+check "RESULTS_KEEP default (pictures): make flows (rc $rc: $(printf '%s' "$out" | tail -n 2))" [ $rc -eq 0 ]
+check "RESULTS_KEEP=pictures: the flow and pictures of the first pair, every score ($(listing "$t"))" \
+    [ "$(listing "$t")" = "$(sorted timing.stats 000.flo 000.flo.params 001.flo.params $(scores_of 000) $(scores_of 001) $(pics_of 000))" ]
+check "RESULTS_KEEP=pictures: without ground truth, the first pair ($(listing "$p"))" \
+    [ "$(listing "$p")" = "$(sorted timing.stats 000.flo 000.flo.params 001.flo.params $(pics_of 000))" ]
+check "RESULTS_KEEP=pictures: the tracks and the trail picture of that pair's frame ($(listing "$tmp/keep/plain/tracks"))" \
+    [ "$(listing "$tmp/keep/plain/tracks")" = "$(sorted tracks.csv 000000.png)" ]
+check "RESULTS_KEEP=pictures: one SCORE line for the sequence" \
+    [ "$(printf '%s\n' "$out" | grep -c '^  SCORE   demo-translate/lk (2 pairs)$')" -eq 1 ]
+for e in 000 001; do
+    check "RESULTS_KEEP=pictures: $e.error as with every flow kept" cmp -s "$t/$e.error" "$tmp/results/demo-translate/lk/$e.error"
+done
+out=$(keepmake flows 2>&1)
+check "RESULTS_KEEP=pictures: a second make flows does nothing ($out)" \
+    [ -z "$(printf '%s\n' "$out" | grep -v '^  SKIP    montages' | grep -v '^$')" ]
+
+touch "$tmp/marker"
+out=$(keepmake flows RESULTS_KEEP=scores 2>&1)
+rc=$?
+check "RESULTS_KEEP=scores: make flows (rc $rc: $(printf '%s' "$out" | tail -n 2))" [ $rc -eq 0 ]
+check "RESULTS_KEEP=scores: files removed, nothing computed ($(printf '%s\n' "$out" | grep -v '^  PRUNE' | head -n 2))" \
+    [ -z "$(printf '%s\n' "$out" | grep -v '^  PRUNE   ' | grep -v '^  SKIP    montages' | grep -v '^$')" ]
+check "RESULTS_KEEP=scores: a PRUNE line for demo-translate/lk, plain/lk and plain/tracks" \
+    [ "$(printf '%s\n' "$out" | grep '^  PRUNE   ' | tr -s ' ' | cut -d' ' -f3 | sort | tr '\n' ' ')" = "demo-translate/lk plain/lk plain/tracks " ]
+check "RESULTS_KEEP=scores: scores and parameters only ($(listing "$t"))" \
+    [ "$(listing "$t")" = "$(sorted timing.stats 000.flo.params 001.flo.params $(scores_of 000) $(scores_of 001))" ]
+check "RESULTS_KEEP=scores: without ground truth, parameters only ($(listing "$p"))" \
+    [ "$(listing "$p")" = "$(sorted timing.stats 000.flo.params 001.flo.params)" ]
+check "RESULTS_KEEP=scores: tracks.csv alone ($(listing "$tmp/keep/plain/tracks"))" \
+    [ "$(listing "$tmp/keep/plain/tracks")" = "tracks.csv " ]
+check "RESULTS_KEEP=scores: the scores untouched" [ -z "$(find "$tmp/keep" -newer "$tmp/marker" -type f)" ]
+out=$(keepmake flows RESULTS_KEEP=scores 2>&1)
+check "RESULTS_KEEP=scores: a second make flows does nothing ($out)" \
+    [ -z "$(printf '%s\n' "$out" | grep -v '^  SKIP    montages' | grep -v '^$')" ]
+out=$(keepmake flows RESULTS_KEEP=all 2>&1)
+check "RESULTS_KEEP=all after scores: both recomputed ($(printf '%s\n' "$out" | grep '^  FLOW' | tr -s ' ' | cut -d' ' -f3 | tr '\n' ' '))" \
+    [ "$(printf '%s\n' "$out" | grep '^  FLOW ' | tr -s ' ' | cut -d' ' -f3 | sort | tr '\n' ' ')" = "demo-translate/lk plain/lk " ]
+check "RESULTS_KEEP=all: every flow and picture ($(listing "$t"))" \
+    [ "$(listing "$t")" = "$(sorted timing.stats 000.flo 001.flo 000.flo.params 001.flo.params $(scores_of 000) $(scores_of 001) $(pics_of 000) $(pics_of 001))" ]
+check "RESULTS_KEEP=all: every trail picture ($(listing "$tmp/keep/plain/tracks"))" \
+    [ "$(listing "$tmp/keep/plain/tracks")" = "000000.png 000001.png 000002.png tracks.csv " ]
+out=$(keepmake flows RESULTS_KEEP=some 2>&1)
+check "RESULTS_KEEP=some fails, naming the choices ($out)" eval 'printf "%s" "$out" | grep -q "RESULTS_KEEP=some: all, pictures or scores"'
+
+# ---- 10. colour sequences are computed in colour --------------------------------------
+mkdir -p "$tmp/src/colour"
+"$BIN/flow-synth" -q -c -m rotate --angle 2 -s 64x48 -n 2 -o "$tmp/src/colour/frame_%03d.png" --gt "$tmp/src/colour/frame_%03d.flo"
+seqmake >/dev/null 2>&1
+colourmake() { make --no-print-directory -f scripts/flows.mk SEQ_SRC="$tmp/src" SEQ_DIR="$tmp/dst" \
+    BIN="$BIN" PARAMS_DIR="$tmp/params" DEVICE=cpu "$@"; }
+out=$(colourmake flows-compute RESULTS="$tmp/colour" SEQUENCES="colour demo-translate" METHODS="$METHODS" 2>&1)
+rc=$?
+check "colour: make flows-compute (rc $rc: $(printf '%s' "$out" | tail -n 2))" [ $rc -eq 0 ]
+for m in $METHODS; do
+    check "colour/$m: computed on R, G, B (color,1 in its .params)" grep -q '^color,1$' "$tmp/colour/colour/$m/000.flo.params"
+    check "demo-translate/$m (gray): on the luminance (color,0)" grep -q '^color,0$' "$tmp/colour/demo-translate/$m/000.flo.params"
+done
+colourmake flows-compute RESULTS="$tmp/colour-lum" SEQUENCES=colour METHODS=lk RGB=0 >/dev/null 2>&1
+check "colour, RGB=0: on the luminance (color,0)" grep -q '^color,0$' "$tmp/colour-lum/colour/lk/000.flo.params"
+{ cat "$tmp/params/lk.params"; echo "color,0"; } >"$tmp/params/colour-lk.params"
+colourmake flows-compute RESULTS="$tmp/colour" SEQUENCES=colour METHODS=lk >/dev/null 2>&1
+check "colour: a parameter file that sets color decides (colour-lk.params: color,0)" \
+    grep -q '^color,0$' "$tmp/colour/colour/lk/000.flo.params"
+rm -f "$tmp/params/colour-lk.params"
+out=$(colourmake flows RGB=2 2>&1)
+check "RGB=2 fails, naming the choices ($out)" eval 'printf "%s" "$out" | grep -q "RGB=2: 1 .* or 0"'
+# Middlebury's RubberWhale in colour, when the real data is here: colour
+# scores better than its luminance (hs: AEE 0.336 against 0.411 px).
+rw=$(cd "$DATA/middlebury/RubberWhale" 2>/dev/null && pwd)
+if [ -n "$rw" ] && [ -f "$rw/color/frame10.png" ] && [ -f "$rw/flow10.flo" ]; then
+    printf 'frame %s\nframe %s\ngt 0 %s\n' "$rw/color/frame10.png" "$rw/color/frame11.png" "$rw/flow10.flo" >"$tmp/src/rubberwhale-color.list"
+    seqmake >/dev/null 2>&1
+    colourmake flows-compute RESULTS="$tmp/rw" SEQUENCES=rubberwhale-color METHODS=hs >/dev/null 2>&1
+    colourmake flows-compute RESULTS="$tmp/rw-lum" SEQUENCES=rubberwhale-color METHODS=hs RGB=0 >/dev/null 2>&1
+    a=$(cat "$tmp/rw/rubberwhale-color/hs/000.aee" 2>/dev/null) b=$(cat "$tmp/rw-lum/rubberwhale-color/hs/000.aee" 2>/dev/null)
+    check "RubberWhale colour by hs: AEE in colour $a px below the luminance's $b px" \
+        awk -v a="$a" -v b="$b" 'BEGIN { exit !(a != "" && b != "" && a + 0 < b + 0) }'
+else
+    skipped "RubberWhale in colour: $DATA/middlebury not present"
+fi
+
+# ---- 11. videos: imported by flow-tool frames, without ffmpeg --------------------------
+# clip.y4m (gray, 4 frames) and long.y4m (5 frames, of which VIDEO_FRAMES=3
+# are taken); FFMPEG names no program, so that the tools alone read them.
+mkdir -p "$tmp/clipref"
+"$BIN/flow-synth" -q -m rotate -s 48x36 -n 4 -o "$tmp/clipref/f%d.png" --video "$tmp/src/clip.y4m"
+mkdir -p "$tmp/vid"
+"$BIN/flow-synth" -q -s 48x36 -n 5 --video "$tmp/vid/long.y4m"
+vidmake() { make --no-print-directory -C sequences SRC="$tmp/vid" DST="$tmp/viddst" BIN="$BIN" \
+    PARAMS_DIR="$tmp/params" FFMPEG=/nonexistent/ffmpeg "$@"; }
+out=$(seqmake FFMPEG=/nonexistent/ffmpeg 2>&1)
+rc=$?
+check "video clip.y4m: converted without ffmpeg (rc $rc: $(printf '%s' "$out" | grep -v '^  PARAMS' | head -n 3))" [ $rc -eq 0 ]
+check "video clip.y4m: its 4 frames ($(ls "$tmp/dst/clip" 2>/dev/null | grep -c '^frame_'))" \
+    [ "$(ls "$tmp/dst/clip" | grep -c '^frame_[0-9][0-9][0-9]\.png$')" -eq 4 ]
+for i in 0 1 2 3; do
+    check "video clip.y4m: frame_00$i.png is the video's frame $i" cmp -s "$tmp/dst/clip/frame_00$i.png" "$tmp/clipref/f$i.png"
+done
+out=$(vidmake VIDEO_FRAMES=3 2>&1)
+check "video long.y4m, VIDEO_FRAMES=3: 3 of its 5 frames ($out)" \
+    [ "$(ls "$tmp/viddst/long" 2>/dev/null | grep -c '^frame_')" -eq 3 ]
+out=$(colourmake flows-compute RESULTS="$tmp/clipres" SEQUENCES=clip METHODS=lk 2>&1)
+check "video clip.y4m: make flows-compute, tracked (no ground truth) ($(printf '%s' "$out" | tr '\n' ' '))" \
+    [ -f "$tmp/clipres/clip/lk/timing.stats" -a -f "$tmp/clipres/clip/tracks/tracks.csv" ]
+if "$BIN/flow-tool" --version | grep -q '^OpenCV: yes'; then
+    "$BIN/flow-synth" -q -c -s 48x36 -n 3 --video "$tmp/vid/colour.avi"
+    out=$(vidmake 2>&1)
+    check "video colour.avi (OpenCV): its 3 frames, without ffmpeg ($out)" \
+        [ "$(ls "$tmp/viddst/colour" 2>/dev/null | grep -c '^frame_')" -eq 3 ]
+else
+    skipped "video .avi: this build has no OpenCV"
+fi
+# ffmpeg, when installed, only for what flow-tool cannot read: a stand-in
+# that logs its call and writes two frames.
+mkdir -p "$tmp/fakebin"
+printf '#!/bin/sh\necho "$*" >>"%s"\nfor a; do last=$a; done\nfor i in 0 1; do cp "%s" "$(printf "$last" $i)"; done\n' \
+    "$tmp/ffmpeg.log" "$tmp/clipref/f0.png" >"$tmp/fakebin/ffmpeg"
+chmod +x "$tmp/fakebin/ffmpeg"
+echo "not a video" >"$tmp/vid/odd.webm"
+out=$(vidmake FFMPEG="$tmp/fakebin/ffmpeg" 2>&1)
+check "a video flow-tool cannot read goes to ffmpeg ($(printf '%s' "$out" | grep 'instead'))" \
+    eval '[ "$(ls "$tmp/viddst/odd" 2>/dev/null | grep -c "^frame_")" -eq 2 ] && grep -q "odd.webm" "$tmp/ffmpeg.log"'
+check "ffmpeg is not called for what flow-tool read" [ "$(wc -l <"$tmp/ffmpeg.log")" -eq 1 ]
+# A truncated video stops the conversion clearly and leaves nothing; a .y4m
+# never goes to ffmpeg.
+mkdir -p "$tmp/badvid"
+"$BIN/flow-synth" -q -s 48x36 -n 3 --video "$tmp/cut.y4m"
+head -c 4000 "$tmp/cut.y4m" >"$tmp/badvid/cut.y4m"
+out=$(make --no-print-directory -C sequences SRC="$tmp/badvid" DST="$tmp/badviddst" BIN="$BIN" \
+    PARAMS_DIR="$tmp/params" FFMPEG="$tmp/fakebin/ffmpeg" 2>&1)
+rc=$?
+check "truncated video: fails (rc $rc), naming it ($(printf '%s' "$out" | grep cut.y4m | head -n 1))" \
+    eval '[ $rc -ne 0 ] && printf "%s" "$out" | grep -q "cut.y4m: frame 2 is truncated"'
+check "truncated video: no frame, no temporary left, ffmpeg not called" \
+    eval '[ -z "$(find "$tmp/badviddst" -name "frame_*" -o -name "*.tmp*" | head -n 1)" ] && ! grep -q cut.y4m "$tmp/ffmpeg.log"'
+
+# ---- 12. progress on a terminal -------------------------------------------------------
+# script(1) gives make a terminal: flow-compute's progress line, headed by
+# the sequence and method, shows the total and the time left, and is erased
+# when done; without a terminal nothing of it shows.
+mkdir -p "$tmp/src/slow"
+"$BIN/flow-synth" -q -s 320x240 -n 12 -o "$tmp/src/slow/f%02d.png"
+seqmake >/dev/null 2>&1
+slowmake="make --no-print-directory -f scripts/flows.mk SEQ_SRC=$tmp/src SEQ_DIR=$tmp/dst RESULTS=$tmp/slow BIN=$BIN PARAMS_DIR=$tmp/params DEVICE=cpu SEQUENCES=slow METHODS=hs flows-compute"
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
+    script -qec "$slowmake" /dev/null >"$tmp/tty.txt" 2>&1
+    tr '\r' '\n' <"$tmp/tty.txt" >"$tmp/tty-lines.txt"
+    if grep -q 'flows/s' "$tmp/tty-lines.txt"; then
+        check "terminal: the progress line names the sequence and method, the total and the time left ($(grep -o 'slow/hs: [0-9]*/11 flows[^A-Za-z]*flows/s, [0-9]* s left' "$tmp/tty-lines.txt" | head -n 1))" \
+            grep -Eq '^slow/hs: [0-9]+/11 flows, [0-9.]+ flows/s, [0-9]+ s left' "$tmp/tty-lines.txt"
+        check "terminal: the progress line is erased when done" \
+            eval 'od -An -c "$tmp/tty.txt" | tr -d " \n" | grep -q "flows/s033\[K\\\\r033\[K"'
+    else
+        skipped "terminal: the run ended before a progress line (250 ms)"
+    fi
+else
+    skipped "progress on a terminal: no script command or no pseudo-terminal"
+fi
+out=$($slowmake -B 2>&1)
+check "no terminal: no progress line ($(printf '%s' "$out" | tr '\n' ' '))" \
+    [ -z "$(printf '%s\n' "$out" | grep 'flows/s')" ]
 
 finish
