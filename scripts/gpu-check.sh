@@ -59,8 +59,9 @@ if has sanitizer; then
             BEGIN { split(shard, s, "/") } (NR - 1) % s[2] == s[1] - 1' >"$out/sanitizer/jobs"
         [ -n "${SAN_RUNS:-}" ] && cp "$SAN_RUNS" "$out/sanitizer/jobs"
         # a job is one line "TOOL BINARY PART NAME" (the name may hold spaces)
-        SANITIZER=$sanitizer B=$b LOGS=$out/sanitizer LIMIT=${SAN_TIMEOUT:-900} \
-            xargs -d '\n' -n 1 -P "${SAN_JOBS:-$(nproc)}" sh -c '
+        run_jobs() { # run_jobs PARALLEL < JOBS
+            SANITIZER=$sanitizer B=$b LOGS=$out/sanitizer LIMIT=${SAN_TIMEOUT:-900} \
+            xargs -d '\n' -n 1 -P "$1" sh -c '
                 set -f; set -- $0; tool=$1 t=$2 part=$3; shift 3; name="$*"
                 log=$LOGS/$tool-$t-$(echo "$name" | tr -c "A-Za-z0-9_\n" _ | cut -c1-40)
                 [ "$part" = - ] || log=$log.$part
@@ -75,8 +76,12 @@ if has sanitizer; then
                 grep -q "terminated before first instrumented API call" "$log.log" &&
                     v="clean (no CUDA call)"
                 echo "$tool $t $part $name: $v ($(($(date +%s) - start)) s)" >"$log.result"
-                [ "$v" = timeout ] && echo "$tool $t $part $name" >>"$LOGS/unfinished"' \
-            <"$out/sanitizer/jobs"
+                [ "$v" = timeout ] && echo "$tool $t $part $name" >>"$LOGS/unfinished"'
+        }
+        # the out-of-memory test takes the whole GPU: it runs alone, after
+        # the others (beside it their allocations would fail)
+        grep -v " gpu_test_device_memory " "$out/sanitizer/jobs" | run_jobs "${SAN_JOBS:-$(nproc)}"
+        grep " gpu_test_device_memory " "$out/sanitizer/jobs" | run_jobs 1
         cat "$out"/sanitizer/*.result | sort >"$out/sanitizer.txt"
         grep -qv ": clean" "$out/sanitizer.txt" && status=1
     fi
