@@ -214,8 +214,7 @@ static int check_contradictions(const compute_options *o)
     if (!o->output && !o->timing && !o->timing_file && !o->workflow_dir && !o->trace && o->quiet)
         CONTRADICTS("nothing to do: give -o OUT (or --timing, --workflow, --trace); without "
                     "them flow-compute only measures, and --quiet silences the summary");
-    const int several = o->device && (strchr(o->device, ',') || strcmp(o->device, "cuda:all") == 0);
-    if (several && (o->timing || o->timing_file || o->workflow_dir || o->trace || o->fb_check > 0))
+    if (o->device && cli_device_list(o->device) && (o->timing || o->timing_file || o->workflow_dir || o->trace || o->fb_check > 0))
         CONTRADICTS("--device %s: several devices stream the pairs; --timing, --timing-file, "
                     "--workflow, --trace and --fb-check look at one device's computation",
                     o->device);

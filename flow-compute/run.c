@@ -55,10 +55,15 @@ static void on_workflow(void *user, const char *name, const float *data, int wid
         workflow_plane(r->wf, name, data, width, height);
 }
 
+int report_failure(flow_status s, const char *doing, const char *why)
+{
+    cli_error("%s: %s", doing, *why ? why : flow_status_str(s));
+    return s == FLOW_ERR_SIZE ? CLI_EXIT_IO : CLI_EXIT_COMPUTE;
+}
+
 int compute_failure(flow_status s, const char *doing)
 {
-    cli_error("%s: %s", doing, *flow_last_error() ? flow_last_error() : flow_status_str(s));
-    return s == FLOW_ERR_SIZE ? CLI_EXIT_IO : CLI_EXIT_COMPUTE;
+    return report_failure(s, doing, flow_last_error());
 }
 
 /* The progress line (cli.h: any message ends it first); the final call

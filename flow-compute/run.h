@@ -42,9 +42,13 @@ typedef struct run {
     long last_flows;
 } run;
 
-/* Prints why a context call failed (`doing`: the frames) and returns the
- * exit code: mismatched or unsuitable frames (FLOW_ERR_SIZE) are input
- * errors, the rest (memory, device, the computation) compute errors. */
+/* Prints why a computation failed, "<doing>: <why>" (`doing`: the frames;
+ * `why`: the library's message, or when it is empty the status's name),
+ * and returns the exit code: mismatched or unsuitable frames
+ * (FLOW_ERR_SIZE) are input errors, the rest (memory, device, the
+ * computation) compute errors. */
+int report_failure(flow_status s, const char *doing, const char *why);
+/* report_failure with this thread's last library message. */
 int compute_failure(flow_status s, const char *doing);
 /* The field the flow of pair k is computed into: the writers' (-o), else
  * one of the run's own. */

@@ -26,7 +26,7 @@
 /* Pairs dealt out and not handed on, per device. */
 #define SPREAD_AHEAD (SPREAD_CHUNK + FLOW_CONTEXT_DEPTH)
 
-typedef enum job_state { JOB_FREE, JOB_QUEUED, JOB_DONE, JOB_FAILED } job_state;
+typedef enum job_state { JOB_QUEUED, JOB_DONE, JOB_FAILED } job_state;
 
 typedef struct job {
     const source_frame *from, *to;
@@ -85,8 +85,7 @@ static void finish(spread *sp, job *j, flow_status s, float device_ms)
     j->status = s;
     j->device_ms = device_ms;
     if (s != FLOW_OK) {
-        snprintf(j->error, sizeof j->error, "%s",
-                 *flow_last_error() ? flow_last_error() : flow_status_str(s));
+        snprintf(j->error, sizeof j->error, "%s", flow_last_error());
         sp->stop = 1;
     }
     j->state = s == FLOW_OK ? JOB_DONE : JOB_FAILED;
@@ -157,8 +156,7 @@ static int failure(spread *sp, long from)
             char what[9000];
             snprintf(what, sizeof what, "%s -> %s (%s)", j->from->name, j->to->name,
                      flow_device_name(sp->w[device_of(sp, k)].d));
-            cli_error("%s: %s", what, j->error); /* the device thread's message */
-            return j->status == FLOW_ERR_SIZE ? CLI_EXIT_IO : CLI_EXIT_COMPUTE;
+            return report_failure(j->status, what, j->error); /* the device thread's message */
         }
     }
     return CLI_EXIT_COMPUTE; /* not reached: a stop follows a failed pair */
@@ -180,9 +178,6 @@ static int hand_on(spread *sp, long k)
                        j->from->number, j->from->name, j->to->name, NULL);
     }
     source_give_back(r->src, j->from);
-    pthread_mutex_lock(&sp->mu);
-    j->state = JOB_FREE;
-    pthread_mutex_unlock(&sp->mu);
     return rc;
 }
 

@@ -262,18 +262,16 @@ int cli_open_device(const char *name, const char *usage, int quiet, int verbose,
     return CLI_EXIT_OK;
 }
 
-/* Closes out[0 .. n-1]. */
-static void close_devices(flow_device **out, int n)
+int cli_device_list(const char *spec)
 {
-    for (int i = 0; i < n; i++)
-        flow_device_close(out[i]);
+    return strchr(spec, ',') != NULL || strcmp(spec, "cuda:all") == 0;
 }
 
 int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose,
                      flow_device **out, int max, int *n)
 {
     *n = 0;
-    if (!strchr(spec, ',') && strcmp(spec, "cuda:all") != 0) {
+    if (!cli_device_list(spec)) {
         int rc = cli_open_device(spec, usage, quiet, verbose, &out[0]);
         *n = rc == CLI_EXIT_OK;
         return rc;
@@ -285,7 +283,11 @@ int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose
         return cli_usage_error(usage, program, "--device: '%s' is too long", spec);
     snprintf(list, sizeof list, "%s", spec);
     for (char *save = NULL, *e = strtok_r(list, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
-        const int gpus = strcmp(e, "cuda:all") == 0 ? flow_device_count("cuda") : 1;
+        if (strcmp(e, "auto") == 0)
+            return cli_usage_error(usage, program, "--device %s: auto cannot be part of a list",
+                                   spec);
+        const int all = strcmp(e, "cuda:all") == 0;
+        const int gpus = all ? flow_device_count("cuda") : 1;
         if (gpus == 0) {
             cli_error("--device cuda:all: no CUDA device found");
             return CLI_EXIT_COMPUTE;
@@ -294,7 +296,7 @@ int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose
             if (count == max)
                 return cli_usage_error(usage, program, "--device %s: more than %d devices", spec,
                                        max);
-            if (gpus > 1 || strcmp(e, "cuda:all") == 0)
+            if (all)
                 snprintf(names[count], sizeof names[count], "cuda:%d", g);
             else if (after_cuda && strspn(e, "0123456789") == strlen(e) && strlen(e) < 5)
                 snprintf(names[count], sizeof names[count], "cuda:%s", e);
@@ -309,16 +311,10 @@ int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose
     if (count == 0)
         return cli_usage_error(usage, program, "--device '%s': no device named", spec);
     for (int i = 0; i < count; i++) {
-        if (strcmp(names[i], "auto") == 0) {
-            close_devices(out, *n);
-            *n = 0;
-            return cli_usage_error(usage, program,
-                                   "--device %s: auto cannot be part of a list", spec);
-        }
         int rc = cli_open_device(names[i], usage, quiet, verbose, &out[i]);
         if (rc != CLI_EXIT_OK) {
-            close_devices(out, *n);
-            *n = 0;
+            for (int k = 0; k < i; k++)
+                flow_device_close(out[k]);
             return rc;
         }
         ++*n;

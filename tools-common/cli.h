@@ -119,6 +119,8 @@ int cli_open_device(const char *name, const char *usage, int quiet, int verbose,
  * into out[0 .. *n - 1]; on failure none stays open. */
 int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose,
                      flow_device **out, int max, int *n);
+/* Whether a --device spec names several devices (a list, or cuda:all). */
+int cli_device_list(const char *spec);
 #define CLI_DEVICES_MAX 16
 
 /* The first lines of every tool's --version: "<program> X (libflow X)", the
