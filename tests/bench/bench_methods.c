@@ -655,8 +655,9 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
  * an event is recorded at each begin and end of the stages below, and the
  * spans are summed per name over a frame.  The stages nest in "warping"
  * and do not overlap each other. */
-static const char *const stage_names[] = { "prepare", "pyramid", "warp", "data terms", "solve",
-                                           "median" };
+static const char *const stage_names[] = { "prepare",    "pyramid",    "patch search",
+                                           "densify",    "warp",       "data terms",
+                                           "solve",      "median" };
 #define NSTAGES ((int)(sizeof stage_names / sizeof stage_names[0]))
 #define STAGE_EVENTS 16384
 static flow_event *st_ev[STAGE_EVENTS];
@@ -770,18 +771,21 @@ static int stage_row(const char *method, const size *sz)
 
 static void stage_table(int quick)
 {
+    static const char *const methods[] = { "robust", "dis" };
     const char *only = getenv("FLOW_BENCH_ONLY");
-    if (only && !strstr("robust", only))
-        return;
-    printf("\nrobust, device ms per stage (direct launches, no graph: each stage timed by "
-           "events; median of 5 frames):\n\n| method | size |");
+    printf("\ndevice ms per stage (direct launches, no graph: each stage timed by events; "
+           "median of 5 frames):\n\n| method | size |");
     for (int k = 0; k < NSTAGES; k++)
         printf(" %s |", stage_names[k]);
-    printf(" sum | device ms (no graph) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    printf(" sum | device ms (no graph) |\n|---|---|");
+    for (int k = 0; k < NSTAGES + 2; k++)
+        printf("---|");
+    printf("\n");
     const size sizes[3] = { { 640, 480, 1 }, { 1920, 1080, 1 }, { 316, 252, 3 } };
-    for (int z = 0; z < 3; z++)
-        if (!quick || sizes[z].w == 316)
-            stage_row("robust", &sizes[z]);
+    for (int m = 0; m < 2; m++)
+        for (int z = 0; z < 3; z++)
+            if ((!only || strstr(methods[m], only) || strstr(only, methods[m])) && (!quick || sizes[z].w == 316))
+                stage_row(methods[m], &sizes[z]);
     for (int i = 0; i < STAGE_EVENTS; i++)
         if (st_ev[i]) {
             flow_event_destroy(st_ev[i]);
