@@ -4,7 +4,8 @@
  * and red-black SOR (seed 004: a red half sweep, then a black one, in place
  * on the checkerboard of the ordinary layout, with the alternate indexing
  * of its section 4.3; the colour-split layout of its section 4.2.1 is not
- * used).  The same loops run alone (solver jacobi / rbsor) and as the
+ * used; a robust smoothness term takes its diffusivities from the sweep's
+ * start, evaluated once per pixel before the two halves).  The same loops run alone (solver jacobi / rbsor) and as the
  * smoothers of every multigrid cycle.  A grid of at most FLOW_SMALL_GRID
  * pixels runs all its sweeps in one device call.
  *
@@ -60,13 +61,13 @@ flow_status flow_mg_level_residual_rms(flow_mg *mg, int d, unsigned flags, doubl
 
 static flow_status sor_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n)
 {
-    const int nonlinear = flow_system_nonlinear(s);
-    flow_sor_half_args a = { *s, L->x, nonlinear ? L->t : L->x, rhs(L, s->flags), 0,
-                             (float)mg->p.omega };
-    const flow_copy_pair_args snapshot = { L->t, L->x };
+    /* a robust smoothness term: each sweep's diffusivities into t.u first */
+    const int psi_s = (s->flags & FLOW_SYS_PSI_S) != 0;
+    const flow_diffusivity_args diff = { *s, L->x, L->t.u };
+    flow_sor_half_args a = { *s, L->x, rhs(L, s->flags), L->t.u, 0, (float)mg->p.omega };
     for (int k = 0; k < n; k++) {
-        if (nonlinear)
-            FLOW_TRY(flow_k_copy_pair(mg->dev, &snapshot));
+        if (psi_s)
+            FLOW_TRY(flow_k_diffusivity(mg->dev, &diff));
         for (a.colour = 0; a.colour < 2; a.colour++)
             FLOW_TRY(flow_k_sor_half(mg->dev, &a));
     }

@@ -14,8 +14,9 @@
  *     launcher is written by hand in the CUDA device (the convolutions run
  *     on shared-memory tiles, calling the same per-point functions); gpu
  *     POINTS is the same for operations whose every point does a window's
- *     work (KLT tracking: a warp per point), which the CPU runs in parallel
- *     from two points on (a column of points: width 1, height n);
+ *     work (KLT tracking, the patches of dense inverse search: a warp per
+ *     point, its lanes sharing the window), which the CPU runs in parallel
+ *     from two points on;
  *   - by device/device.h into an entry of the operations table and the call
  *     flow_k_<stem>(device, &args) that the core uses.
  * Adding an operation: its args struct and _px function in a pixel header,
@@ -54,6 +55,7 @@
     X(restrict_tensor, flow_restrict_tensor_args, a->coarse.j11.width, a->coarse.j11.height,   \
       GRID)                                                                                    \
     X(jacobi_sweep, flow_jacobi_sweep_args, a->x.u.width, a->x.u.height, GRID)                 \
+    X(diffusivity, flow_diffusivity_args, a->ps.width, a->ps.height, GRID)                     \
     X(sor_half, flow_sor_half_args, (a->x.u.width + 1) / 2, a->x.u.height, GRID)               \
     X(residual, flow_residual_args, a->x.u.width, a->x.u.height, GRID)                         \
     X(apply, flow_apply_args, a->x.u.width, a->x.u.height, GRID)                               \
@@ -62,7 +64,7 @@
     X(median, flow_median_args, a->dst.u.width, a->dst.u.height, GRID)                         \
     X(gradient, flow_gradient_args, a->f.width, a->f.height, GRID)                             \
     X(plk, flow_plk_args, a->w.u.width, a->w.u.height, GRID)                                   \
-    X(dis_search, flow_dis_search_args, a->p.u.width, a->p.u.height, GRID)                     \
+    X(dis_search, flow_dis_search_args, a->p.u.width, a->p.u.height, POINTS)                   \
     X(dis_densify, flow_dis_densify_args, a->w.u.width, a->w.u.height, GRID)                   \
     X(klt_response, flow_klt_response_args, a->R.width, a->R.height, GRID)                     \
     X(klt_cells, flow_klt_cells_args, a->cv.width, a->cv.height, GRID)                         \

@@ -275,18 +275,6 @@ typedef struct flow_klt_track_args {
     float eps2, min_eigen, max_error, fb;
 } flow_klt_track_args;
 
-/* The sum over the lanes of a group that runs one point together: a warp
- * on the GPU (every lane gets the same bits: a butterfly adds each pair in
- * both lanes in the same order), one lane on the CPU. */
-FLOW_HD float flow_klt_lanes_sum(float v)
-{
-#ifdef __CUDA_ARCH__
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-#endif
-    return v;
-}
-
 /* Whether (x, y) lies in plane p (between its first and last pixels). */
 FLOW_HD int flow_klt_inside(const flow_plane *p, float x, float y)
 {
@@ -323,7 +311,7 @@ FLOW_HD void flow_klt_affine(const flow_klt_track_args *a, const flow_klt_pyrami
     }
     for (int i = 0; i < 6; i++)
         for (int j = 0; j <= i; j++)
-            H[i][j] = flow_klt_lanes_sum(H[i][j]);
+            H[i][j] = flow_lanes_sum(H[i][j], lanes);
     float probe[6] = { 0, 0, 0, 0, 0, 0 };
     flow_sym6_fill(L, H);
     if (!flow_cholesky6(L, probe))
@@ -345,7 +333,7 @@ FLOW_HD void flow_klt_affine(const flow_klt_track_args *a, const flow_klt_pyrami
             b[2] += ox * gx * e, b[3] += oy * gx * e, b[4] += ox * gy * e, b[5] += oy * gy * e;
         }
         for (int i = 0; i < 6; i++)
-            b[i] = flow_klt_lanes_sum(b[i]);
+            b[i] = flow_lanes_sum(b[i], lanes);
         flow_sym6_fill(L, H);
         if (!flow_cholesky6(L, b) || !flow_affine_compose_inverse(&w, b))
             break;
@@ -385,8 +373,8 @@ FLOW_HD float flow_klt_follow(const flow_klt_track_args *a, const flow_klt_pyram
             const float gy = flow_bilinear_at(&T->gy[L], wx, wy);
             g11 += gx * gx, g12 += gx * gy, g22 += gy * gy, count += 1.0f;
         }
-        g11 = flow_klt_lanes_sum(g11), g12 = flow_klt_lanes_sum(g12), g22 = flow_klt_lanes_sum(g22);
-        count = flow_klt_lanes_sum(count);
+        g11 = flow_lanes_sum(g11, lanes), g12 = flow_lanes_sum(g12, lanes), g22 = flow_lanes_sum(g22, lanes);
+        count = flow_lanes_sum(count, lanes);
         float du = 0.0f, dv = 0.0f;
         if (count > 0.0f && flow_eig_min2(g11, g12, g22) / count >= a->min_eigen
             && g11 * g22 - g12 * g12 > 0.0f) {
@@ -404,9 +392,9 @@ FLOW_HD float flow_klt_follow(const flow_klt_track_args *a, const flow_klt_pyram
                     h11 += gx * gx, h12 += gx * gy, h22 += gy * gy;
                     bx += e * gx, by += e * gy;
                 }
-                h11 = flow_klt_lanes_sum(h11), h12 = flow_klt_lanes_sum(h12);
-                h22 = flow_klt_lanes_sum(h22);
-                bx = flow_klt_lanes_sum(bx), by = flow_klt_lanes_sum(by);
+                h11 = flow_lanes_sum(h11, lanes), h12 = flow_lanes_sum(h12, lanes);
+                h22 = flow_lanes_sum(h22, lanes);
+                bx = flow_lanes_sum(bx, lanes), by = flow_lanes_sum(by, lanes);
                 const float det = h11 * h22 - h12 * h12;
                 if (!(det > 0.0f))
                     break;
@@ -440,7 +428,7 @@ FLOW_HD float flow_klt_residual(const flow_klt_track_args *a, const flow_klt_pyr
         const float wx = x + (float)(k % side - a->r), wy = y + (float)(k / side - a->r);
         sum += fabsf(flow_bilinear_at(&I->f[0], wx + u, wy + v) - flow_bilinear_at(&T->f[0], wx, wy));
     }
-    return flow_klt_lanes_sum(sum) / (float)n;
+    return flow_lanes_sum(sum, lanes) / (float)n;
 }
 
 /* Slot i tracked from the previous frame into the next: a feature tracked

@@ -59,21 +59,31 @@ FLOW_HD float flow_eig_min2(float a, float b, float c)
 /* The patch at (x0, y0) of the first frame tracked into the second from the
  * displacement (*u, *v), which it replaces.  Returns 0, leaving (*u, *v)
  * alone, where the patch has too little texture (eigenvalue below tau) or
- * its best match lies more than s pixels from the start. */
+ * its best match lies more than s pixels from the start.  lane / lanes:
+ * the patch's pixels this caller sums (pixel q = j s + i for q = lane,
+ * lane + lanes, ...); the lanes of a group run the patch together and end
+ * with the same result. */
 FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *o, int x0,
-                             int y0, float *u, float *v)
+                             int y0, int lane, int lanes, float *u, float *v)
 {
-    const int s = o->size;
-    const float n = (float)(s * s); /* pixels per channel */
+    const int s = o->size, np = s * s;
+    const float n = (float)np; /* pixels per channel */
     float h11 = 0.0f, h12 = 0.0f, h22 = 0.0f, sgx[3] = { 0, 0, 0 }, sgy[3] = { 0, 0, 0 };
     for (int c = 0; c < f->channels; c++) {
-        for (int j = 0; j < s; j++)
-            for (int i = 0; i < s; i++) {
-                const float gx = flow_at(&f->gx[c], x0 + i, y0 + j);
-                const float gy = flow_at(&f->gy[c], x0 + i, y0 + j);
-                h11 += gx * gx, h12 += gx * gy, h22 += gy * gy;
-                sgx[c] += gx, sgy[c] += gy;
-            }
+        /* lane 0 carries the earlier channels' totals: a single lane adds in
+         * the order of the formulas */
+        float p11 = lane ? 0.0f : h11, p12 = lane ? 0.0f : h12, p22 = lane ? 0.0f : h22;
+        float pgx = 0.0f, pgy = 0.0f;
+        for (int q = lane; q < np; q += lanes) {
+            const int px = x0 + q % s, py = y0 + q / s;
+            const float gx = flow_at(&f->gx[c], px, py);
+            const float gy = flow_at(&f->gy[c], px, py);
+            p11 += gx * gx, p12 += gx * gy, p22 += gy * gy;
+            pgx += gx, pgy += gy;
+        }
+        h11 = flow_lanes_sum(p11, lanes), h12 = flow_lanes_sum(p12, lanes);
+        h22 = flow_lanes_sum(p22, lanes);
+        sgx[c] = flow_lanes_sum(pgx, lanes), sgy[c] = flow_lanes_sum(pgy, lanes);
         if (o->normalise)
             h11 -= sgx[c] * sgx[c] / n, h12 -= sgx[c] * sgy[c] / n, h22 -= sgy[c] * sgy[c] / n;
     }
@@ -86,17 +96,18 @@ FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *
     for (int k = 0, converged = 0;; k++) {
         float bx = 0.0f, by = 0.0f, see = 0.0f;
         for (int c = 0; c < f->channels; c++) {
+            float pbx = lane ? 0.0f : bx, pby = lane ? 0.0f : by, psee = lane ? 0.0f : see;
             float se = 0.0f;
-            for (int j = 0; j < s; j++)
-                for (int i = 0; i < s; i++) {
-                    const int px = x0 + i, py = y0 + j;
-                    const float e =
-                        flow_sample_at(&f->f2[c], (float)px + du, (float)py + dv, o->cubic)
-                        - flow_at(&f->f1[c], px, py);
-                    bx += flow_at(&f->gx[c], px, py) * e;
-                    by += flow_at(&f->gy[c], px, py) * e;
-                    se += e, see += e * e;
-                }
+            for (int q = lane; q < np; q += lanes) {
+                const int px = x0 + q % s, py = y0 + q / s;
+                const float e = flow_sample_at(&f->f2[c], (float)px + du, (float)py + dv, o->cubic)
+                                - flow_at(&f->f1[c], px, py);
+                pbx += flow_at(&f->gx[c], px, py) * e;
+                pby += flow_at(&f->gy[c], px, py) * e;
+                se += e, psee += e * e;
+            }
+            bx = flow_lanes_sum(pbx, lanes), by = flow_lanes_sum(pby, lanes);
+            see = flow_lanes_sum(psee, lanes), se = flow_lanes_sum(se, lanes);
             if (o->normalise)
                 bx -= sgx[c] * se / n, by -= sgy[c] * se / n, see -= se * se / n;
         }
@@ -222,7 +233,7 @@ FLOW_HD int flow_patch_track_affine(const flow_patch_frames *f, const flow_patch
     float L[6][6], probe[6] = { 0, 0, 0, 0, 0, 0 };
     flow_sym6_fill(L, H);
     if (!flow_cholesky6(L, probe))
-        return flow_patch_track(f, o, x0, y0, u, v);
+        return flow_patch_track(f, o, x0, y0, 0, 1, u, v);
     /* the pixel the flow belongs to, relative to the patch centre */
     const float px = (float)(s / 2) - half, py = px;
     const float cx = (float)x0 + half, cy = (float)y0 + half;
@@ -303,7 +314,7 @@ FLOW_HD void flow_plk_px(const flow_plk_args *a, int x, int y)
     const int r = a->o.size / 2;
     /* the affine iterations start from the translation's result: far from
      * the match, six parameters fitted at once go astray */
-    int ok = flow_patch_track(&a->f, &a->o, x - r, y - r, &u, &v);
+    int ok = flow_patch_track(&a->f, &a->o, x - r, y - r, 0, 1, &u, &v);
     if (ok && a->o.affine)
         flow_patch_track_affine(&a->f, &a->o, x - r, y - r, &u, &v);
     if (!ok && a->mark)
@@ -314,7 +325,10 @@ FLOW_HD void flow_plk_px(const flow_plk_args *a, int x, int y)
 
 /* Dense inverse search, step 1: patch (i, j) of the grid, its top-left
  * pixel at (i, j) * stride, tracked from the dense flow w at its centre;
- * its displacement goes to (p.u, p.v)(i, j). */
+ * its displacement goes to (p.u, p.v)(i, j).  The lanes of a group (a warp
+ * on the GPU) run one patch together: a thread per patch would run its
+ * iterations in a row, with a few hundred threads on the GPU at the coarse
+ * levels. */
 typedef struct flow_dis_search_args {
     flow_patch_frames f;
     flow_patch_opts o;
@@ -323,15 +337,23 @@ typedef struct flow_dis_search_args {
     int stride;
 } flow_dis_search_args;
 
-FLOW_HD void flow_dis_search_px(const flow_dis_search_args *a, int i, int j)
+FLOW_HD void flow_dis_search_point(const flow_dis_search_args *a, int i, int j, int lane,
+                                   int lanes)
 {
     const int x0 = i * a->stride, y0 = j * a->stride, r = a->o.size / 2;
     const int cx = flow_clampi(x0 + r, 0, a->w.u.width - 1);
     const int cy = flow_clampi(y0 + r, 0, a->w.u.height - 1);
     float u = FLOW_PX(a->w.u, cx, cy), v = FLOW_PX(a->w.v, cx, cy);
-    flow_patch_track(&a->f, &a->o, x0, y0, &u, &v);
-    FLOW_PX(a->p.u, i, j) = u;
-    FLOW_PX(a->p.v, i, j) = v;
+    flow_patch_track(&a->f, &a->o, x0, y0, lane, lanes, &u, &v);
+    if (lane == 0) {
+        FLOW_PX(a->p.u, i, j) = u;
+        FLOW_PX(a->p.v, i, j) = v;
+    }
+}
+
+FLOW_HD void flow_dis_search_px(const flow_dis_search_args *a, int i, int j)
+{
+    flow_dis_search_point(a, i, j, 0, 1);
 }
 
 /* The patches of a grid (side s, stride t, n of them along an axis) that

@@ -34,6 +34,21 @@
 #define FLOW_BARRIER() ((void)0)
 #endif
 
+/* The sum over the lanes of a group that computes one point together:
+ * `lanes` threads of a warp on the GPU (a power of two up to 32; every lane
+ * gets the same bits: a butterfly adds each pair in both lanes in the same
+ * order), one lane on the CPU and in one-thread-per-point kernels. */
+FLOW_HD float flow_lanes_sum(float v, int lanes)
+{
+#ifdef __CUDA_ARCH__
+    for (int o = lanes / 2; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+#else
+    (void)lanes;
+#endif
+    return v;
+}
+
 FLOW_HD int flow_clampi(int i, int lo, int hi)
 {
     return i < lo ? lo : (i > hi ? hi : i);

@@ -60,8 +60,8 @@ typedef struct flow_system {
     unsigned flags;  /* FLOW_SYS_* */
 } flow_system;
 
-/* Whether the system's weights depend on x (then SOR needs the snapshot of
- * each sweep, and multigrid the full approximation scheme). */
+/* Whether the system's weights depend on x (then multigrid needs the full
+ * approximation scheme). */
 FLOW_HD int flow_system_nonlinear(const flow_system *s)
 {
     int nl = (s->flags & FLOW_SYS_PSI_S) != 0;
@@ -226,23 +226,15 @@ FLOW_HD flow_var_terms flow_var_terms_from(const flow_system *s, const flow_sten
     return t;
 }
 
-/* The terms at (x, y).  The neighbour values come from xv, the weights from
- * xd: the same field for Jacobi, the residual and the operator; for
- * in-place SOR, xd is the snapshot taken at the start of the sweep (the
- * values being updated must not feed the weights of their own half
- * sweep). */
-FLOW_HD flow_var_terms flow_var_terms_px(const flow_system *s, const flow_pair *xv,
-                                         const flow_pair *xd, int x, int y)
+/* The terms at (x, y) of the flow xf, the weights lagged (taken from xf):
+ * Jacobi, the residual and the operator. */
+FLOW_HD flow_var_terms flow_var_terms_px(const flow_system *s, const flow_pair *xf, int x,
+                                         int y)
 {
-    const int w = xv->u.width, h = xv->u.height;
+    const int w = xf->u.width, h = xf->u.height;
     const int psi_s = (s->flags & FLOW_SYS_PSI_S) != 0;
-    const flow_stencil du = flow_stencil_load(&xd->u, x, y, psi_s);
-    const flow_stencil dv = flow_stencil_load(&xd->v, x, y, psi_s);
-    flow_stencil vu = du, vv = dv;
-    if (xv != xd) {
-        vu = flow_stencil_load(&xv->u, x, y, 0);
-        vv = flow_stencil_load(&xv->v, x, y, 0);
-    }
+    const flow_stencil du = flow_stencil_load(&xf->u, x, y, psi_s);
+    const flow_stencil dv = flow_stencil_load(&xf->v, x, y, psi_s);
     float pc = 1.0f, pw = 0.0f, pe = 0.0f, pn = 0.0f, ps = 0.0f;
     if (psi_s) {
         /* at every pixel (the clamped stencil keeps them finite), used only
@@ -253,7 +245,28 @@ FLOW_HD flow_var_terms flow_var_terms_px(const flow_system *s, const flow_pair *
         pn = flow_psi_s_diff(s, du.ne, du.nw, du.c, du.nn, dv.ne, dv.nw, dv.c, dv.nn);
         ps = flow_psi_s_diff(s, du.se, du.sw, du.ss, du.c, dv.se, dv.sw, dv.ss, dv.c);
     }
-    return flow_var_terms_from(s, &vu, &vv, du.c, dv.c, x, y, w, h, pc, pw, pe, pn, ps);
+    return flow_var_terms_from(s, &du, &dv, du.c, dv.c, x, y, w, h, pc, pw, pe, pn, ps);
+}
+
+/* The terms at (x, y) from the values of vals and the Psi'_S of every
+ * pixel in ps (row i at ps + i * pitch; read only for a robust smoothness
+ * term).  The data terms are weighted for the pixel's own value: SOR reads
+ * it before its half sweep changes it, so with ps taken from the sweep's
+ * start this gives the lagged weights of the sweep's start at every
+ * update. */
+FLOW_HD flow_var_terms flow_var_terms_psi(const flow_system *s, const flow_pair *vals,
+                                          const float *ps, int pitch, int x, int y)
+{
+    const int w = vals->u.width, h = vals->u.height;
+    const long i = (long)y * pitch + x;
+    const flow_stencil vu = flow_stencil_load(&vals->u, x, y, 0);
+    const flow_stencil vv = flow_stencil_load(&vals->v, x, y, 0);
+    const int nl = (s->flags & FLOW_SYS_PSI_S) != 0;
+    const float pc = nl ? ps[i] : 1.0f;
+    const float pw = nl && x > 0 ? ps[i - 1] : 0.0f, pe = nl && x < w - 1 ? ps[i + 1] : 0.0f;
+    const float pn = nl && y > 0 ? ps[i - pitch] : 0.0f;
+    const float pso = nl && y < h - 1 ? ps[i + pitch] : 0.0f;
+    return flow_var_terms_from(s, &vu, &vv, vu.c, vv.c, x, y, w, h, pc, pw, pe, pn, pso);
 }
 
 /* The right-hand side at (x, y) (0 without FLOW_SYS_RHS). */
@@ -273,7 +286,7 @@ FLOW_HD void flow_rhs_at(const flow_system *s, const flow_pair *f, int x, int y,
 FLOW_HD void flow_apply_at(const flow_system *s, const flow_pair *xf, int x, int y, float *nu,
                            float *nv)
 {
-    const flow_var_terms t = flow_var_terms_px(s, xf, xf, x, y);
+    const flow_var_terms t = flow_var_terms_px(s, xf, x, y);
     const float u = t.u, v = t.v;
     const float aff = (s->flags & FLOW_SYS_AFFINE) ? 1.0f : 0.0f;
     const int n = s->nterms;
@@ -384,30 +397,54 @@ typedef struct flow_jacobi_sweep_args {
 
 FLOW_HD void flow_jacobi_sweep_px(const flow_jacobi_sweep_args *a, int x, int y)
 {
-    const flow_var_terms t = flow_var_terms_px(&a->s, &a->x, &a->x, x, y);
+    const flow_var_terms t = flow_var_terms_px(&a->s, &a->x, x, y);
     float fu, fv;
     flow_rhs_at(&a->s, &a->f, x, y, &fu, &fv);
     flow_jacobi_update(&a->s, &t, fu, fv, a->weight, &FLOW_PX(a->out.u, x, y),
                        &FLOW_PX(a->out.v, x, y));
 }
 
-/* One colour of a red-black SOR sweep in place (seed 004), weights from
- * the sweep's snapshot xd (xd may be x for a linear system).  Alternate
- * indexing: point k of row y is pixel 2k + ((y + colour) & 1), so every
- * point of the grid (half the width) works on the colour. */
+/* Psi'_S of x at every pixel into ps: what the two colours of a nonlinear
+ * SOR sweep read as the diffusivities of the sweep's start (evaluated once
+ * per pixel, where each update would evaluate its own and its four
+ * neighbours' from a snapshot of x). */
+typedef struct flow_diffusivity_args {
+    flow_system s;
+    flow_pair x;
+    flow_plane ps;
+} flow_diffusivity_args;
+
+FLOW_HD void flow_diffusivity_px(const flow_diffusivity_args *a, int x, int y)
+{
+    FLOW_PX(a->ps, x, y) = flow_psi_s_px(&a->s, &a->x, x, y);
+}
+
+/* One colour of a red-black SOR sweep in place (seed 004), the smoothness
+ * weights from the sweep's diffusivities ps (read only for a robust
+ * smoothness term).  Alternate indexing: point k of row y is pixel
+ * 2k + ((y + colour) & 1), so every point of the grid (half the width)
+ * works on the colour. */
 typedef struct flow_sor_half_args {
     flow_system s;
-    flow_pair x, xd, f;
+    flow_pair x, f;
+    flow_plane ps;
     int colour;
     float omega;
 } flow_sor_half_args;
 
+/* The pixel of point k of row y for a colour (-1 past the row's end). */
+FLOW_HD int flow_colour_x(int k, int y, int colour, int width)
+{
+    const int x = 2 * k + ((y + colour) & 1);
+    return x < width ? x : -1;
+}
+
 FLOW_HD void flow_sor_half_px(const flow_sor_half_args *a, int k, int y)
 {
-    const int x = 2 * k + ((y + a->colour) & 1);
-    if (x >= a->x.u.width)
+    const int x = flow_colour_x(k, y, a->colour, a->x.u.width);
+    if (x < 0)
         return;
-    const flow_var_terms t = flow_var_terms_px(&a->s, &a->x, &a->xd, x, y);
+    const flow_var_terms t = flow_var_terms_psi(&a->s, &a->x, a->ps.data, a->ps.pitch, x, y);
     float fu, fv;
     flow_rhs_at(&a->s, &a->f, x, y, &fu, &fv);
     flow_sor_update(&a->s, &t, &a->x, fu, fv, x, y, a->omega);
@@ -464,20 +501,6 @@ typedef struct flow_smooth_small_args {
     int sor; /* 1: red-black SOR in place; 0: Jacobi x -> t -> x ..., the result in x */
 } flow_smooth_small_args;
 
-/* The terms at (x, y) from the values of vals and the Psi'_S in ps. */
-FLOW_HD flow_var_terms flow_small_terms(const flow_system *s, const flow_pair *vals,
-                                        const float *ps, int x, int y)
-{
-    const int w = vals->u.width, h = vals->u.height, i = y * w + x;
-    const flow_stencil vu = flow_stencil_load(&vals->u, x, y, 0);
-    const flow_stencil vv = flow_stencil_load(&vals->v, x, y, 0);
-    const int nl = (s->flags & FLOW_SYS_PSI_S) != 0;
-    const float pc = nl ? ps[i] : 1.0f;
-    const float pw = nl && x > 0 ? ps[i - 1] : 0.0f, pe = nl && x < w - 1 ? ps[i + 1] : 0.0f;
-    const float pn = nl && y > 0 ? ps[i - w] : 0.0f, pso = nl && y < h - 1 ? ps[i + w] : 0.0f;
-    return flow_var_terms_from(s, &vu, &vv, vu.c, vv.c, x, y, w, h, pc, pw, pe, pn, pso);
-}
-
 /* Psi'_S of every pixel of src into ps, then a barrier (robust smoothness
  * only).  A worker handles pixels first, first + step, ... (a CUDA thread:
  * threadIdx.x, blockDim.x; the CPU: 0, 1). */
@@ -510,7 +533,7 @@ FLOW_HD void flow_jacobi_small_on(const flow_system *s, const flow_pair *x, cons
         flow_small_psi(s, &src, ps, first, step);
         for (int i = first; i < np; i += step) {
             const int px = i % w, py = i / w;
-            const flow_var_terms tm = flow_small_terms(s, &src, ps, px, py);
+            const flow_var_terms tm = flow_var_terms_psi(s, &src, ps, w, px, py);
             float fu, fv, u, v;
             flow_rhs_at(s, f, px, py, &fu, &fv);
             flow_jacobi_update(s, &tm, fu, fv, omega, &u, &v);
@@ -528,19 +551,20 @@ FLOW_HD void flow_jacobi_small_on(const flow_system *s, const flow_pair *x, cons
 }
 
 /* Red-black SOR of system s in place on x; each sweep's Psi'_S is that of
- * x at its start (what the snapshot gives the per-pixel path). */
+ * x at its start (as the per-pixel path's diffusivity pass gives it). */
 FLOW_HD void flow_sor_small_on(const flow_system *s, const flow_pair *x, const flow_pair *f,
                                float omega, int sweeps, float *ps, int first, int step)
 {
-    const int w = x->u.width, np = w * x->u.height;
+    /* each colour's points (hw per row), as flow_sor_half_px numbers them */
+    const int w = x->u.width, hw = (w + 1) / 2, nc = hw * x->u.height;
     for (int k = 0; k < sweeps; k++) {
         flow_small_psi(s, x, ps, first, step);
         for (int colour = 0; colour < 2; colour++) {
-            for (int i = first; i < np; i += step) {
-                const int px = i % w, py = i / w;
-                if (((px + py) & 1) != colour)
+            for (int i = first; i < nc; i += step) {
+                const int py = i / hw, px = flow_colour_x(i % hw, py, colour, w);
+                if (px < 0)
                     continue;
-                const flow_var_terms tm = flow_small_terms(s, x, ps, px, py);
+                const flow_var_terms tm = flow_var_terms_psi(s, x, ps, w, px, py);
                 float fu, fv;
                 flow_rhs_at(s, f, px, py, &fu, &fv);
                 flow_sor_update(s, &tm, x, fu, fv, px, py, omega);

@@ -140,11 +140,17 @@ static double bytes_jacobi_sweep(const flow_jacobi_sweep_args *a)
     return NPX(&a->x.u) * (sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0);
 }
 /* A red-black SOR sweep (two halves) reads the tensor and f once, all of x
- * twice, and writes x once: each half is one half of that.  The snapshot
- * of a nonlinear sweep is a copy_pair of its own. */
+ * twice, and writes x once: each half is one half of that; with a robust
+ * smoothness term each half also reads the diffusivities. */
 static double bytes_sor_half(const flow_sor_half_args *a)
 {
-    return NPX(&a->x.u) * (sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0 + 8.0) / 2.0;
+    const double ps = (a->s.flags & FLOW_SYS_PSI_S) ? 4.0 : 0.0;
+    return NPX(&a->x.u) * ((sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0 + 8.0) / 2.0 + ps);
+}
+/* x read, one diffusivity per pixel written. */
+static double bytes_diffusivity(const flow_diffusivity_args *a)
+{
+    return 12.0 * NPX(&a->ps);
 }
 static double bytes_residual(const flow_residual_args *a)
 {

@@ -1,11 +1,13 @@
 /* points.cu -- the CUDA device's operations on point sets and on whole
- * planes: KLT tracking (gpu POINTS in libflow/kernels/list.h) with a warp per
- * point, the largest value of a plane, and the descending sort of a row.
+ * planes: the operations whose every point does a window's work (gpu POINTS
+ * in libflow/kernels/list.h: KLT tracking, the patches of dense inverse
+ * search) with a warp per point, the largest value of a plane, and the
+ * descending sort of a row.
  *
  * A window of 21 x 21 pixels is 441 samples per Gauss-Newton step: a warp
  * shares them out (14 per lane) and adds its sums by shuffles
- * (flow_klt_lanes_sum), where a thread per point would run 441 in a row
- * with a thousand threads on the whole GPU. */
+ * (flow_lanes_sum), where a thread per point would run 441 in a row with a
+ * thousand threads on the whole GPU. */
 #include "common.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -28,6 +30,27 @@ flow_status cuda_klt_track(flow_device *d, const flow_klt_track_args *a)
     const dim3 block(32, TRACK_WARPS), grid((unsigned)(a->n + TRACK_WARPS - 1) / TRACK_WARPS);
     flow_klt_track_kernel<<<grid, block, 0, cuda_stream(d)>>>(*a);
     return FLOW_CUDA_LAUNCHED("klt_track");
+}
+
+#define SEARCH_WARPS 8 /* patches per block */
+
+__global__ void __launch_bounds__(32 * SEARCH_WARPS)
+    flow_dis_search_kernel(const __grid_constant__ flow_dis_search_args a)
+{
+    const int w = a.p.u.width, k = blockIdx.x * SEARCH_WARPS + threadIdx.y;
+    if (k < w * a.p.u.height) /* the same for the whole warp */
+        flow_dis_search_point(&a, k % w, k / w, threadIdx.x, 32);
+}
+
+flow_status cuda_dis_search(flow_device *d, const flow_dis_search_args *a)
+{
+    const int n = a->p.u.width * a->p.u.height;
+    if (n <= 0)
+        return FLOW_OK;
+    FLOW_TRY(cuda_enter(d));
+    const dim3 block(32, SEARCH_WARPS), grid((unsigned)(n + SEARCH_WARPS - 1) / SEARCH_WARPS);
+    flow_dis_search_kernel<<<grid, block, 0, cuda_stream(d)>>>(*a);
+    return FLOW_CUDA_LAUNCHED("dis_search");
 }
 
 /* ---- the largest value ------------------------------------------------- */
