@@ -239,24 +239,27 @@ static flow_status solve_and_filter(flow_pyramid *py, flow_exec *ex, flow_pyr_le
 }
 
 /* One level: `warps` passes of warp, data terms, solve and filter, starting
- * from the w already in L->w; the total flow ends in *L->x. */
+ * from the w already in L->w; the total flow ends in *L->x.  A warm-started
+ * method linearises each pass at the flow its solve starts from, x itself;
+ * otherwise each pass takes a copy of x into w. */
 static flow_status warp_level(flow_pyramid *py, flow_exec *ex, flow_pyr_level *L)
 {
     flow_device *d = py->dev;
+    const flow_pair *lin = py->hooks.warm ? L->x : &L->w;
     if (py->hooks.warm)
         FLOW_TRY(flow_pair_copy(d, L->x, &L->w));
     for (int k = 0; k < py->p.warps; k++) {
-        if (k > 0)
+        if (k > 0 && !py->hooks.warm)
             FLOW_TRY(flow_pair_copy(d, &L->w, L->x));
         flow_stage_begin(ex, "warp");
         flow_status s = FLOW_OK;
         for (int c = 0; c < py->channels && s == FLOW_OK; c++) {
-            const flow_warp_args a = { L->warped[c], L->frame[1][c], L->w, py->p.bicubic };
+            const flow_warp_args a = { L->warped[c], L->frame[1][c], *lin, py->p.bicubic };
             s = flow_k_warp(d, &a);
         }
         flow_stage_end(ex, "warp");
         FLOW_TRY(s);
-        FLOW_TRY(py->hooks.terms(py->user, ex, L, L->frame[0], L->warped, &L->w));
+        FLOW_TRY(py->hooks.terms(py->user, ex, L, L->frame[0], L->warped, lin));
         FLOW_TRY(solve_and_filter(py, ex, L));
     }
     return FLOW_OK;

@@ -51,7 +51,8 @@ typedef struct flow_pyramid_hooks {
     flow_status (*solve)(void *user, flow_exec *ex, flow_pyr_level *L);
     flow_status (*filter)(void *user, flow_exec *ex, flow_pyr_level *L);
     /* 1: solve starts from w (a warm start): the driver puts w into *L->x
-     * before a level's first warp; later warps find x == w already */
+     * before a level's first warp, and every warp linearises at *L->x
+     * (terms get L->x as w); L->w is not updated after the first */
     int warm;
 } flow_pyramid_hooks;
 
