@@ -5,13 +5,15 @@
  * on the checkerboard of the ordinary layout, with the alternate indexing
  * of its section 4.3; the colour-split layout of its section 4.2.1 is not
  * used; a robust smoothness term takes its diffusivities from the sweep's
- * start, evaluated once per pixel before the two halves).  The same loops run alone (solver jacobi / rbsor) and as the
- * smoothers of every multigrid cycle.  A grid of at most FLOW_SMALL_GRID
- * pixels runs all its sweeps in one device call.
+ * start), whose sweeps the device runs (sor_sweeps of device/device.h).
+ * The same loops run alone (solver jacobi / rbsor) and as the smoothers of
+ * every multigrid cycle.  A grid of at most FLOW_SMALL_GRID pixels runs all
+ * its sweeps in one device call.
  *
  * Results stay in place: after n sweeps the iterate is in the level's x
- * whatever n is (Jacobi copies it back from its partner t after an odd
- * count), so a recorded graph replays onto the very planes it names.
+ * whatever n is (Jacobi, and SOR on the GPU, copy it back from the partner
+ * t after an odd count), so a recorded graph replays onto the very planes
+ * it names.
  *
  * Trace: residual norms need a read-back from the device, so they are
  * computed only while a trace observer is set. */
@@ -61,17 +63,8 @@ flow_status flow_mg_level_residual_rms(flow_mg *mg, int d, unsigned flags, doubl
 
 static flow_status sor_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n)
 {
-    /* a robust smoothness term: each sweep's diffusivities into t.u first */
-    const int psi_s = (s->flags & FLOW_SYS_PSI_S) != 0;
-    const flow_diffusivity_args diff = { *s, L->x, L->t.u };
-    flow_sor_half_args a = { *s, L->x, rhs(L, s->flags), L->t.u, 0, (float)mg->p.omega };
-    for (int k = 0; k < n; k++) {
-        if (psi_s)
-            FLOW_TRY(flow_k_diffusivity(mg->dev, &diff));
-        for (a.colour = 0; a.colour < 2; a.colour++)
-            FLOW_TRY(flow_k_sor_half(mg->dev, &a));
-    }
-    return FLOW_OK;
+    const flow_sor_sweeps_args a = { *s, L->x, L->t, rhs(L, s->flags), (float)mg->p.omega, n };
+    return flow_sor_sweeps_run(mg->dev, &a);
 }
 
 static flow_status jacobi_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n)

@@ -96,6 +96,9 @@ typedef struct flow_device_ops {
     /* Every sweep of a smoother on a grid of at most FLOW_SMALL_GRID pixels
      * (flow_jacobi_small or flow_sor_small of libflow/pixel/variational.h) in one call. */
     flow_status (*smooth_small)(flow_device *d, const flow_smooth_small_args *a);
+    /* n red-black SOR sweeps on a grid of any size (flow_sor_sweeps_args of
+     * libflow/pixel/variational.h), the result in x. */
+    flow_status (*sor_sweeps)(flow_device *d, const flow_sor_sweeps_args *a);
     /* A whole multigrid cycle from a level of at most FLOW_SMALL_GRID pixels
      * down to the coarsest (flow_small_cycle of libflow/pixel/coarse.h) in one call. */
     flow_status (*small_cycle)(flow_device *d, const flow_small_cycle_args *a);
@@ -169,6 +172,10 @@ static inline flow_status flow_sort_desc(flow_device *d, const flow_plane *keys,
 static inline flow_status flow_smooth_small_run(flow_device *d, const flow_smooth_small_args *a)
 {
     return d->ops->smooth_small(d, a);
+}
+static inline flow_status flow_sor_sweeps_run(flow_device *d, const flow_sor_sweeps_args *a)
+{
+    return d->ops->sor_sweeps(d, a);
 }
 static inline flow_status flow_small_cycle_run(flow_device *d, const flow_small_cycle_args *a)
 {

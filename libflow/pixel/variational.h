@@ -374,14 +374,23 @@ FLOW_HD void flow_jacobi_update(const flow_system *s, const flow_var_terms *t, f
     *v_new = flow_update_v(s, t, t->u, t->v, fv, omega);
 }
 
-/* The SOR update at (x, y) in place: u first, then v with the new u
- * (pointwise Gauss-Seidel with over-relaxation omega); t holds the
- * pixel's current values. */
+/* The SOR update of a pixel: u first, then v with the new u (pointwise
+ * Gauss-Seidel with over-relaxation omega); t holds the pixel's current
+ * values. */
+FLOW_HD void flow_sor_new(const flow_system *s, const flow_var_terms *t, float fu, float fv,
+                          float omega, float *u, float *v)
+{
+    *u = flow_update_u(s, t, t->u, t->v, fu, omega);
+    *v = flow_update_v(s, t, *u, t->v, fv, omega);
+}
+
+/* The same in place at (x, y) of xf. */
 FLOW_HD void flow_sor_update(const flow_system *s, const flow_var_terms *t, const flow_pair *xf,
                              float fu, float fv, int x, int y, float omega)
 {
-    const float u = flow_update_u(s, t, t->u, t->v, fu, omega);
-    FLOW_PX(xf->v, x, y) = flow_update_v(s, t, u, t->v, fv, omega);
+    float u, v;
+    flow_sor_new(s, t, fu, fv, omega, &u, &v);
+    FLOW_PX(xf->v, x, y) = v;
     FLOW_PX(xf->u, x, y) = u;
 }
 
@@ -448,6 +457,49 @@ FLOW_HD void flow_sor_half_px(const flow_sor_half_args *a, int k, int y)
     float fu, fv;
     flow_rhs_at(&a->s, &a->f, x, y, &fu, &fv);
     flow_sor_update(&a->s, &t, &a->x, fu, fv, x, y, a->omega);
+}
+
+/* ---- whole sweeps on tiles ---------------------------------------------- */
+
+/* n red-black SOR sweeps on a grid of any size, the result in x (t: scratch
+ * of x's size): the device's sor_sweeps call.  The CPU runs per sweep the
+ * operations above (diffusivity, the two colours); the GPU runs a sweep as
+ * one launch on tiles (device/cuda/sweeps.cu), x -> t -> x, each tile
+ * holding the flow of its pixels and of a border three pixels wide, with
+ * the values at coordinates clamped into the grid (what flow_stencil_load
+ * reads).  The two functions below are what the tiles compute at a pixel:
+ * the values of flow_diffusivity_px and flow_sor_half_px from the tile
+ * (pointers at the pixel, row pitches pu for the flow, pp for Psi'_S). */
+typedef struct flow_sor_sweeps_args {
+    flow_system s;
+    flow_pair x, t, f;
+    float omega;
+    int sweeps;
+} flow_sor_sweeps_args;
+
+FLOW_HD float flow_psi_s_tile(const flow_system *s, const float *u, const float *v, int pu)
+{
+    return flow_psi_s_diff(s, u[1], u[-1], u[pu], u[-pu], v[1], v[-1], v[pu], v[-pu]);
+}
+
+FLOW_HD void flow_sor_tile(const flow_system *s, const float *u, const float *v, int pu,
+                           const float *ps, int pp, const flow_pair *f, int x, int y, int w,
+                           int h, float omega, float *nu, float *nv)
+{
+    flow_stencil su, sv;
+    su.c = u[0], su.e = u[1], su.w = u[-1], su.s = u[pu], su.n = u[-pu];
+    sv.c = v[0], sv.e = v[1], sv.w = v[-1], sv.s = v[pu], sv.n = v[-pu];
+    su.ee = su.ww = su.ss = su.nn = su.ne = su.nw = su.se = su.sw = 0.0f;
+    sv.ee = sv.ww = sv.ss = sv.nn = sv.ne = sv.nw = sv.se = sv.sw = 0.0f;
+    const int nl = (s->flags & FLOW_SYS_PSI_S) != 0;
+    const float pc = nl ? ps[0] : 1.0f;
+    const float pw = nl && x > 0 ? ps[-1] : 0.0f, pe = nl && x < w - 1 ? ps[1] : 0.0f;
+    const float pn = nl && y > 0 ? ps[-pp] : 0.0f, pso = nl && y < h - 1 ? ps[pp] : 0.0f;
+    const flow_var_terms t =
+        flow_var_terms_from(s, &su, &sv, su.c, sv.c, x, y, w, h, pc, pw, pe, pn, pso);
+    float fu, fv;
+    flow_rhs_at(s, f, x, y, &fu, &fv);
+    flow_sor_new(s, &t, fu, fv, omega, nu, nv);
 }
 
 /* r = f - N(x). */

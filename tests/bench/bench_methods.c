@@ -295,10 +295,10 @@ static flow_status w_copy(flow_device *d, flow_plane *dst, const flow_plane *s)
 static double bytes_small_sweeps(const flow_system *s, const flow_plane *x, int sweeps, int sor)
 {
     const double px = NPX(x), sys = sys_bytes_px(s) + rhs_px(s);
-    const int nl = flow_system_nonlinear(s);
+    const int psi = (s->flags & FLOW_SYS_PSI_S) != 0; /* the diffusivity pass, then read */
     if (sweeps <= 0)
         return 0;
-    return sor ? sweeps * px * (sys + 16.0 + 8.0 + (nl ? 16.0 : 0.0))
+    return sor ? sweeps * px * (sys + 16.0 + 8.0 + (psi ? 20.0 : 0.0))
                : sweeps * px * (sys + 16.0) + (sweeps % 2 ? 16.0 * px : 0.0);
 }
 static flow_status w_smooth_small(flow_device *d, const flow_smooth_small_args *a)
@@ -306,6 +306,19 @@ static flow_status w_smooth_small(flow_device *d, const flow_smooth_small_args *
     if (a->sweeps > 0)
         dev_bytes += bytes_small_sweeps(&a->s, &a->x.u, a->sweeps, a->sor), launches++;
     return real->smooth_small(d, a);
+}
+/* SOR sweeps on tiles, a launch per sweep: each sweep reads the tensors,
+ * f and x once and writes x once (the GPU's tiles; the CPU runs the
+ * per-pixel operations), plus the copy back after an odd count. */
+static flow_status w_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
+{
+    const double px = NPX(&a->x.u);
+    if (a->sweeps > 0) {
+        dev_bytes += a->sweeps * px * (sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0)
+                     + (a->sweeps % 2 ? 16.0 * px : 0.0);
+        launches += a->sweeps + a->sweeps % 2;
+    }
+    return real->sor_sweeps(d, a);
 }
 /* A cycle on the small levels in one launch, counted as the traffic of the
  * operations it runs (those of the call-per-operation path), level k
@@ -364,6 +377,7 @@ static void install_counting(flow_device *d)
     counting.copy = w_copy;
     counting.smooth_small = w_smooth_small;
     counting.small_cycle = w_small_cycle;
+    counting.sor_sweeps = w_sor_sweeps;
     counting.plane_max = w_plane_max;
     counting.sort_desc = w_sort_desc;
 #define FLOW_INSTALL(stem, A, W, H, G) counting.stem = w_##stem;

@@ -148,6 +148,7 @@ const flow_device_ops flow_cpu_ops = {
     .event_record = cpu_event_record,
     .event_elapsed = cpu_event_elapsed,
     .smooth_small = cpu_smooth_small,
+    .sor_sweeps = cpu_sor_sweeps,
     .small_cycle = cpu_small_cycle,
     .sum_squares = cpu_sum_squares,
     .plane_max = cpu_plane_max,

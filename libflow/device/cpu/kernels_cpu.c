@@ -2,7 +2,7 @@
  * libflow/kernels/list.h expanded into loops over each operation's grid,
  * its rows cut into chunks that the device's thread pool runs, each point
  * computed by the operation's per-pixel function; the small-grid smoother
- * run by one thread; the reductions and the sort. */
+ * run by one thread; SOR sweeps; the reductions and the sort. */
 #include "device/cpu/cpu.h"
 
 #include "base/fail.h"
@@ -46,6 +46,20 @@ flow_status cpu_smooth_small(flow_device *d, const flow_smooth_small_args *a)
         flow_sor_small(a, ps, 0, 1);
     else
         flow_jacobi_small(a, ps, 0, 1);
+    return FLOW_OK;
+}
+
+/* Per sweep the operations of the per-pixel path, Psi'_S into t.u. */
+flow_status cpu_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
+{
+    const flow_diffusivity_args diff = { a->s, a->x, a->t.u };
+    flow_sor_half_args half = { a->s, a->x, a->f, a->t.u, 0, a->omega };
+    for (int k = 0; k < a->sweeps; k++) {
+        if (a->s.flags & FLOW_SYS_PSI_S)
+            cpu_diffusivity(d, &diff);
+        for (half.colour = 0; half.colour < 2; half.colour++)
+            cpu_sor_half(d, &half);
+    }
     return FLOW_OK;
 }
 

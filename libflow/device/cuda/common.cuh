@@ -97,6 +97,9 @@ flow_status cuda_smooth_small(flow_device *d, const flow_smooth_small_args *a);
 flow_status cuda_small_cycle(flow_device *d, const flow_small_cycle_args *a);
 flow_status cuda_sum_squares(flow_device *d, const flow_plane *p, double *sum);
 
+/* sweeps.cu: red-black SOR, a sweep per launch on tiles */
+flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a);
+
 /* lanes.cu: the overlapped transfers of a sequence */
 flow_status cuda_lanes_open(flow_cuda *c);
 void cuda_lanes_close(flow_cuda *c);

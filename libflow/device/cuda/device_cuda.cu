@@ -252,6 +252,7 @@ extern "C" const flow_device_ops flow_cuda_ops = {
     .host_register = cuda_host_register,
     .host_unregister = cuda_host_unregister,
     .smooth_small = cuda_smooth_small,
+    .sor_sweeps = cuda_sor_sweeps,
     .small_cycle = cuda_small_cycle,
     .sum_squares = cuda_sum_squares,
     .plane_max = cuda_plane_max,

@@ -1,0 +1,108 @@
+/* sweeps.cu -- red-black SOR on grids above FLOW_SMALL_GRID pixels, one
+ * launch per sweep (the device's sor_sweeps call).
+ *
+ * The per-pixel path takes three launches per sweep (the diffusivities,
+ * then each colour), each reading the motion tensors of the whole grid: a
+ * cache line holds both colours, so a half sweep reads all of it.  Here a
+ * block takes a tile of 32 x 16 pixels and keeps in shared memory the flow
+ * of the tile and of a border three pixels wide, as the sweep starts:
+ * Psi'_S on the tile and two pixels around it, the first colour on the
+ * tile and one pixel around it, the second colour on the tile.  The tiles
+ * overlap in what they compute around themselves (the same values, as each
+ * pixel's update depends only on the values the sweep starts from and on
+ * its neighbours of the first colour), the tensors are read once per
+ * sweep, and the sweep goes from one buffer to the other (x -> t -> x),
+ * so that no tile reads what another has written.  Every value comes from
+ * flow_psi_s_tile and flow_sor_tile of libflow/pixel/variational.h, the
+ * functions of the per-pixel path. */
+#include "common.cuh"
+
+#define TILE_X 32
+#define TILE_Y 16
+#define BORDER 3 /* the flow: Psi'_S two pixels around the tile needs its neighbours */
+#define FLOW_W (TILE_X + 2 * BORDER)
+#define FLOW_H (TILE_Y + 2 * BORDER)
+#define PSI_W (TILE_X + 4)
+#define PSI_H (TILE_Y + 4)
+#define SWEEP_THREADS 256
+
+__global__ void __launch_bounds__(SWEEP_THREADS)
+    flow_sor_sweep_kernel(const __grid_constant__ flow_sor_sweeps_args a, flow_pair src,
+                          flow_pair dst)
+{
+    __shared__ float su[FLOW_H][FLOW_W], sv[FLOW_H][FLOW_W], sp[PSI_H][PSI_W];
+    const flow_system *s = &a.s;
+    const int w = src.u.width, h = src.u.height;
+    const int x0 = blockIdx.x * TILE_X, y0 = blockIdx.y * TILE_Y;
+    const int tid = threadIdx.y * blockDim.x + threadIdx.x, nt = blockDim.x * blockDim.y;
+    /* the flow as the sweep starts, coordinates clamped into the grid */
+    for (int i = tid; i < FLOW_W * FLOW_H; i += nt) {
+        const int lx = i % FLOW_W, ly = i / FLOW_W;
+        const int gx = flow_clampi(x0 + lx - BORDER, 0, w - 1);
+        const int gy = flow_clampi(y0 + ly - BORDER, 0, h - 1);
+        su[ly][lx] = FLOW_PX(src.u, gx, gy);
+        sv[ly][lx] = FLOW_PX(src.v, gx, gy);
+    }
+    __syncthreads();
+    if (s->flags & FLOW_SYS_PSI_S) {
+        for (int i = tid; i < PSI_W * PSI_H; i += nt) {
+            const int lx = i % PSI_W, ly = i / PSI_W;
+            const int gx = x0 + lx - 2, gy = y0 + ly - 2;
+            if (gx >= 0 && gx < w && gy >= 0 && gy < h) /* outside: never read */
+                sp[ly][lx] = flow_psi_s_tile(s, &su[ly + 1][lx + 1], &sv[ly + 1][lx + 1], FLOW_W);
+        }
+        __syncthreads();
+    }
+    /* the first colour ((x + y) even) on the tile and one pixel around it:
+     * point k of row r is pixel 2k + parity; x0 and y0 are even */
+    for (int i = tid; i < (TILE_X / 2 + 1) * (TILE_Y + 2); i += nt) {
+        const int r = i / (TILE_X / 2 + 1), k = i % (TILE_X / 2 + 1);
+        const int lx = 2 * k + (r & 1), gx = x0 + lx - 1, gy = y0 + r - 1;
+        if (gx < 0 || gx >= w || gy < 0 || gy >= h)
+            continue;
+        float nu, nv;
+        flow_sor_tile(s, &su[r + 2][lx + 2], &sv[r + 2][lx + 2], FLOW_W, &sp[r + 1][lx + 1],
+                      PSI_W, &a.f, gx, gy, w, h, a.omega, &nu, &nv);
+        su[r + 2][lx + 2] = nu;
+        sv[r + 2][lx + 2] = nv;
+    }
+    __syncthreads();
+    /* the second colour on the tile */
+    for (int i = tid; i < (TILE_X / 2) * TILE_Y; i += nt) {
+        const int r = i / (TILE_X / 2), k = i % (TILE_X / 2);
+        const int lx = 2 * k + ((r + 1) & 1), gx = x0 + lx, gy = y0 + r;
+        if (gx >= w || gy >= h)
+            continue;
+        float nu, nv;
+        flow_sor_tile(s, &su[r + 3][lx + 3], &sv[r + 3][lx + 3], FLOW_W, &sp[r + 2][lx + 2],
+                      PSI_W, &a.f, gx, gy, w, h, a.omega, &nu, &nv);
+        su[r + 3][lx + 3] = nu;
+        sv[r + 3][lx + 3] = nv;
+    }
+    __syncthreads();
+    for (int i = tid; i < TILE_X * TILE_Y; i += nt) {
+        const int lx = i % TILE_X, ly = i / TILE_X, gx = x0 + lx, gy = y0 + ly;
+        if (gx < w && gy < h) {
+            FLOW_PX(dst.u, gx, gy) = su[ly + 3][lx + 3];
+            FLOW_PX(dst.v, gx, gy) = sv[ly + 3][lx + 3];
+        }
+    }
+}
+
+flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
+{
+    FLOW_TRY(cuda_enter(d));
+    const int w = a->x.u.width, h = a->x.u.height;
+    const dim3 grid((unsigned)(w + TILE_X - 1) / TILE_X, (unsigned)(h + TILE_Y - 1) / TILE_Y);
+    const dim3 block(32, SWEEP_THREADS / 32);
+    for (int k = 0; k < a->sweeps; k++) {
+        const flow_pair &src = k % 2 ? a->t : a->x, &dst = k % 2 ? a->x : a->t;
+        flow_sor_sweep_kernel<<<grid, block, 0, cuda_stream(d)>>>(*a, src, dst);
+        FLOW_TRY(FLOW_CUDA_LAUNCHED("sor_sweeps"));
+    }
+    if (a->sweeps % 2) { /* the result back into x */
+        const flow_copy_pair_args back = { a->x, a->t };
+        return cuda_copy_pair(d, &back);
+    }
+    return FLOW_OK;
+}
