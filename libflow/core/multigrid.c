@@ -231,7 +231,7 @@ static flow_status coarse_correction(flow_mg *mg, flow_exec *ex, int d, unsigned
     }
     /* x += P (x2 - R x) (FAS) or x += P e2 */
     const flow_prolong_pair_args pp = { L->x, C->x, mg->nonlinear ? C->xr : none,
-                                        mg->nonlinear, 1 };
+                                        mg->nonlinear, 1, 0.0f };
     return flow_k_prolong_pair(dev, &pp);
 }
 
@@ -290,7 +290,7 @@ static flow_status to_finer(flow_mg *mg, flow_exec *ex, int d)
     flow_tracef(ex, d - 1, "[depth: %d] -> [depth: %d] | x%d = P[%d->%d] x%d", d, d - 1, d - 1,
                 d, d - 1, d);
     const flow_pair none = {{0}, {0}};
-    const flow_prolong_pair_args a = { mg->lev[d - 1].x, mg->lev[d].x, none, 0, 0 };
+    const flow_prolong_pair_args a = { mg->lev[d - 1].x, mg->lev[d].x, none, 0, 0, 0.0f };
     return flow_k_prolong_pair(mg->dev, &a);
 }
 

@@ -27,16 +27,8 @@ flow_status flow_pair_fill(flow_device *d, flow_pair *x, float value)
 
 flow_status flow_pair_copy(flow_device *d, flow_pair *dst, const flow_pair *src)
 {
-    FLOW_TRY(flow_copy(d, &dst->u, &src->u));
-    return flow_copy(d, &dst->v, &src->v);
-}
-
-flow_status flow_pair_scale(flow_device *d, flow_pair *x, float factor)
-{
-    flow_scale_args a = {x->u, factor};
-    FLOW_TRY(flow_k_scale(d, &a));
-    a.p = x->v;
-    return flow_k_scale(d, &a);
+    const flow_copy_pair_args a = { *dst, *src };
+    return flow_k_copy_pair(d, &a);
 }
 
 flow_status flow_pair_rms(flow_device *d, const flow_pair *p, double *rms)

@@ -9,7 +9,6 @@ flow_status flow_pair_alloc(flow_device *d, flow_pair *x, int w, int h);
 void flow_pair_free(flow_device *d, flow_pair *x);
 flow_status flow_pair_fill(flow_device *d, flow_pair *x, float value);
 flow_status flow_pair_copy(flow_device *d, flow_pair *dst, const flow_pair *src);
-flow_status flow_pair_scale(flow_device *d, flow_pair *x, float factor);
 /* RMS of a pair's values (waits for the device: traces and tests only). */
 flow_status flow_pair_rms(flow_device *d, const flow_pair *p, double *rms);
 

@@ -221,9 +221,8 @@ static flow_status flow_up(flow_pyramid *py, int l)
     const flow_pair *x = py->lev[l + 1].x;
     if (half_scale(py)) {
         const flow_pair none = {{0}, {0}};
-        const flow_prolong_pair_args a = { L->w, *x, none, 0, 0 };
-        FLOW_TRY(flow_k_prolong_pair(d, &a));
-        return flow_pair_scale(d, &L->w, 2.0f);
+        const flow_prolong_pair_args a = { L->w, *x, none, 0, 0, 2.0f };
+        return flow_k_prolong_pair(d, &a);
     }
     const float s = (float)py->p.scale, gain = (float)(1.0 / py->p.scale);
     const flow_resample_args au = { L->w.u, x->u, s, s, gain };

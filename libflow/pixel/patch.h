@@ -56,6 +56,22 @@ FLOW_HD float flow_eig_min2(float a, float b, float c)
     return m - r;
 }
 
+/* A lane's pixels whose first frame and gradient stay in registers. */
+#define FLOW_PATCH_KEPT 2
+
+/* One pixel (px, py) of a patch in an iteration: e = f2(p + d) - f1(p)
+ * (f1v, gx, gy: the first frame and its gradient at p) added to the sums
+ * b += g e, se += e, see += e^2. */
+FLOW_HD void flow_patch_residual(const flow_plane *f2, const flow_patch_opts *o, int px, int py,
+                                 float du, float dv, float f1v, float gx, float gy, float *bx,
+                                 float *by, float *se, float *see)
+{
+    const float e = flow_sample_at(f2, (float)px + du, (float)py + dv, o->cubic) - f1v;
+    *bx += gx * e;
+    *by += gy * e;
+    *se += e, *see += e * e;
+}
+
 /* The patch at (x0, y0) of the first frame tracked into the second from the
  * displacement (*u, *v), which it replaces.  Returns 0, leaving (*u, *v)
  * alone, where the patch has too little texture (eigenvalue below tau) or
@@ -91,20 +107,43 @@ FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *
     if (!(flow_eig_min2(h11, h12, h22) / (n * (float)f->channels) >= o->tau)
         || !(det > 1e-9f * tr * tr))
         return 0;
+    /* the first FLOW_PATCH_KEPT pixels of this lane (all of them for a
+     * warp on an 8x8 patch): their f1 and gradient kept in registers over
+     * the iterations */
+    float kf[3][FLOW_PATCH_KEPT], kgx[3][FLOW_PATCH_KEPT], kgy[3][FLOW_PATCH_KEPT];
+    FLOW_UNROLL
+    for (int c = 0; c < 3; c++)
+        FLOW_UNROLL
+        for (int m = 0; m < FLOW_PATCH_KEPT; m++) {
+            const int q = lane + m * lanes, px = x0 + q % s, py = y0 + q / s;
+            const int keep = c < f->channels && q < np;
+            kf[c][m] = keep ? flow_at(&f->f1[c], px, py) : 0.0f;
+            kgx[c][m] = keep ? flow_at(&f->gx[c], px, py) : 0.0f;
+            kgy[c][m] = keep ? flow_at(&f->gy[c], px, py) : 0.0f;
+        }
     const float u0 = *u, v0 = *v;
     float du = u0, dv = v0, best = INFINITY, bu = u0, bv = v0;
     for (int k = 0, converged = 0;; k++) {
         float bx = 0.0f, by = 0.0f, see = 0.0f;
-        for (int c = 0; c < f->channels; c++) {
+        FLOW_UNROLL
+        for (int c = 0; c < 3; c++) {
+            if (c >= f->channels)
+                break;
             float pbx = lane ? 0.0f : bx, pby = lane ? 0.0f : by, psee = lane ? 0.0f : see;
             float se = 0.0f;
-            for (int q = lane; q < np; q += lanes) {
+            const flow_plane *f2 = &f->f2[c];
+            FLOW_UNROLL
+            for (int m = 0; m < FLOW_PATCH_KEPT; m++) {
+                const int q = lane + m * lanes;
+                if (q < np)
+                    flow_patch_residual(f2, o, x0 + q % s, y0 + q / s, du, dv, kf[c][m],
+                                        kgx[c][m], kgy[c][m], &pbx, &pby, &se, &psee);
+            }
+            for (int q = lane + FLOW_PATCH_KEPT * lanes; q < np; q += lanes) {
                 const int px = x0 + q % s, py = y0 + q / s;
-                const float e = flow_sample_at(&f->f2[c], (float)px + du, (float)py + dv, o->cubic)
-                                - flow_at(&f->f1[c], px, py);
-                pbx += flow_at(&f->gx[c], px, py) * e;
-                pby += flow_at(&f->gy[c], px, py) * e;
-                se += e, psee += e * e;
+                flow_patch_residual(f2, o, px, py, du, dv, flow_at(&f->f1[c], px, py),
+                                    flow_at(&f->gx[c], px, py), flow_at(&f->gy[c], px, py),
+                                    &pbx, &pby, &se, &psee);
             }
             bx = flow_lanes_sum(pbx, lanes), by = flow_lanes_sum(pby, lanes);
             see = flow_lanes_sum(psee, lanes), se = flow_lanes_sum(se, lanes);

@@ -97,10 +97,12 @@ FLOW_HD void flow_restrict_pair_px(const flow_restrict_pair_args *a, int x, int 
 
 /* fine = P (coarse - ref) (ref only when with_ref), or fine += ... when
  * accumulate != 0: the coarse-grid correction x += P e (FAS: e = x2 - R x),
- * and FMG's x = P x2. */
+ * and FMG's x = P x2; times gain where it is not 0 (a flow passed down a
+ * pyramid of halvings: its vectors doubled). */
 typedef struct flow_prolong_pair_args {
     flow_pair fine, coarse, ref;
     int with_ref, accumulate;
+    float gain;
 } flow_prolong_pair_args;
 
 FLOW_HD void flow_prolong_pair_px(const flow_prolong_pair_args *a, int x, int y)
@@ -111,6 +113,8 @@ FLOW_HD void flow_prolong_pair_px(const flow_prolong_pair_args *a, int x, int y)
         u -= flow_prolong_at(&a->ref.u, x, y);
         v -= flow_prolong_at(&a->ref.v, x, y);
     }
+    if (a->gain != 0.0f)
+        u *= a->gain, v *= a->gain;
     float *pu = &FLOW_PX(a->fine.u, x, y), *pv = &FLOW_PX(a->fine.v, x, y);
     *pu = a->accumulate ? *pu + u : u;
     *pv = a->accumulate ? *pv + v : v;

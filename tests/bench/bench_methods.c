@@ -340,7 +340,7 @@ static double bytes_small_cycle(const flow_small_cycle_args *a)
         const flow_restrict_pair_args rf = { C->f, none, L->t, 0 }, rx = { C->x, C->xr, L->x, 1 };
         const flow_apply_args ap = { C->s, C->f, C->x, 1 };
         const flow_fill_args fill = { C->x.u, 0.0f };
-        const flow_prolong_pair_args pp = { L->x, C->x, C->xr, a->fas, 1 };
+        const flow_prolong_pair_args pp = { L->x, C->x, C->xr, a->fas, 1, 0.0f };
         double g = bytes_residual(&r) + bytes_restrict_pair(&rf) + bytes_prolong_pair(&pp)
                    + (a->fas ? bytes_restrict_pair(&rx) + bytes_apply(&ap) : 2 * bytes_fill(&fill));
         b += visits * (v + a->gamma * g);

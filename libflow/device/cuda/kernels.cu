@@ -43,11 +43,32 @@ __global__ void __launch_bounds__(SMALL_THREADS)
     flow_jacobi_small(&a, ps, threadIdx.x, blockDim.x);
 }
 
+/* SOR updates x in place: its planes are kept in shared memory over the
+ * sweeps (dynamic, 2 w h floats), loaded first and stored last. */
+#ifndef SMALL_SOR_SHARED
+#define SMALL_SOR_SHARED 1
+#endif
 __global__ void __launch_bounds__(SMALL_THREADS)
     flow_sor_small_kernel(const __grid_constant__ flow_smooth_small_args a)
 {
     __shared__ float ps[FLOW_SMALL_GRID];
+#if SMALL_SOR_SHARED
+    extern __shared__ float xs[];
+    const int w = a.x.u.width, h = a.x.u.height, np = w * h;
+    const flow_pair x = { { xs, w, h, w }, { xs + np, w, h, w } };
+    for (int i = threadIdx.x; i < np; i += blockDim.x) {
+        xs[i] = FLOW_PX(a.x.u, i % w, i / w);
+        xs[np + i] = FLOW_PX(a.x.v, i % w, i / w);
+    }
+    __syncthreads();
+    flow_sor_small_on(&a.s, &x, &a.f, a.omega, a.sweeps, ps, threadIdx.x, blockDim.x);
+    for (int i = threadIdx.x; i < np; i += blockDim.x) {
+        FLOW_PX(a.x.u, i % w, i / w) = xs[i];
+        FLOW_PX(a.x.v, i % w, i / w) = xs[np + i];
+    }
+#else
     flow_sor_small(&a, ps, threadIdx.x, blockDim.x);
+#endif
 }
 
 flow_status cuda_smooth_small(flow_device *d, const flow_smooth_small_args *a)
@@ -56,7 +77,10 @@ flow_status cuda_smooth_small(flow_device *d, const flow_smooth_small_args *a)
         return FLOW_OK;
     FLOW_TRY(cuda_enter(d));
     if (a->sor)
-        flow_sor_small_kernel<<<1, SMALL_THREADS, 0, cuda_stream(d)>>>(*a);
+        flow_sor_small_kernel<<<1, SMALL_THREADS,
+                                SMALL_SOR_SHARED * 2 * sizeof(float) * a->x.u.width
+                                    * a->x.u.height,
+                                cuda_stream(d)>>>(*a);
     else
         flow_jacobi_small_kernel<<<1, SMALL_THREADS, 0, cuda_stream(d)>>>(*a);
     return FLOW_CUDA_LAUNCHED("smooth_small");
