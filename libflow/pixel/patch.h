@@ -107,16 +107,19 @@ FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *
     if (!(flow_eig_min2(h11, h12, h22) / (n * (float)f->channels) >= o->tau)
         || !(det > 1e-9f * tr * tr))
         return 0;
-    /* the first FLOW_PATCH_KEPT pixels of this lane (all of them for a
-     * warp on an 8x8 patch): their f1 and gradient kept in registers over
-     * the iterations */
+    /* lanes of a group: the first FLOW_PATCH_KEPT pixels of this lane (all
+     * of them for a warp on an 8x8 patch) have their f1 and gradient kept
+     * in registers over the iterations (a lone lane, one thread per patch
+     * in a grid of them, reads them each time: registers spent on them
+     * cost it more than the loads) */
+    const int kept = lanes > 1 ? FLOW_PATCH_KEPT : 0;
     float kf[3][FLOW_PATCH_KEPT], kgx[3][FLOW_PATCH_KEPT], kgy[3][FLOW_PATCH_KEPT];
     FLOW_UNROLL
     for (int c = 0; c < 3; c++)
         FLOW_UNROLL
         for (int m = 0; m < FLOW_PATCH_KEPT; m++) {
             const int q = lane + m * lanes, px = x0 + q % s, py = y0 + q / s;
-            const int keep = c < f->channels && q < np;
+            const int keep = m < kept && c < f->channels && q < np;
             kf[c][m] = keep ? flow_at(&f->f1[c], px, py) : 0.0f;
             kgx[c][m] = keep ? flow_at(&f->gx[c], px, py) : 0.0f;
             kgy[c][m] = keep ? flow_at(&f->gy[c], px, py) : 0.0f;
@@ -135,15 +138,18 @@ FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *
             FLOW_UNROLL
             for (int m = 0; m < FLOW_PATCH_KEPT; m++) {
                 const int q = lane + m * lanes;
-                if (q < np)
+                if (m < kept && q < np)
                     flow_patch_residual(f2, o, x0 + q % s, y0 + q / s, du, dv, kf[c][m],
                                         kgx[c][m], kgy[c][m], &pbx, &pby, &se, &psee);
             }
-            for (int q = lane + FLOW_PATCH_KEPT * lanes; q < np; q += lanes) {
-                const int px = x0 + q % s, py = y0 + q / s;
+            const int q0 = lane + kept * lanes;
+            for (int q = q0, i = q0 % s, j = q0 / s; q < np; q += lanes) {
+                const int px = x0 + i, py = y0 + j;
                 flow_patch_residual(f2, o, px, py, du, dv, flow_at(&f->f1[c], px, py),
                                     flow_at(&f->gx[c], px, py), flow_at(&f->gy[c], px, py),
                                     &pbx, &pby, &se, &psee);
+                for (i += lanes; i >= s; i -= s) /* the next pixel without a division */
+                    j++;
             }
             bx = flow_lanes_sum(pbx, lanes), by = flow_lanes_sum(pby, lanes);
             see = flow_lanes_sum(psee, lanes), se = flow_lanes_sum(se, lanes);
