@@ -147,9 +147,11 @@ static flow_params *load_params(const char *seq, const char *method, const char 
 
 static score results[NPAIRS][NRUNS];
 static int present[NPAIRS];
-/* robust's flow of the chairs (pairs 8-11), kept for the forward-backward check */
+/* robust's and dis's flows of the chairs (pairs 8-11), kept for the
+ * forward-backward check */
 static const int chairs[4] = { 8, 9, 10, 11 };
-static flow_field chair_flow[4];
+static const int fb_methods[2] = { ROBUST, DIS };
+static flow_field chair_flow[2][4];
 
 /* The position of pair k in chairs[], or -1. */
 static int chair_index(int k)
@@ -195,10 +197,11 @@ static void test_all_pairs(void)
             flow_context_destroy(ctx);
             results[k][m] = evaluate(&out, &hp.gt, hp.has_mask ? &hp.mask : NULL);
             const int ci = chair_index(k);
-            if (m == ROBUST && ci >= 0 && flow_field_alloc(&chair_flow[ci], a.width,
-                                                               a.height) == FLOW_OK) {
-                memcpy(chair_flow[ci].u, out.u, sizeof(float) * a.width * a.height);
-                memcpy(chair_flow[ci].v, out.v, sizeof(float) * a.width * a.height);
+            const int fm = m == ROBUST ? 0 : m == DIS ? 1 : -1;
+            if (fm >= 0 && ci >= 0
+                && flow_field_alloc(&chair_flow[fm][ci], a.width, a.height) == FLOW_OK) {
+                memcpy(chair_flow[fm][ci].u, out.u, sizeof(float) * a.width * a.height);
+                memcpy(chair_flow[fm][ci].v, out.v, sizeof(float) * a.width * a.height);
             }
             printf("    %-38s %-6s%s AAE %7.3f  AEE %7.4f  density %5.1f%%  (%s)\n",
                    pairs[k].name, methods[m], m == 4 ? " warped" : "",
@@ -303,11 +306,11 @@ static void test_dis_bounds(void)
     CHECK(c < 3.76);
 }
 
-/* robust's backward flow of the pair (b -> a) into back, on device d. */
-static void backward_flow(flow_device *d, const flow_image *a, const flow_image *b,
+/* The backward flow of the pair (b -> a) by method m into back, on device d. */
+static void backward_flow(flow_device *d, int m, const flow_image *a, const flow_image *b,
                           flow_field *back)
 {
-    flow_params *p = harness_params("robust", NULL);
+    flow_params *p = harness_params(methods[m], NULL);
     flow_context *ctx = NULL;
     if (p)
         CHECK_OK(flow_context_create(d, a->width, a->height, a->channels, p, &ctx));
@@ -317,21 +320,24 @@ static void backward_flow(flow_device *d, const flow_image *a, const flow_image 
     flow_context_destroy(ctx);
 }
 
-/* The forward-backward check at T = 1 px on the chairs with robust, the
- * pixels it keeps scored against all pixels.  The issue asks for a kept
- * AEE at least 3x lower; measured (CPU and GPU alike): all 4.614, 1.057,
- * 3.253, 1.281 px (mean 2.551), kept 1.959, 0.944, 3.270, 0.968 px (mean
- * 1.785) at densities 80.5, 95.4, 99.3, 95.9 %: 1.43x, NOT the 3x.  Pair
- * 0000002's chair moves 73 px, which robust misses in both directions
- * alike: the two flows agree on the wrong motion and the check keeps it.
- * Asserted here: the mean kept AEE at most 0.75 of the mean over all
- * pixels, pair 0000000 (occlusions at the chairs' edges) at most half,
- * every density between 75 and 100 %. */
-static void test_fb_check_chairs(void)
+/* The forward-backward check at T = 1 px on the chairs, the pixels it
+ * keeps scored against all pixels.  The issue asks for a kept AEE at least
+ * 3x lower.  Measured (CPU and GPU alike):
+ * - dis (medium): all 6.498, 1.293, 3.440, 1.398 px (mean 3.157), kept
+ *   0.986, 1.028, 0.600, 0.828 px (mean 0.861) at densities 69.7, 86.6,
+ *   93.6, 92.7 %: 3.67x.  Asserted: 3x, every density above 60 %.
+ * - robust: all 4.614, 1.057, 3.253, 1.281 px (mean 2.551), kept 1.959,
+ *   0.944, 3.270, 0.968 px (mean 1.785) at densities 80.5, 95.4, 99.3,
+ *   95.9 %: 1.43x, NOT the 3x.  Pair 0000002's chair moves 73 px, which
+ *   robust misses in both directions alike: the two flows agree on the
+ *   wrong motion and the check keeps it.  Asserted: the mean kept AEE at
+ *   most 0.75 of the mean over all pixels, pair 0000000 (occlusions at the
+ *   chairs' edges) at most half, every density between 75 and 100 %. */
+static void fb_check_chairs(int fm)
 {
-    const int rob = ROBUST;
+    const int m = fb_methods[fm];
     for (int i = 0; i < 4; i++)
-        if (!present[chairs[i]] || !chair_flow[i].u) {
+        if (!present[chairs[i]] || !chair_flow[fm][i].u) {
             harness_skip("FlyingChairs 0000000-0000003 not in the evaluation data");
             return;
         }
@@ -339,9 +345,10 @@ static void test_fb_check_chairs(void)
     flow_device *d = harness_device();
     if (!dir || !d)
         return;
-    double all = 0, kept = 0;
+    double all = 0, kept = 0, low = 1;
     score k_score[4];
-    printf("\n| pair | AEE all pixels | AEE kept | density |\n|---|---|---|---|\n");
+    printf("\n%s:\n\n| pair | AEE all pixels | AEE kept | density |\n|---|---|---|---|\n",
+           methods[m]);
     for (int i = 0; i < 4; i++) {
         const pair *pr = &pairs[chairs[i]];
         harness_pair hp;
@@ -349,25 +356,42 @@ static void test_fb_check_chairs(void)
         if (!harness_read_pair(dir, pr->f1, pr->f2, pr->gt, pr->mask, pr->colour, &hp))
             return;
         CHECK_OK(flow_field_alloc(&back, hp.a.width, hp.a.height));
-        backward_flow(d, &hp.a, &hp.b, &back);
+        backward_flow(d, m, &hp.a, &hp.b, &back);
         flow_fb_stats st;
         memset(&st, 0, sizeof st);
-        CHECK_OK(flow_fb_check(&chair_flow[i], &back, 1.0, &st));
-        k_score[i] = evaluate(&chair_flow[i], &hp.gt, NULL);
+        CHECK_OK(flow_fb_check(&chair_flow[fm][i], &back, 1.0, &st));
+        k_score[i] = evaluate(&chair_flow[fm][i], &hp.gt, NULL);
         CHECK(k_score[i].ok && fabs(k_score[i].density - st.density) < 1e-12);
-        CHECK(st.density > 0.75 && st.density < 1.0);
-        all += results[chairs[i]][rob].aee / 4;
+        CHECK(st.density < 1.0);
+        low = fmin(low, st.density);
+        all += results[chairs[i]][m].aee / 4;
         kept += k_score[i].aee / 4;
-        printf("| %s | %.3f | %.3f | %.1f%% |\n", pr->name, results[chairs[i]][rob].aee,
+        printf("| %s | %.3f | %.3f | %.1f%% |\n", pr->name, results[chairs[i]][m].aee,
                k_score[i].aee, 100 * st.density);
         flow_field_free(&back);
         harness_pair_free(&hp);
     }
     printf("| mean | %.3f | %.3f | |\n\n", all, kept);
-    printf("    fb-check T = 1 px: kept AEE %.3fx lower than all (the issue asks 3x)\n",
-           all / kept);
-    CHECK(kept <= 0.75 * all);
-    CHECK(k_score[0].aee <= 0.5 * results[chairs[0]][rob].aee);
+    printf("    %s, fb-check T = 1 px: kept AEE %.3fx lower than all (the issue asks 3x)\n",
+           methods[m], all / kept);
+    if (m == DIS) {
+        CHECK(kept <= all / 3);
+        CHECK(low > 0.6);
+    } else {
+        CHECK(kept <= 0.75 * all);
+        CHECK(k_score[0].aee <= 0.5 * results[chairs[0]][m].aee);
+        CHECK(low > 0.75);
+    }
+}
+
+static void test_fb_check_chairs_robust(void)
+{
+    fb_check_chairs(0);
+}
+
+static void test_fb_check_chairs_dis(void)
+{
+    fb_check_chairs(1);
 }
 
 int main(void)
@@ -377,8 +401,10 @@ int main(void)
     RUN(test_warping);
     RUN(test_robust_bounds);
     RUN(test_dis_bounds);
-    RUN(test_fb_check_chairs);
-    for (int i = 0; i < 4; i++)
-        flow_field_free(&chair_flow[i]);
+    RUN(test_fb_check_chairs_robust);
+    RUN(test_fb_check_chairs_dis);
+    for (int f = 0; f < 2; f++)
+        for (int i = 0; i < 4; i++)
+            flow_field_free(&chair_flow[f][i]);
     return harness_report();
 }

@@ -486,16 +486,24 @@ static void random_tensor(flow_device *d, const flow_tensor *J, unsigned seed)
     }
 }
 
+/* Both pairs' values downloaded: a's u and v, then b's (n = w h each). */
+static float *download_two(flow_device *d, const flow_pair *a, const flow_pair *b, size_t *n)
+{
+    const int w = a->u.width, h = a->u.height;
+    *n = (size_t)w * h;
+    float *x = malloc(4 * *n * sizeof(float));
+    CHECK_OK(flow_download(d, x, (size_t)w, &a->u));
+    CHECK_OK(flow_download(d, x + *n, (size_t)w, &a->v));
+    CHECK_OK(flow_download(d, x + 2 * *n, (size_t)w, &b->u));
+    CHECK_OK(flow_download(d, x + 3 * *n, (size_t)w, &b->v));
+    return x;
+}
+
 /* Whether the pairs a and b hold the same bits. */
 static int same_pair(flow_device *d, const flow_pair *a, const flow_pair *b)
 {
-    const int w = a->u.width, h = a->u.height;
-    const size_t n = (size_t)w * h;
-    float *x = malloc(4 * n * sizeof(float));
-    CHECK_OK(flow_download(d, x, (size_t)w, &a->u));
-    CHECK_OK(flow_download(d, x + n, (size_t)w, &a->v));
-    CHECK_OK(flow_download(d, x + 2 * n, (size_t)w, &b->u));
-    CHECK_OK(flow_download(d, x + 3 * n, (size_t)w, &b->v));
+    size_t n;
+    float *x = download_two(d, a, b, &n);
     int finite = 1;
     for (size_t i = 0; i < 2 * n; i++)
         finite &= isfinite(x[i]);
@@ -503,6 +511,18 @@ static int same_pair(flow_device *d, const flow_pair *a, const flow_pair *b)
     const int same = memcmp(x, x + 2 * n, 2 * n * sizeof(float)) == 0;
     free(x);
     return same;
+}
+
+/* The largest difference between two pairs' values. */
+static double max_diff(flow_device *d, const flow_pair *a, const flow_pair *b)
+{
+    size_t n;
+    float *x = download_two(d, a, b, &n);
+    double m = 0;
+    for (size_t i = 0; i < 2 * n; i++)
+        m = fmax(m, fabs((double)x[i] - x[i + 2 * n]));
+    free(x);
+    return m;
 }
 
 /* The small-grid smoother (flow_jacobi_small and flow_sor_small of pixel/variational.h, the
@@ -600,23 +620,6 @@ static void test_small_smoother_matches_sweeps(void)
         flow_pair_free(d, pairs[i]);
 }
 
-/* The largest difference between two pairs' values. */
-static double max_diff(flow_device *d, const flow_pair *a, const flow_pair *b)
-{
-    const int w = a->u.width, h = a->u.height;
-    const size_t n = (size_t)w * h;
-    float *x = malloc(4 * n * sizeof(float));
-    CHECK_OK(flow_download(d, x, (size_t)w, &a->u));
-    CHECK_OK(flow_download(d, x + n, (size_t)w, &a->v));
-    CHECK_OK(flow_download(d, x + 2 * n, (size_t)w, &b->u));
-    CHECK_OK(flow_download(d, x + 3 * n, (size_t)w, &b->v));
-    double m = 0;
-    for (size_t i = 0; i < 2 * n; i++)
-        m = fmax(m, fabs((double)x[i] - x[i + 2 * n]));
-    free(x);
-    return m;
-}
-
 /* The device's SOR sweeps (on the GPU: a launch per sweep on tiles with
  * their borders, x -> t -> x) against the per-pixel operations they stand
  * for (the diffusivities, then each colour in place): bit for bit, on a
@@ -644,7 +647,6 @@ static void test_sor_sweeps_match_halves(void)
     upload_random(d, &f.v, 14, -50.0, 50.0);
     const flow_pair none = { { 0 }, { 0 } };
     int cases = 0, identical = 0;
-    double worst = 0;
     for (int combo = 0; combo < 16; combo++) {
         const int nonlinear = combo & 1, rhs = (combo >> 1) & 1, nterms = 1 + ((combo >> 2) & 1);
         const int sweeps = (combo >> 3) & 1 ? 5 : 4;
@@ -679,7 +681,6 @@ static void test_sor_sweeps_match_halves(void)
         const int same = same_pair(d, &xs, &xp);
         if (!same) {
             const double m = max_diff(d, &xs, &xp);
-            worst = fmax(worst, m);
             fprintf(stderr, "    differs by up to %.3g: %d sweeps, %s, %d term(s), %s\n", m,
                     sweeps, nonlinear ? "nonlinear" : "linear", nterms, rhs ? "with f" : "f = 0");
         }
