@@ -248,25 +248,32 @@ FLOW_HD flow_var_terms flow_var_terms_px(const flow_system *s, const flow_pair *
     return flow_var_terms_from(s, &du, &dv, du.c, dv.c, x, y, w, h, pc, pw, pe, pn, ps);
 }
 
-/* The terms at (x, y) from the values of vals and the Psi'_S of every
- * pixel in ps (row i at ps + i * pitch; read only for a robust smoothness
- * term).  The data terms are weighted for the pixel's own value: SOR reads
- * it before its half sweep changes it, so with ps taken from the sweep's
- * start this gives the lagged weights of the sweep's start at every
- * update. */
+/* The terms at (x, y) of a w x h grid from the flow's stencils (pixel and
+ * four neighbours) and Psi'_S at the pixel, ps (its row pitch pp; read only
+ * for a robust smoothness term).  The data terms are weighted for the
+ * pixel's own value: SOR reads it before its half sweep changes it, so with
+ * Psi'_S taken from the sweep's start this gives the lagged weights of the
+ * sweep's start at every update. */
+FLOW_HD flow_var_terms flow_var_terms_ps(const flow_system *s, const flow_stencil *vu,
+                                         const flow_stencil *vv, const float *ps, int pp, int x,
+                                         int y, int w, int h)
+{
+    const int nl = (s->flags & FLOW_SYS_PSI_S) != 0;
+    const float pc = nl ? ps[0] : 1.0f;
+    const float pw = nl && x > 0 ? ps[-1] : 0.0f, pe = nl && x < w - 1 ? ps[1] : 0.0f;
+    const float pn = nl && y > 0 ? ps[-pp] : 0.0f, pso = nl && y < h - 1 ? ps[pp] : 0.0f;
+    return flow_var_terms_from(s, vu, vv, vu->c, vv->c, x, y, w, h, pc, pw, pe, pn, pso);
+}
+
+/* The same with the flow in the planes of vals and Psi'_S of every pixel
+ * in ps (row i at ps + i * pitch). */
 FLOW_HD flow_var_terms flow_var_terms_psi(const flow_system *s, const flow_pair *vals,
                                           const float *ps, int pitch, int x, int y)
 {
-    const int w = vals->u.width, h = vals->u.height;
-    const long i = (long)y * pitch + x;
     const flow_stencil vu = flow_stencil_load(&vals->u, x, y, 0);
     const flow_stencil vv = flow_stencil_load(&vals->v, x, y, 0);
-    const int nl = (s->flags & FLOW_SYS_PSI_S) != 0;
-    const float pc = nl ? ps[i] : 1.0f;
-    const float pw = nl && x > 0 ? ps[i - 1] : 0.0f, pe = nl && x < w - 1 ? ps[i + 1] : 0.0f;
-    const float pn = nl && y > 0 ? ps[i - pitch] : 0.0f;
-    const float pso = nl && y < h - 1 ? ps[i + pitch] : 0.0f;
-    return flow_var_terms_from(s, &vu, &vv, vu.c, vv.c, x, y, w, h, pc, pw, pe, pn, pso);
+    return flow_var_terms_ps(s, &vu, &vv, ps + (long)y * pitch + x, pitch, x, y, vals->u.width,
+                             vals->u.height);
 }
 
 /* The right-hand side at (x, y) (0 without FLOW_SYS_RHS). */
@@ -491,12 +498,7 @@ FLOW_HD void flow_sor_tile(const flow_system *s, const float *u, const float *v,
     sv.c = v[0], sv.e = v[1], sv.w = v[-1], sv.s = v[pu], sv.n = v[-pu];
     su.ee = su.ww = su.ss = su.nn = su.ne = su.nw = su.se = su.sw = 0.0f;
     sv.ee = sv.ww = sv.ss = sv.nn = sv.ne = sv.nw = sv.se = sv.sw = 0.0f;
-    const int nl = (s->flags & FLOW_SYS_PSI_S) != 0;
-    const float pc = nl ? ps[0] : 1.0f;
-    const float pw = nl && x > 0 ? ps[-1] : 0.0f, pe = nl && x < w - 1 ? ps[1] : 0.0f;
-    const float pn = nl && y > 0 ? ps[-pp] : 0.0f, pso = nl && y < h - 1 ? ps[pp] : 0.0f;
-    const flow_var_terms t =
-        flow_var_terms_from(s, &su, &sv, su.c, sv.c, x, y, w, h, pc, pw, pe, pn, pso);
+    const flow_var_terms t = flow_var_terms_ps(s, &su, &sv, ps, pp, x, y, w, h);
     float fu, fv;
     flow_rhs_at(s, f, x, y, &fu, &fv);
     flow_sor_new(s, &t, fu, fv, omega, nu, nv);

@@ -525,6 +525,80 @@ static double max_diff(flow_device *d, const flow_pair *a, const flow_pair *b)
     return m;
 }
 
+/* Random systems on a w x h grid for the smoother comparisons: two random
+ * tensors, a start x0 and a right-hand side f, and two iterate/scratch
+ * pairs, one per path (xs, ts: the path under test; xp, tp: the per-pixel
+ * operations). */
+typedef struct sweep_case {
+    flow_tensor J[2];
+    flow_pair x0, f, xs, ts, xp, tp;
+} sweep_case;
+
+static void sweep_case_open(flow_device *d, sweep_case *c, int w, int h, unsigned seed_j,
+                            unsigned seed_x)
+{
+    for (int k = 0; k < 2; k++) {
+        CHECK_OK(flow_tensor_alloc(d, &c->J[k], w, h));
+        random_tensor(d, &c->J[k], seed_j + (unsigned)k);
+    }
+    flow_pair *pairs[6] = { &c->x0, &c->f, &c->xs, &c->ts, &c->xp, &c->tp };
+    for (int i = 0; i < 6; i++)
+        CHECK_OK(flow_pair_alloc(d, pairs[i], w, h));
+    upload_random(d, &c->x0.u, seed_x + 1, -1.0, 1.0);
+    upload_random(d, &c->x0.v, seed_x + 2, -1.0, 1.0);
+    upload_random(d, &c->f.u, seed_x + 3, -50.0, 50.0);
+    upload_random(d, &c->f.v, seed_x + 4, -50.0, 50.0);
+}
+
+static void sweep_case_close(flow_device *d, sweep_case *c)
+{
+    for (int k = 0; k < 2; k++)
+        flow_tensor_free(d, &c->J[k]);
+    flow_pair *pairs[6] = { &c->x0, &c->f, &c->xs, &c->ts, &c->xp, &c->tp };
+    for (int i = 0; i < 6; i++)
+        flow_pair_free(d, pairs[i]);
+}
+
+/* A system of nterms of the case's tensors, robust (terms and smoothness)
+ * or quadratic; with a right-hand side, the grid steps (2, hy) of a coarse
+ * grid.  Both paths start from x0. */
+static flow_system sweep_case_system(flow_device *d, const sweep_case *c, int nterms,
+                                     int nonlinear, int rhs, float hy)
+{
+    flow_system s;
+    memset(&s, 0, sizeof s);
+    s.nterms = nterms;
+    for (int k = 0; k < nterms; k++) {
+        s.term[k].J = c->J[k];
+        s.term[k].weight = k ? 0.6f : 1.0f;
+        s.term[k].eps2 = k ? 0.25f : 1.0f;
+        s.term[k].robust = nonlinear;
+    }
+    s.alpha = nonlinear ? 10.0f : 400.0f;
+    s.hx = rhs ? 2.0f : 1.0f, s.hy = rhs ? hy : 1.0f;
+    s.eps_s2 = 1e-4f;
+    s.flags = FLOW_SYS_AFFINE | (rhs ? FLOW_SYS_RHS : 0u) | (nonlinear ? FLOW_SYS_PSI_S : 0u);
+    const flow_copy_pair_args start_s = { c->xs, c->x0 }, start_p = { c->xp, c->x0 };
+    CHECK_OK(flow_k_copy_pair(d, &start_s));
+    CHECK_OK(flow_k_copy_pair(d, &start_p));
+    return s;
+}
+
+/* The per-pixel red-black SOR: per sweep the diffusivities (a robust
+ * smoothness term) into t.u, then each colour in place on x. */
+static void per_pixel_sor(flow_device *d, const flow_system *s, const flow_pair *x,
+                          const flow_pair *t, const flow_pair *f, float omega, int sweeps)
+{
+    flow_sor_half_args half = { *s, *x, *f, t->u, 0, omega };
+    const flow_diffusivity_args diff = { *s, *x, t->u };
+    for (int k = 0; k < sweeps; k++) {
+        if (s->flags & FLOW_SYS_PSI_S)
+            CHECK_OK(flow_k_diffusivity(d, &diff));
+        for (half.colour = 0; half.colour < 2; half.colour++)
+            CHECK_OK(flow_k_sor_half(d, &half));
+    }
+}
+
 /* The small-grid smoother (flow_jacobi_small and flow_sor_small of pixel/variational.h, the
  * device's smooth_small: every sweep in one call, each sweep's Psi'_S
  * evaluated once per pixel) against the per-pixel sweeps that larger grids
@@ -539,68 +613,34 @@ static void test_small_smoother_matches_sweeps(void)
         return;
     const int w = 37, h = 23;
     CHECK(w * h <= FLOW_SMALL_GRID);
-    flow_tensor J[2];
-    flow_pair x0, f, xs, ts, xp, tp;
-    for (int k = 0; k < 2; k++) {
-        CHECK_OK(flow_tensor_alloc(d, &J[k], w, h));
-        random_tensor(d, &J[k], 70u + (unsigned)k);
-    }
-    flow_pair *pairs[6] = { &x0, &f, &xs, &ts, &xp, &tp };
-    for (int i = 0; i < 6; i++)
-        CHECK_OK(flow_pair_alloc(d, pairs[i], w, h));
-    upload_random(d, &x0.u, 1, -1.0, 1.0);
-    upload_random(d, &x0.v, 2, -1.0, 1.0);
-    upload_random(d, &f.u, 3, -50.0, 50.0);
-    upload_random(d, &f.v, 4, -50.0, 50.0);
+    sweep_case c;
+    sweep_case_open(d, &c, w, h, 70u, 0u);
     const flow_pair none = { { 0 }, { 0 } };
     int cases = 0, identical = 0;
     for (int combo = 0; combo < 32; combo++) {
         const int nonlinear = combo & 1, rhs = (combo >> 1) & 1, nterms = 1 + ((combo >> 2) & 1);
         const int sor = (combo >> 3) & 1, sweeps = (combo >> 4) & 1 ? 7 : 6;
-        flow_system s;
-        memset(&s, 0, sizeof s);
-        s.nterms = nterms;
-        for (int k = 0; k < nterms; k++) {
-            s.term[k].J = J[k];
-            s.term[k].weight = k ? 0.6f : 1.0f;
-            s.term[k].eps2 = k ? 0.25f : 1.0f;
-            s.term[k].robust = nonlinear;
-        }
-        s.alpha = nonlinear ? 10.0f : 400.0f;
-        s.hx = 1.0f, s.hy = 1.0f;
-        if (rhs) /* as on a coarse grid: a right-hand side and grid steps above 1 */
-            s.hx = 2.0f, s.hy = 23.0f / 12.0f;
-        s.eps_s2 = 1e-4f;
-        s.flags = FLOW_SYS_AFFINE | (rhs ? FLOW_SYS_RHS : 0u) | (nonlinear ? FLOW_SYS_PSI_S : 0u);
+        /* with a right-hand side, as on a coarse grid: grid steps above 1 */
+        const flow_system s = sweep_case_system(d, &c, nterms, nonlinear, rhs, 23.0f / 12.0f);
         const float omega = sor ? 1.3f : 0.8f;
-        const flow_pair fr = rhs ? f : none;
+        const flow_pair fr = rhs ? c.f : none;
         /* the small smoother */
-        const flow_copy_pair_args start_s = { xs, x0 }, start_p = { xp, x0 };
-        CHECK_OK(flow_k_copy_pair(d, &start_s));
-        CHECK_OK(flow_k_copy_pair(d, &start_p));
-        const flow_smooth_small_args a = { s, xs, ts, fr, omega, sweeps, sor };
+        const flow_smooth_small_args a = { s, c.xs, c.ts, fr, omega, sweeps, sor };
         CHECK_OK(flow_smooth_small_run(d, &a));
         /* the per-pixel sweeps */
-        const flow_pair *result = &xp;
+        const flow_pair *result = &c.xp;
         if (sor) {
-            flow_sor_half_args h2 = { s, xp, fr, tp.u, 0, omega };
-            const flow_diffusivity_args diff = { s, xp, tp.u };
-            for (int k = 0; k < sweeps; k++) {
-                if (nonlinear)
-                    CHECK_OK(flow_k_diffusivity(d, &diff));
-                for (h2.colour = 0; h2.colour < 2; h2.colour++)
-                    CHECK_OK(flow_k_sor_half(d, &h2));
-            }
+            per_pixel_sor(d, &s, &c.xp, &c.tp, &fr, omega, sweeps);
         } else {
-            flow_jacobi_sweep_args j = { s, tp, xp, fr, omega };
+            flow_jacobi_sweep_args j = { s, c.tp, c.xp, fr, omega };
             for (int k = 0; k < sweeps; k++) {
-                j.out = k % 2 ? xp : tp;
-                j.x = k % 2 ? tp : xp;
+                j.out = k % 2 ? c.xp : c.tp;
+                j.x = k % 2 ? c.tp : c.xp;
                 CHECK_OK(flow_k_jacobi_sweep(d, &j));
             }
-            result = sweeps % 2 ? &tp : &xp;
+            result = sweeps % 2 ? &c.tp : &c.xp;
         }
-        const int same = same_pair(d, &xs, result);
+        const int same = same_pair(d, &c.xs, result);
         if (!same)
             fprintf(stderr, "    differs: %s, %d sweeps, %s, %d term(s), %s\n",
                     sor ? "rbsor" : "jacobi", sweeps, nonlinear ? "nonlinear" : "linear",
@@ -609,15 +649,12 @@ static void test_small_smoother_matches_sweeps(void)
         identical += same;
         /* the smoother moved x: not a comparison of two untouched copies */
         if (combo == 0)
-            CHECK(!same_pair(d, &xs, &x0));
+            CHECK(!same_pair(d, &c.xs, &c.x0));
     }
     printf("    %d of %d systems (jacobi/rbsor, 6/7 sweeps, linear/nonlinear, 1/2 terms, "
            "f/no f) bit-identical\n", identical, cases);
     CHECK(identical == cases);
-    for (int k = 0; k < 2; k++)
-        flow_tensor_free(d, &J[k]);
-    for (int i = 0; i < 6; i++)
-        flow_pair_free(d, pairs[i]);
+    sweep_case_close(d, &c);
 }
 
 /* The device's SOR sweeps (on the GPU: a launch per sweep on tiles with
@@ -631,71 +668,33 @@ static void test_sor_sweeps_match_halves(void)
     flow_device *d = harness_device();
     if (!d)
         return;
-    const int w = 97, h = 45;
-    flow_tensor J[2];
-    flow_pair x0, f, xs, ts, xp, tp;
-    for (int k = 0; k < 2; k++) {
-        CHECK_OK(flow_tensor_alloc(d, &J[k], w, h));
-        random_tensor(d, &J[k], 90u + (unsigned)k);
-    }
-    flow_pair *pairs[6] = { &x0, &f, &xs, &ts, &xp, &tp };
-    for (int i = 0; i < 6; i++)
-        CHECK_OK(flow_pair_alloc(d, pairs[i], w, h));
-    upload_random(d, &x0.u, 11, -1.0, 1.0);
-    upload_random(d, &x0.v, 12, -1.0, 1.0);
-    upload_random(d, &f.u, 13, -50.0, 50.0);
-    upload_random(d, &f.v, 14, -50.0, 50.0);
+    sweep_case c;
+    sweep_case_open(d, &c, 97, 45, 90u, 10u);
     const flow_pair none = { { 0 }, { 0 } };
     int cases = 0, identical = 0;
     for (int combo = 0; combo < 16; combo++) {
         const int nonlinear = combo & 1, rhs = (combo >> 1) & 1, nterms = 1 + ((combo >> 2) & 1);
         const int sweeps = (combo >> 3) & 1 ? 5 : 4;
-        flow_system s;
-        memset(&s, 0, sizeof s);
-        s.nterms = nterms;
-        for (int k = 0; k < nterms; k++) {
-            s.term[k].J = J[k];
-            s.term[k].weight = k ? 0.6f : 1.0f;
-            s.term[k].eps2 = k ? 0.25f : 1.0f;
-            s.term[k].robust = nonlinear;
-        }
-        s.alpha = nonlinear ? 10.0f : 400.0f;
-        s.hx = rhs ? 2.0f : 1.0f, s.hy = rhs ? 1.5f : 1.0f;
-        s.eps_s2 = 1e-4f;
-        s.flags = FLOW_SYS_AFFINE | (rhs ? FLOW_SYS_RHS : 0u) | (nonlinear ? FLOW_SYS_PSI_S : 0u);
+        const flow_system s = sweep_case_system(d, &c, nterms, nonlinear, rhs, 1.5f);
         const float omega = 1.4f;
-        const flow_pair fr = rhs ? f : none;
-        const flow_copy_pair_args start_s = { xs, x0 }, start_p = { xp, x0 };
-        CHECK_OK(flow_k_copy_pair(d, &start_s));
-        CHECK_OK(flow_k_copy_pair(d, &start_p));
-        const flow_sor_sweeps_args a = { s, xs, ts, fr, omega, sweeps };
+        const flow_pair fr = rhs ? c.f : none;
+        const flow_sor_sweeps_args a = { s, c.xs, c.ts, fr, omega, sweeps };
         CHECK_OK(flow_sor_sweeps_run(d, &a));
-        flow_sor_half_args half = { s, xp, fr, tp.u, 0, omega };
-        const flow_diffusivity_args diff = { s, xp, tp.u };
-        for (int k = 0; k < sweeps; k++) {
-            if (nonlinear)
-                CHECK_OK(flow_k_diffusivity(d, &diff));
-            for (half.colour = 0; half.colour < 2; half.colour++)
-                CHECK_OK(flow_k_sor_half(d, &half));
-        }
-        const int same = same_pair(d, &xs, &xp);
-        if (!same) {
-            const double m = max_diff(d, &xs, &xp);
-            fprintf(stderr, "    differs by up to %.3g: %d sweeps, %s, %d term(s), %s\n", m,
-                    sweeps, nonlinear ? "nonlinear" : "linear", nterms, rhs ? "with f" : "f = 0");
-        }
+        per_pixel_sor(d, &s, &c.xp, &c.tp, &fr, omega, sweeps);
+        const int same = same_pair(d, &c.xs, &c.xp);
+        if (!same)
+            fprintf(stderr, "    differs by up to %.3g: %d sweeps, %s, %d term(s), %s\n",
+                    max_diff(d, &c.xs, &c.xp), sweeps, nonlinear ? "nonlinear" : "linear",
+                    nterms, rhs ? "with f" : "f = 0");
         cases++;
         identical += same;
         if (combo == 0) /* the sweeps moved x */
-            CHECK(!same_pair(d, &xs, &x0));
+            CHECK(!same_pair(d, &c.xs, &c.x0));
     }
     printf("    %d of %d systems (4/5 sweeps, linear/nonlinear, 1/2 terms, f/no f) "
            "bit-identical\n", identical, cases);
     CHECK(identical == cases);
-    for (int k = 0; k < 2; k++)
-        flow_tensor_free(d, &J[k]);
-    for (int i = 0; i < 6; i++)
-        flow_pair_free(d, pairs[i]);
+    sweep_case_close(d, &c);
 }
 
 static void ignore_line(void *user, const char *line)

@@ -29,6 +29,29 @@
  * robust took 43.7 ms at 1080p against 44.8 with 56 registers and four */
 #define SWEEP_MIN_BLOCKS 5
 
+/* The pixels of one colour ((x + y) % 2 == colour) on the tile and m
+ * pixels around it, updated in shared memory: point k of row r of that
+ * region is pixel 2k + parity (x0 and y0 are even). */
+static __device__ __forceinline__ void colour_pass(const flow_sor_sweeps_args *a,
+                                                   float (*su)[FLOW_W], float (*sv)[FLOW_W],
+                                                   float (*sp)[PSI_W], int colour, int m,
+                                                   int x0, int y0, int w, int h, int tid, int nt)
+{
+    const int per_row = TILE_X / 2 + m, rows = TILE_Y + 2 * m;
+    for (int i = tid; i < per_row * rows; i += nt) {
+        const int r = i / per_row, lx = 2 * (i % per_row) + ((r + colour) & 1);
+        const int gx = x0 + lx - m, gy = y0 + r - m;
+        if (gx < 0 || gx >= w || gy < 0 || gy >= h)
+            continue;
+        const int fx = lx - m + BORDER, fy = r - m + BORDER; /* in su, sv */
+        float nu, nv;
+        flow_sor_tile(&a->s, &su[fy][fx], &sv[fy][fx], FLOW_W, &sp[fy - 1][fx - 1], PSI_W,
+                      &a->f, gx, gy, w, h, a->omega, &nu, &nv);
+        su[fy][fx] = nu;
+        sv[fy][fx] = nv;
+    }
+}
+
 __global__ void __launch_bounds__(SWEEP_THREADS, SWEEP_MIN_BLOCKS)
     flow_sor_sweep_kernel(const __grid_constant__ flow_sor_sweeps_args a, flow_pair src,
                           flow_pair dst)
@@ -56,38 +79,15 @@ __global__ void __launch_bounds__(SWEEP_THREADS, SWEEP_MIN_BLOCKS)
         }
         __syncthreads();
     }
-    /* the first colour ((x + y) even) on the tile and one pixel around it:
-     * point k of row r is pixel 2k + parity; x0 and y0 are even */
-    for (int i = tid; i < (TILE_X / 2 + 1) * (TILE_Y + 2); i += nt) {
-        const int r = i / (TILE_X / 2 + 1), k = i % (TILE_X / 2 + 1);
-        const int lx = 2 * k + (r & 1), gx = x0 + lx - 1, gy = y0 + r - 1;
-        if (gx < 0 || gx >= w || gy < 0 || gy >= h)
-            continue;
-        float nu, nv;
-        flow_sor_tile(s, &su[r + 2][lx + 2], &sv[r + 2][lx + 2], FLOW_W, &sp[r + 1][lx + 1],
-                      PSI_W, &a.f, gx, gy, w, h, a.omega, &nu, &nv);
-        su[r + 2][lx + 2] = nu;
-        sv[r + 2][lx + 2] = nv;
-    }
+    colour_pass(&a, su, sv, sp, 0, 1, x0, y0, w, h, tid, nt);
     __syncthreads();
-    /* the second colour on the tile */
-    for (int i = tid; i < (TILE_X / 2) * TILE_Y; i += nt) {
-        const int r = i / (TILE_X / 2), k = i % (TILE_X / 2);
-        const int lx = 2 * k + ((r + 1) & 1), gx = x0 + lx, gy = y0 + r;
-        if (gx >= w || gy >= h)
-            continue;
-        float nu, nv;
-        flow_sor_tile(s, &su[r + 3][lx + 3], &sv[r + 3][lx + 3], FLOW_W, &sp[r + 2][lx + 2],
-                      PSI_W, &a.f, gx, gy, w, h, a.omega, &nu, &nv);
-        su[r + 3][lx + 3] = nu;
-        sv[r + 3][lx + 3] = nv;
-    }
+    colour_pass(&a, su, sv, sp, 1, 0, x0, y0, w, h, tid, nt);
     __syncthreads();
     for (int i = tid; i < TILE_X * TILE_Y; i += nt) {
         const int lx = i % TILE_X, ly = i / TILE_X, gx = x0 + lx, gy = y0 + ly;
         if (gx < w && gy < h) {
-            FLOW_PX(dst.u, gx, gy) = su[ly + 3][lx + 3];
-            FLOW_PX(dst.v, gx, gy) = sv[ly + 3][lx + 3];
+            FLOW_PX(dst.u, gx, gy) = su[ly + BORDER][lx + BORDER];
+            FLOW_PX(dst.v, gx, gy) = sv[ly + BORDER][lx + BORDER];
         }
     }
 }
