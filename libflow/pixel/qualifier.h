@@ -25,6 +25,16 @@
 #define FLOW_UNROLL
 #endif
 
+/* Loops that must vanish into straight-line code on both sides (a sorting
+ * network whose comparators the unrolled loops enumerate). */
+#if defined(__CUDA_ARCH__)
+#define FLOW_UNROLL_ALL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define FLOW_UNROLL_ALL _Pragma("GCC unroll 32")
+#else
+#define FLOW_UNROLL_ALL
+#endif
+
 /* A barrier among the threads of a CUDA block, for per-pixel code that one
  * block runs in phases (the small-grid smoother); nothing on the host, where
  * one worker runs the phases in order. */

@@ -136,8 +136,9 @@ FLOW_HD float flow_median_of(float *v, int n)
  *   w_j = exp(-|j - i|^2 inv_s2 - |I(j) - I(i)|^2 inv_c2)
  * with I the first frame (all its channels): values across an edge of the
  * image count little, so motion edges stay where the image has its edges.
- * The weighted median is the value u_k with at most half of the total
- * weight strictly below it and at most half strictly above. */
+ * The weighted median is the smallest value of the window with less than
+ * half of the total weight strictly below it and at most half strictly
+ * above. */
 typedef struct flow_median_args {
     flow_pair dst, src;
     int radius;
@@ -146,21 +147,57 @@ typedef struct flow_median_args {
     float inv_s2, inv_c2; /* 1 / (2 sigma_s^2), 1 / (2 sigma_c^2); inv_c2 0: unweighted */
 } flow_median_args;
 
-/* The weighted median of v[0 .. n-1] with weights w (total W). */
-FLOW_HD float flow_weighted_median_of(const float *v, const float *w, int n, float W)
+/* Sorts v[0 .. n-1] ascending (n <= 32), carrying w along: Batcher's
+ * odd-even merge sort of the next power of two, less its comparators that
+ * touch an index past n (the missing values count as +infinity, which
+ * such a comparator leaves in place).  Every loop has constant bounds once
+ * inlined with a constant n: on the GPU the values stay in registers. */
+FLOW_HD void flow_sort_pairs(float *v, float *w, int n)
 {
-    float best = v[0];
+    const int lg = n <= 2 ? 1 : n <= 4 ? 2 : n <= 8 ? 3 : n <= 16 ? 4 : 5, m = 1 << lg;
+    /* stage (p, k): comparators (lo, lo + k) for lo = j + i, j = k % p,
+     * k % p + 2k, ..., i < k, both ends in one block of 2p.  The loops run
+     * over fixed ranges (the compiler unrolls inner loops first, so their
+     * bounds must not depend on the outer ones) and skip what is not a
+     * comparator. */
+    FLOW_UNROLL_ALL
+    for (int lp = 0; lp < lg; lp++) {
+        FLOW_UNROLL_ALL
+        for (int q = 0; q < lg; q++) {
+            FLOW_UNROLL_ALL
+            for (int lo = 0; lo < m; lo++) {
+                const int p = 1 << lp, k = p >> q, hi = lo + k, j0 = k % p;
+                if (q > lp || hi >= n || lo < j0 || (lo - j0) % (2 * k) >= k
+                    || lo / (2 * p) != hi / (2 * p))
+                    continue;
+                const int swap = v[hi] < v[lo];
+                const float vl = swap ? v[hi] : v[lo], vh = swap ? v[lo] : v[hi];
+                const float wl = swap ? w[hi] : w[lo], wh = swap ? w[lo] : w[hi];
+                v[lo] = vl, v[hi] = vh, w[lo] = wl, w[hi] = wh;
+            }
+        }
+    }
+}
+
+/* The weighted median of v[0 .. n-1] with weights w (total W), reordering
+ * both: the smallest value whose cumulative weight (all values up to it)
+ * reaches W / 2.  Less than half the weight lies strictly below it and at
+ * most half strictly above.  A sort of n log^2 n compare-exchanges rather
+ * than n^2 comparisons: on the H100 the robust method's median took 2.5 ms
+ * per 1080p flow field with the n^2 form. */
+FLOW_HD float flow_weighted_median_of(float *v, float *w, int n, float W)
+{
+    flow_sort_pairs(v, w, n);
+    float below = 0.0f, median = v[n - 1];
+    int found = 0;
     FLOW_UNROLL
     for (int k = 0; k < n; k++) {
-        float below = 0.0f, above = 0.0f;
-        FLOW_UNROLL
-        for (int j = 0; j < n; j++) {
-            below += v[j] < v[k] ? w[j] : 0.0f;
-            above += v[j] > v[k] ? w[j] : 0.0f;
-        }
-        best = below <= 0.5f * W && above <= 0.5f * W ? v[k] : best;
+        below += w[k];
+        const int here = !found && below >= 0.5f * W;
+        median = here ? v[k] : median;
+        found |= here;
     }
-    return best;
+    return median;
 }
 
 /* The weights of the (2 r + 1)^2 window of (x, y) into w, their sum returned. */
@@ -186,11 +223,13 @@ FLOW_HD float flow_wmedian_plane_at(const flow_plane *p, int x, int y, int r, co
                                     float W)
 {
     const int n = 2 * r + 1;
-    float v[25];
+    float v[25], wv[25]; /* the weights reordered with the values */
     FLOW_UNROLL
-    for (int k = 0; k < n * n; k++)
+    for (int k = 0; k < n * n; k++) {
         v[k] = flow_at(p, x + k % n - r, y + k / n - r);
-    return flow_weighted_median_of(v, w, n * n, W);
+        wv[k] = w[k];
+    }
+    return flow_weighted_median_of(v, wv, n * n, W);
 }
 
 FLOW_HD float flow_median_plane_at(const flow_plane *p, int x, int y, int radius)

@@ -163,9 +163,11 @@ typedef struct flow_var_terms {
     float wsum, nu, nv;
 } flow_var_terms;
 
-/* The data terms at (x, y), weighted for the flow (u, v) there. */
+/* The data terms at (x, y), weighted for the flow (u, v) there; their
+ * tensor values from the planes, or from given[] when not NULL (values a
+ * caller staged, J33 0 for a quadratic term). */
 FLOW_HD void flow_data_weights(const flow_system *s, float u, float v, int x, int y,
-                               flow_var_terms *t)
+                               const flow_tensor_at *given, flow_var_terms *t)
 {
     const int n = s->nterms;
     FLOW_UNROLL
@@ -176,12 +178,16 @@ FLOW_HD void flow_data_weights(const flow_system *s, float u, float v, int x, in
             continue;
         }
         const flow_data_term *d = &s->term[k];
-        J->j11 = FLOW_PX(d->J.j11, x, y);
-        J->j12 = FLOW_PX(d->J.j12, x, y);
-        J->j13 = FLOW_PX(d->J.j13, x, y);
-        J->j22 = FLOW_PX(d->J.j22, x, y);
-        J->j23 = FLOW_PX(d->J.j23, x, y);
-        J->j33 = d->robust ? FLOW_PX(d->J.j33, x, y) : 0.0f;
+        if (given) {
+            *J = given[k];
+        } else {
+            J->j11 = FLOW_PX(d->J.j11, x, y);
+            J->j12 = FLOW_PX(d->J.j12, x, y);
+            J->j13 = FLOW_PX(d->J.j13, x, y);
+            J->j22 = FLOW_PX(d->J.j22, x, y);
+            J->j23 = FLOW_PX(d->J.j23, x, y);
+            J->j33 = d->robust ? FLOW_PX(d->J.j33, x, y) : 0.0f;
+        }
         t->pd[k] = flow_term_weight(d, J, u, v);
     }
 }
@@ -197,11 +203,12 @@ FLOW_HD void flow_var_add(float wn, float un, float vn, flow_var_terms *t)
  * diffusivities already evaluated (pc the pixel's Psi'_S and pw, pe, pn, ps
  * its neighbours', read only for neighbours inside the grid and a robust
  * smoothness term) and the neighbour values of the stencils vu, vv; the
- * data terms weighted for the flow (du, dv); the pixel's flow from vu, vv. */
+ * data terms weighted for the flow (du, dv), their tensors from the planes
+ * or from J (flow_data_weights); the pixel's flow from vu, vv. */
 FLOW_HD flow_var_terms flow_var_terms_from(const flow_system *s, const flow_stencil *vu,
                                            const flow_stencil *vv, float du, float dv, int x,
                                            int y, int w, int h, float pc, float pw, float pe,
-                                           float pn, float ps)
+                                           float pn, float ps, const flow_tensor_at *J)
 {
     const int psi_s = (s->flags & FLOW_SYS_PSI_S) != 0;
     const float ax = s->alpha / (s->hx * s->hx), ay = s->alpha / (s->hy * s->hy);
@@ -220,7 +227,7 @@ FLOW_HD flow_var_terms flow_var_terms_from(const flow_system *s, const flow_sten
     flow_var_add(we, vu->e, vv->e, &t);
     flow_var_add(wn, vu->n, vv->n, &t);
     flow_var_add(ws, vu->s, vv->s, &t);
-    flow_data_weights(s, du, dv, x, y, &t);
+    flow_data_weights(s, du, dv, x, y, J, &t);
     t.u = vu->c;
     t.v = vv->c;
     return t;
@@ -245,7 +252,7 @@ FLOW_HD flow_var_terms flow_var_terms_px(const flow_system *s, const flow_pair *
         pn = flow_psi_s_diff(s, du.ne, du.nw, du.c, du.nn, dv.ne, dv.nw, dv.c, dv.nn);
         ps = flow_psi_s_diff(s, du.se, du.sw, du.ss, du.c, dv.se, dv.sw, dv.ss, dv.c);
     }
-    return flow_var_terms_from(s, &du, &dv, du.c, dv.c, x, y, w, h, pc, pw, pe, pn, ps);
+    return flow_var_terms_from(s, &du, &dv, du.c, dv.c, x, y, w, h, pc, pw, pe, pn, ps, NULL);
 }
 
 /* The terms at (x, y) of a w x h grid from the flow's stencils (pixel and
@@ -256,13 +263,13 @@ FLOW_HD flow_var_terms flow_var_terms_px(const flow_system *s, const flow_pair *
  * sweep's start at every update. */
 FLOW_HD flow_var_terms flow_var_terms_ps(const flow_system *s, const flow_stencil *vu,
                                          const flow_stencil *vv, const float *ps, int pp, int x,
-                                         int y, int w, int h)
+                                         int y, int w, int h, const flow_tensor_at *J)
 {
     const int nl = (s->flags & FLOW_SYS_PSI_S) != 0;
     const float pc = nl ? ps[0] : 1.0f;
     const float pw = nl && x > 0 ? ps[-1] : 0.0f, pe = nl && x < w - 1 ? ps[1] : 0.0f;
     const float pn = nl && y > 0 ? ps[-pp] : 0.0f, pso = nl && y < h - 1 ? ps[pp] : 0.0f;
-    return flow_var_terms_from(s, vu, vv, vu->c, vv->c, x, y, w, h, pc, pw, pe, pn, pso);
+    return flow_var_terms_from(s, vu, vv, vu->c, vv->c, x, y, w, h, pc, pw, pe, pn, pso, J);
 }
 
 /* The same with the flow in the planes of vals and Psi'_S of every pixel
@@ -273,7 +280,7 @@ FLOW_HD flow_var_terms flow_var_terms_psi(const flow_system *s, const flow_pair 
     const flow_stencil vu = flow_stencil_load(&vals->u, x, y, 0);
     const flow_stencil vv = flow_stencil_load(&vals->v, x, y, 0);
     return flow_var_terms_ps(s, &vu, &vv, ps + (long)y * pitch + x, pitch, x, y, vals->u.width,
-                             vals->u.height);
+                             vals->u.height, NULL);
 }
 
 /* The right-hand side at (x, y) (0 without FLOW_SYS_RHS). */
@@ -476,7 +483,8 @@ FLOW_HD void flow_sor_half_px(const flow_sor_half_args *a, int k, int y)
  * the values at coordinates clamped into the grid (what flow_stencil_load
  * reads).  The two functions below are what the tiles compute at a pixel:
  * the values of flow_diffusivity_px and flow_sor_half_px from the tile
- * (pointers at the pixel, row pitches pu for the flow, pp for Psi'_S). */
+ * (pointers at the pixel, row pitches pu for the flow, pp for Psi'_S; the
+ * tensors' values at the pixel in J, NULL: read from the planes). */
 typedef struct flow_sor_sweeps_args {
     flow_system s;
     flow_pair x, t, f;
@@ -490,15 +498,15 @@ FLOW_HD float flow_psi_s_tile(const flow_system *s, const float *u, const float 
 }
 
 FLOW_HD void flow_sor_tile(const flow_system *s, const float *u, const float *v, int pu,
-                           const float *ps, int pp, const flow_pair *f, int x, int y, int w,
-                           int h, float omega, float *nu, float *nv)
+                           const float *ps, int pp, const flow_tensor_at *J, const flow_pair *f,
+                           int x, int y, int w, int h, float omega, float *nu, float *nv)
 {
     flow_stencil su, sv;
     su.c = u[0], su.e = u[1], su.w = u[-1], su.s = u[pu], su.n = u[-pu];
     sv.c = v[0], sv.e = v[1], sv.w = v[-1], sv.s = v[pu], sv.n = v[-pu];
     su.ee = su.ww = su.ss = su.nn = su.ne = su.nw = su.se = su.sw = 0.0f;
     sv.ee = sv.ww = sv.ss = sv.nn = sv.ne = sv.nw = sv.se = sv.sw = 0.0f;
-    const flow_var_terms t = flow_var_terms_ps(s, &su, &sv, ps, pp, x, y, w, h);
+    const flow_var_terms t = flow_var_terms_ps(s, &su, &sv, ps, pp, x, y, w, h, J);
     float fu, fv;
     flow_rhs_at(s, f, x, y, &fu, &fv);
     flow_sor_new(s, &t, fu, fv, omega, nu, nv);

@@ -8,6 +8,7 @@
 #include "core/pair.h"
 #include "core/tensor.h"
 #include "device/device.h"
+#include "pixel/robust.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,60 @@ static void test_median(void)
     flow_plane_free(d, &img);
 }
 
+/* The weighted median of a window against its definition, on random
+ * windows of 9 and 25 values drawn from a few levels (so that values tie)
+ * with small integer weights (so that every sum is exact and a cumulative
+ * weight can be exactly half): the smallest value whose cumulative weight
+ * reaches half the total.  Also the sort it uses: ascending, the weights
+ * carried along (the weight of each value unchanged in total). */
+static void test_weighted_median_of(void)
+{
+    unsigned seed = 12345u;
+    int checked = 0, wrong = 0, ties = 0;
+    for (int trial = 0; trial < 4000; trial++) {
+        const int n = trial % 2 ? 25 : 9;
+        float v[25], w[25], sv[25], sw[25];
+        double total = 0, level_weight[6] = { 0 };
+        for (int k = 0; k < n; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const int level = (int)((seed >> 16) % 6u);
+            seed = seed * 1103515245u + 12345u;
+            v[k] = -1.5f + 0.75f * (float)level;
+            w[k] = (float)(1u + (seed >> 16) % 8u);
+            level_weight[level] += w[k];
+            total += w[k];
+        }
+        /* the reference: levels in ascending order */
+        double below = 0;
+        float expect = 0;
+        for (int level = 0; level < 6; level++) {
+            below += level_weight[level];
+            if (below >= 0.5 * total) {
+                expect = -1.5f + 0.75f * (float)level;
+                ties += below == 0.5 * total;
+                break;
+            }
+        }
+        memcpy(sv, v, sizeof v);
+        memcpy(sw, w, sizeof w);
+        flow_sort_pairs(sv, sw, n);
+        double sorted_weight[6] = { 0 };
+        for (int k = 0; k < n; k++) {
+            wrong += k > 0 && sv[k] < sv[k - 1];
+            sorted_weight[(int)lround((sv[k] + 1.5f) / 0.75f)] += sw[k];
+        }
+        for (int level = 0; level < 6; level++)
+            wrong += sorted_weight[level] != level_weight[level];
+        const float got = flow_weighted_median_of(v, w, n, (float)total);
+        wrong += got != expect;
+        checked++;
+    }
+    printf("    %d windows (9 and 25 values, %d with a cumulative weight of exactly half), "
+           "%d wrong\n", checked, ties, wrong);
+    CHECK(wrong == 0);
+    CHECK(ties > 0);
+}
+
 /* The flow of a generated pair by robust with the settings; AEE against
  * the exact flow, away from a margin of 8 pixels. */
 static double robust_aee(const flow_synth *s, int w, int h, int channels, const char *settings)
@@ -327,6 +382,7 @@ int main(void)
     RUN(test_bicubic_quadratic);
     RUN(test_terms);
     RUN(test_median);
+    RUN(test_weighted_median_of);
     RUN_PARTS(test_accuracy, ACCURACY_RUNS);
     RUN(test_luminance_context);
     RUN(test_needs_warping);

@@ -12,10 +12,16 @@
  * pixel's update depends only on the values the sweep starts from and on
  * its neighbours of the first colour), the tensors are read once per
  * sweep, and the sweep goes from one buffer to the other (x -> t -> x),
- * so that no tile reads what another has written.  Every value comes from
+ * so that no tile reads what another has written.  The block stages the
+ * tensors of the pixels it updates (the tile and one pixel around it) in
+ * shared memory while it loads the flow, so that a sweep waits for memory
+ * once rather than at each colour: on a coarse level, where a sweep is a
+ * few tiles, that wait is most of its time.  Every value comes from
  * flow_psi_s_tile and flow_sor_tile of libflow/pixel/variational.h, the
  * functions of the per-pixel path. */
 #include "common.cuh"
+
+#include <cuda_pipeline_primitives.h>
 
 #define TILE_X 32
 #define TILE_Y 16
@@ -24,6 +30,9 @@
 #define FLOW_H (TILE_Y + 2 * BORDER)
 #define PSI_W (TILE_X + 4)
 #define PSI_H (TILE_Y + 4)
+#define J_W (TILE_X + 2) /* the tensors: the tile and one pixel around it */
+#define J_H (TILE_Y + 2)
+#define J_PLANES (6 * FLOW_TERMS_MAX)
 #define SWEEP_THREADS 256
 /* five blocks per multiprocessor (48 registers, no spill): on the H100
  * robust took 43.7 ms at 1080p against 44.8 with 56 registers and four */
@@ -34,7 +43,8 @@
  * region is pixel 2k + parity (x0 and y0 are even). */
 static __device__ __forceinline__ void colour_pass(const flow_sor_sweeps_args *a,
                                                    float (*su)[FLOW_W], float (*sv)[FLOW_W],
-                                                   float (*sp)[PSI_W], int colour, int m,
+                                                   float (*sp)[PSI_W],
+                                                   float (*sj)[J_H][J_W], int colour, int m,
                                                    int x0, int y0, int w, int h, int tid, int nt)
 {
     const int per_row = TILE_X / 2 + m, rows = TILE_Y + 2 * m;
@@ -44,8 +54,16 @@ static __device__ __forceinline__ void colour_pass(const flow_sor_sweeps_args *a
         if (gx < 0 || gx >= w || gy < 0 || gy >= h)
             continue;
         const int fx = lx - m + BORDER, fy = r - m + BORDER; /* in su, sv */
+        const int jx = lx - m + 1, jy = r - m + 1;          /* in sj */
+        flow_tensor_at J[FLOW_TERMS_MAX];
+        FLOW_UNROLL
+        for (int k = 0; k < FLOW_TERMS_MAX; k++) {
+            const float(*q)[J_H][J_W] = sj + 6 * k;
+            J[k].j11 = q[0][jy][jx], J[k].j12 = q[1][jy][jx], J[k].j13 = q[2][jy][jx];
+            J[k].j22 = q[3][jy][jx], J[k].j23 = q[4][jy][jx], J[k].j33 = q[5][jy][jx];
+        }
         float nu, nv;
-        flow_sor_tile(&a->s, &su[fy][fx], &sv[fy][fx], FLOW_W, &sp[fy - 1][fx - 1], PSI_W,
+        flow_sor_tile(&a->s, &su[fy][fx], &sv[fy][fx], FLOW_W, &sp[fy - 1][fx - 1], PSI_W, J,
                       &a->f, gx, gy, w, h, a->omega, &nu, &nv);
         su[fy][fx] = nu;
         sv[fy][fx] = nv;
@@ -57,18 +75,47 @@ __global__ void __launch_bounds__(SWEEP_THREADS, SWEEP_MIN_BLOCKS)
                           flow_pair dst)
 {
     __shared__ float su[FLOW_H][FLOW_W], sv[FLOW_H][FLOW_W], sp[PSI_H][PSI_W];
+    __shared__ float sj[J_PLANES][J_H][J_W];
     const flow_system *s = &a.s;
     const int w = src.u.width, h = src.u.height;
     const int x0 = blockIdx.x * TILE_X, y0 = blockIdx.y * TILE_Y;
     const int tid = threadIdx.y * blockDim.x + threadIdx.x, nt = blockDim.x * blockDim.y;
-    /* the flow as the sweep starts, coordinates clamped into the grid */
+    /* the flow as the sweep starts, coordinates clamped into the grid, and
+     * the tensors of the pixels inside the grid that the colours update, in
+     * the order of flow_tensor_at (J33 0 for a quadratic term, every value
+     * 0 for a term the system lacks: read, never used).  Asynchronous
+     * copies, so that all of a thread's loads are in flight at once. */
     for (int i = tid; i < FLOW_W * FLOW_H; i += nt) {
         const int lx = i % FLOW_W, ly = i / FLOW_W;
         const int gx = flow_clampi(x0 + lx - BORDER, 0, w - 1);
         const int gy = flow_clampi(y0 + ly - BORDER, 0, h - 1);
-        su[ly][lx] = FLOW_PX(src.u, gx, gy);
-        sv[ly][lx] = FLOW_PX(src.v, gx, gy);
+        __pipeline_memcpy_async(&su[ly][lx], &FLOW_PX(src.u, gx, gy), sizeof(float));
+        __pipeline_memcpy_async(&sv[ly][lx], &FLOW_PX(src.v, gx, gy), sizeof(float));
     }
+    for (int i = tid; i < FLOW_TERMS_MAX * J_W * J_H; i += nt) {
+        const int k = i / (J_W * J_H), lx = i % J_W, ly = i / J_W % J_H;
+        const int gx = x0 + lx - 1, gy = y0 + ly - 1;
+        float(*q)[J_H][J_W] = sj + 6 * k;
+        const flow_data_term *d = &s->term[k];
+        if (k >= s->nterms || !d->robust)
+            q[5][ly][lx] = 0.0f;
+        if (k >= s->nterms) {
+            for (int c = 0; c < 5; c++)
+                q[c][ly][lx] = 0.0f;
+            continue;
+        }
+        if (gx < 0 || gx >= w || gy < 0 || gy >= h)
+            continue;
+        __pipeline_memcpy_async(&q[0][ly][lx], &FLOW_PX(d->J.j11, gx, gy), sizeof(float));
+        __pipeline_memcpy_async(&q[1][ly][lx], &FLOW_PX(d->J.j12, gx, gy), sizeof(float));
+        __pipeline_memcpy_async(&q[2][ly][lx], &FLOW_PX(d->J.j13, gx, gy), sizeof(float));
+        __pipeline_memcpy_async(&q[3][ly][lx], &FLOW_PX(d->J.j22, gx, gy), sizeof(float));
+        __pipeline_memcpy_async(&q[4][ly][lx], &FLOW_PX(d->J.j23, gx, gy), sizeof(float));
+        if (d->robust)
+            __pipeline_memcpy_async(&q[5][ly][lx], &FLOW_PX(d->J.j33, gx, gy), sizeof(float));
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
     __syncthreads();
     if (s->flags & FLOW_SYS_PSI_S) {
         for (int i = tid; i < PSI_W * PSI_H; i += nt) {
@@ -79,9 +126,9 @@ __global__ void __launch_bounds__(SWEEP_THREADS, SWEEP_MIN_BLOCKS)
         }
         __syncthreads();
     }
-    colour_pass(&a, su, sv, sp, 0, 1, x0, y0, w, h, tid, nt);
+    colour_pass(&a, su, sv, sp, sj, 0, 1, x0, y0, w, h, tid, nt);
     __syncthreads();
-    colour_pass(&a, su, sv, sp, 1, 0, x0, y0, w, h, tid, nt);
+    colour_pass(&a, su, sv, sp, sj, 1, 0, x0, y0, w, h, tid, nt);
     __syncthreads();
     for (int i = tid; i < TILE_X * TILE_Y; i += nt) {
         const int lx = i % TILE_X, ly = i / TILE_X, gx = x0 + lx, gy = y0 + ly;
