@@ -78,14 +78,16 @@ FLOW_HD void flow_patch_residual(const flow_plane *f2, const flow_patch_opts *o,
  * its best match lies more than s pixels from the start.  lane / lanes:
  * the patch's pixels this caller sums (pixel q = j s + i for q = lane,
  * lane + lanes, ...); the lanes of a group run the patch together and end
- * with the same result. */
+ * with the same result.  nc: f->channels, a constant where the caller
+ * knows it (a GPU kernel per count keeps one channel's values in registers
+ * rather than three). */
 FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *o, int x0,
-                             int y0, int lane, int lanes, float *u, float *v)
+                             int y0, int lane, int lanes, int nc, float *u, float *v)
 {
     const int s = o->size, np = s * s;
     const float n = (float)np; /* pixels per channel */
     float h11 = 0.0f, h12 = 0.0f, h22 = 0.0f, sgx[3] = { 0, 0, 0 }, sgy[3] = { 0, 0, 0 };
-    for (int c = 0; c < f->channels; c++) {
+    for (int c = 0; c < nc; c++) {
         /* lane 0 carries the earlier channels' totals: a single lane adds in
          * the order of the formulas */
         float p11 = lane ? 0.0f : h11, p12 = lane ? 0.0f : h12, p22 = lane ? 0.0f : h22;
@@ -104,7 +106,7 @@ FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *
             h11 -= sgx[c] * sgx[c] / n, h12 -= sgx[c] * sgy[c] / n, h22 -= sgy[c] * sgy[c] / n;
     }
     const float det = h11 * h22 - h12 * h12, tr = h11 + h22;
-    if (!(flow_eig_min2(h11, h12, h22) / (n * (float)f->channels) >= o->tau)
+    if (!(flow_eig_min2(h11, h12, h22) / (n * (float)nc) >= o->tau)
         || !(det > 1e-9f * tr * tr))
         return 0;
     /* lanes of a group: the first FLOW_PATCH_KEPT pixels of this lane (all
@@ -119,7 +121,7 @@ FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *
         FLOW_UNROLL
         for (int m = 0; m < FLOW_PATCH_KEPT; m++) {
             const int q = lane + m * lanes, px = x0 + q % s, py = y0 + q / s;
-            const int keep = m < kept && c < f->channels && q < np;
+            const int keep = m < kept && c < nc && q < np;
             kf[c][m] = keep ? flow_at(&f->f1[c], px, py) : 0.0f;
             kgx[c][m] = keep ? flow_at(&f->gx[c], px, py) : 0.0f;
             kgy[c][m] = keep ? flow_at(&f->gy[c], px, py) : 0.0f;
@@ -130,7 +132,7 @@ FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *
         float bx = 0.0f, by = 0.0f, see = 0.0f;
         FLOW_UNROLL
         for (int c = 0; c < 3; c++) {
-            if (c >= f->channels)
+            if (c >= nc)
                 break;
             float pbx = lane ? 0.0f : bx, pby = lane ? 0.0f : by, psee = lane ? 0.0f : see;
             float se = 0.0f;
@@ -278,7 +280,7 @@ FLOW_HD int flow_patch_track_affine(const flow_patch_frames *f, const flow_patch
     float L[6][6], probe[6] = { 0, 0, 0, 0, 0, 0 };
     flow_sym6_fill(L, H);
     if (!flow_cholesky6(L, probe))
-        return flow_patch_track(f, o, x0, y0, 0, 1, u, v);
+        return flow_patch_track(f, o, x0, y0, 0, 1, f->channels, u, v);
     /* the pixel the flow belongs to, relative to the patch centre */
     const float px = (float)(s / 2) - half, py = px;
     const float cx = (float)x0 + half, cy = (float)y0 + half;
@@ -359,7 +361,7 @@ FLOW_HD void flow_plk_px(const flow_plk_args *a, int x, int y)
     const int r = a->o.size / 2;
     /* the affine iterations start from the translation's result: far from
      * the match, six parameters fitted at once go astray */
-    int ok = flow_patch_track(&a->f, &a->o, x - r, y - r, 0, 1, &u, &v);
+    int ok = flow_patch_track(&a->f, &a->o, x - r, y - r, 0, 1, a->f.channels, &u, &v);
     if (ok && a->o.affine)
         flow_patch_track_affine(&a->f, &a->o, x - r, y - r, &u, &v);
     if (!ok && a->mark)
@@ -383,13 +385,13 @@ typedef struct flow_dis_search_args {
 } flow_dis_search_args;
 
 FLOW_HD void flow_dis_search_point(const flow_dis_search_args *a, int i, int j, int lane,
-                                   int lanes)
+                                   int lanes, int nc)
 {
     const int x0 = i * a->stride, y0 = j * a->stride, r = a->o.size / 2;
     const int cx = flow_clampi(x0 + r, 0, a->w.u.width - 1);
     const int cy = flow_clampi(y0 + r, 0, a->w.u.height - 1);
     float u = FLOW_PX(a->w.u, cx, cy), v = FLOW_PX(a->w.v, cx, cy);
-    flow_patch_track(&a->f, &a->o, x0, y0, lane, lanes, &u, &v);
+    flow_patch_track(&a->f, &a->o, x0, y0, lane, lanes, nc, &u, &v);
     if (lane == 0) {
         FLOW_PX(a->p.u, i, j) = u;
         FLOW_PX(a->p.v, i, j) = v;
@@ -398,7 +400,7 @@ FLOW_HD void flow_dis_search_point(const flow_dis_search_args *a, int i, int j, 
 
 FLOW_HD void flow_dis_search_px(const flow_dis_search_args *a, int i, int j)
 {
-    flow_dis_search_point(a, i, j, 0, 1);
+    flow_dis_search_point(a, i, j, 0, 1, a->f.channels);
 }
 
 /* The patches of a grid (side s, stride t, n of them along an axis) that

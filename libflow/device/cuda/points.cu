@@ -34,12 +34,16 @@ flow_status cuda_klt_track(flow_device *d, const flow_klt_track_args *a)
 
 #define SEARCH_WARPS 8 /* patches per block */
 
+/* A kernel per channel count (1 or 3): with the count a constant, a grey
+ * search keeps one channel's values in registers (on the H100 the kernel
+ * for any count took 128 registers, two blocks per multiprocessor). */
+template <int NC>
 __global__ void __launch_bounds__(32 * SEARCH_WARPS)
     flow_dis_search_kernel(const __grid_constant__ flow_dis_search_args a)
 {
     const int w = a.p.u.width, k = blockIdx.x * SEARCH_WARPS + threadIdx.y;
     if (k < w * a.p.u.height) /* the same for the whole warp */
-        flow_dis_search_point(&a, k % w, k / w, threadIdx.x, 32);
+        flow_dis_search_point(&a, k % w, k / w, threadIdx.x, 32, NC);
 }
 
 flow_status cuda_dis_search(flow_device *d, const flow_dis_search_args *a)
@@ -49,7 +53,10 @@ flow_status cuda_dis_search(flow_device *d, const flow_dis_search_args *a)
         return FLOW_OK;
     FLOW_TRY(cuda_enter(d));
     const dim3 block(32, SEARCH_WARPS), grid((unsigned)(n + SEARCH_WARPS - 1) / SEARCH_WARPS);
-    flow_dis_search_kernel<<<grid, block, 0, cuda_stream(d)>>>(*a);
+    if (a->f.channels == 1)
+        flow_dis_search_kernel<1><<<grid, block, 0, cuda_stream(d)>>>(*a);
+    else
+        flow_dis_search_kernel<3><<<grid, block, 0, cuda_stream(d)>>>(*a);
     return FLOW_CUDA_LAUNCHED("dis_search");
 }
 
