@@ -110,20 +110,45 @@ FLOW_HD void flow_robust_terms_px(const flow_robust_terms_args *a, int x, int y)
 
 /* ---- the median filter of the flow -------------------------------------- */
 
-/* The median of v[0 .. n-1] (n odd), reordering v: a partial selection sort
- * by compare-exchange, its bounds known when inlined, so that on the GPU
- * the values stay in registers. */
-FLOW_HD float flow_median_of(float *v, int n)
+/* Sorts v[0 .. n-1] ascending (n <= 32), carrying w along (w NULL: the
+ * values alone): Batcher's odd-even merge sort of the next power of two,
+ * less its comparators that touch an index past n (the missing values
+ * count as +infinity, which such a comparator leaves in place).  Every loop has constant bounds once
+ * inlined with a constant n: on the GPU the values stay in registers. */
+FLOW_HD void flow_sort_pairs(float *v, float *w, int n)
 {
-    FLOW_UNROLL
-    for (int i = 0; i <= n / 2; i++) {
-        FLOW_UNROLL
-        for (int j = i + 1; j < n; j++) {
-            const float lo = fminf(v[i], v[j]), hi = fmaxf(v[i], v[j]);
-            v[i] = lo;
-            v[j] = hi;
+    const int lg = n <= 2 ? 1 : n <= 4 ? 2 : n <= 8 ? 3 : n <= 16 ? 4 : 5, m = 1 << lg;
+    /* stage (p, k): comparators (lo, lo + k) for lo = j + i, j = k % p,
+     * k % p + 2k, ..., i < k, both ends in one block of 2p.  The loops run
+     * over fixed ranges (the compiler unrolls inner loops first, so their
+     * bounds must not depend on the outer ones) and skip what is not a
+     * comparator. */
+    FLOW_UNROLL_ALL
+    for (int lp = 0; lp < lg; lp++) {
+        FLOW_UNROLL_ALL
+        for (int q = 0; q < lg; q++) {
+            FLOW_UNROLL_ALL
+            for (int lo = 0; lo < m; lo++) {
+                const int p = 1 << lp, k = p >> q, hi = lo + k, j0 = k % p;
+                if (q > lp || hi >= n || lo < j0 || (lo - j0) % (2 * k) >= k
+                    || lo / (2 * p) != hi / (2 * p))
+                    continue;
+                const int swap = v[hi] < v[lo];
+                const float vl = swap ? v[hi] : v[lo], vh = swap ? v[lo] : v[hi];
+                v[lo] = vl, v[hi] = vh;
+                if (w) {
+                    const float wl = swap ? w[hi] : w[lo], wh = swap ? w[lo] : w[hi];
+                    w[lo] = wl, w[hi] = wh;
+                }
+            }
         }
     }
+}
+
+/* The median of v[0 .. n-1] (n odd), reordering v. */
+FLOW_HD float flow_median_of(float *v, int n)
+{
+    flow_sort_pairs(v, NULL, n);
     return v[n / 2];
 }
 
@@ -146,38 +171,6 @@ typedef struct flow_median_args {
     int channels;
     float inv_s2, inv_c2; /* 1 / (2 sigma_s^2), 1 / (2 sigma_c^2); inv_c2 0: unweighted */
 } flow_median_args;
-
-/* Sorts v[0 .. n-1] ascending (n <= 32), carrying w along: Batcher's
- * odd-even merge sort of the next power of two, less its comparators that
- * touch an index past n (the missing values count as +infinity, which
- * such a comparator leaves in place).  Every loop has constant bounds once
- * inlined with a constant n: on the GPU the values stay in registers. */
-FLOW_HD void flow_sort_pairs(float *v, float *w, int n)
-{
-    const int lg = n <= 2 ? 1 : n <= 4 ? 2 : n <= 8 ? 3 : n <= 16 ? 4 : 5, m = 1 << lg;
-    /* stage (p, k): comparators (lo, lo + k) for lo = j + i, j = k % p,
-     * k % p + 2k, ..., i < k, both ends in one block of 2p.  The loops run
-     * over fixed ranges (the compiler unrolls inner loops first, so their
-     * bounds must not depend on the outer ones) and skip what is not a
-     * comparator. */
-    FLOW_UNROLL_ALL
-    for (int lp = 0; lp < lg; lp++) {
-        FLOW_UNROLL_ALL
-        for (int q = 0; q < lg; q++) {
-            FLOW_UNROLL_ALL
-            for (int lo = 0; lo < m; lo++) {
-                const int p = 1 << lp, k = p >> q, hi = lo + k, j0 = k % p;
-                if (q > lp || hi >= n || lo < j0 || (lo - j0) % (2 * k) >= k
-                    || lo / (2 * p) != hi / (2 * p))
-                    continue;
-                const int swap = v[hi] < v[lo];
-                const float vl = swap ? v[hi] : v[lo], vh = swap ? v[lo] : v[hi];
-                const float wl = swap ? w[hi] : w[lo], wh = swap ? w[lo] : w[hi];
-                v[lo] = vl, v[hi] = vh, w[lo] = wl, w[hi] = wh;
-            }
-        }
-    }
-}
 
 /* The weighted median of v[0 .. n-1] with weights w (total W), reordering
  * both: the smallest value whose cumulative weight (all values up to it)

@@ -96,14 +96,14 @@ __global__ void __launch_bounds__(SWEEP_THREADS, SWEEP_MIN_BLOCKS)
         const int k = i / (J_W * J_H), lx = i % J_W, ly = i / J_W % J_H;
         const int gx = x0 + lx - 1, gy = y0 + ly - 1;
         float(*q)[J_H][J_W] = sj + 6 * k;
-        const flow_data_term *d = &s->term[k];
-        if (k >= s->nterms || !d->robust)
-            q[5][ly][lx] = 0.0f;
         if (k >= s->nterms) {
-            for (int c = 0; c < 5; c++)
+            for (int c = 0; c < 6; c++)
                 q[c][ly][lx] = 0.0f;
             continue;
         }
+        const flow_data_term *d = &s->term[k];
+        if (!d->robust)
+            q[5][ly][lx] = 0.0f;
         if (gx < 0 || gx >= w || gy < 0 || gy >= h)
             continue;
         __pipeline_memcpy_async(&q[0][ly][lx], &FLOW_PX(d->J.j11, gx, gy), sizeof(float));
