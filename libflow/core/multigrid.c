@@ -71,6 +71,7 @@ void flow_mg_destroy(flow_mg *mg)
         flow_pair_free(mg->dev, &L->f);
         flow_pair_free(mg->dev, &L->t);
         flow_pair_free(mg->dev, &L->xr);
+        flow_plane_free(mg->dev, &L->sys.g);
     }
     free(mg->lev);
     free(mg);
@@ -94,6 +95,10 @@ static flow_status level_alloc(flow_mg *mg, int d, const flow_mg_model *m, int w
     L->sys.hy = (float)((double)mg->lev[0].height / h);
     L->sys.eps_s2 = m->eps_s2;
     L->sys.flags = m->robust_smooth ? FLOW_SYS_PSI_S : 0u;
+    if (m->robust_smooth && m->edge) {
+        L->sys.flags |= FLOW_SYS_EDGE;
+        FLOW_TRY(flow_plane_alloc(mg->dev, &L->sys.g, w, h));
+    }
     FLOW_TRY(flow_pair_alloc(mg->dev, &L->x, w, h));
     FLOW_TRY(flow_pair_alloc(mg->dev, &L->t, w, h));
     if (d > 0) {
@@ -141,17 +146,22 @@ flow_status flow_mg_create(flow_device *d, int width, int height, const flow_sol
     return FLOW_OK;
 }
 
-/* Restricts the finest tensors down the hierarchy (eq. 2.58); J33 only
- * enters the weight of a robust term. */
+/* Restricts the finest tensors down the hierarchy (eq. 2.58), and the
+ * smoothness weight; J33 only enters the weight of a robust term. */
 static flow_status restrict_tensors(flow_mg *mg)
 {
-    for (int d = 1; d < mg->nlevels; d++)
+    for (int d = 1; d < mg->nlevels; d++) {
+        if (mg->lev[d].sys.flags & FLOW_SYS_EDGE) {
+            const flow_restriction_args a = { mg->lev[d].sys.g, mg->lev[d - 1].sys.g };
+            FLOW_TRY(flow_k_restriction(mg->dev, &a));
+        }
         for (int k = 0; k < mg->lev[d].sys.nterms; k++) {
             const flow_restrict_tensor_args a = { mg->lev[d].sys.term[k].J,
                                                   mg->lev[d - 1].sys.term[k].J,
                                                   mg->lev[d].sys.term[k].robust };
             FLOW_TRY(flow_k_restrict_tensor(mg->dev, &a));
         }
+    }
     return FLOW_OK;
 }
 

@@ -48,6 +48,7 @@ typedef struct flow_mg_model {
     float alpha;
     float eps_s2;
     int robust_smooth;
+    int edge; /* with robust_smooth: Psi'_S times a per-pixel weight (FLOW_SYS_EDGE) */
 } flow_mg_model;
 
 /* One grid level (level 0 is the finest grid). */
@@ -97,6 +98,12 @@ void flow_mg_destroy(flow_mg *mg);
 static inline flow_tensor *flow_mg_tensor(flow_mg *mg, int k)
 {
     return &mg->lev[0].sys.term[k].J;
+}
+/* The finest level's smoothness weight (a model with edge): the caller's to
+ * fill; the coarse levels get its restrictions. */
+static inline flow_plane *flow_mg_edge(flow_mg *mg)
+{
+    return &mg->lev[0].sys.g;
 }
 /* Whether the single-grid solvers and the V- and W-cycles start from the
  * flow already in flow_mg_result() (a warm start: a warping method's

@@ -26,7 +26,7 @@
 unsigned flow_mg_flags_full(const flow_mg *mg)
 {
     const flow_system *s = &mg->lev[0].sys;
-    return FLOW_SYS_AFFINE | (s->flags & FLOW_SYS_PSI_S);
+    return FLOW_SYS_AFFINE | (s->flags & (FLOW_SYS_PSI_S | FLOW_SYS_EDGE));
 }
 
 /* Coarse grids solve for a correction e with A e = R r (linear: the

@@ -254,7 +254,7 @@ static flow_status dis_create(flow_device *d, int width, int height, int channel
     st->channels = channels;
     st->patch = (flow_patch_opts){ st->p.size, st->p.iterations, st->p.normalise, 0.0f, 0, 0 };
     st->data = flow_robust_model(&st->model, channels, st->p.alpha, st->p.gamma, st->p.eps_d,
-                                 st->p.eps_s, 1, 1.0);
+                                 st->p.eps_s, 0.0, 1, 1.0);
     st->pyr = dis_pyramid(&st->p, width, height);
     static const flow_pyramid_hooks refined = { .level_create = level_create,
                                                 .level_destroy = level_destroy,

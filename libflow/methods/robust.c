@@ -24,6 +24,7 @@ typedef struct robust_params {
     double gamma;   /* weight of the gradient constancy term (0: brightness alone) */
     double eps_d;   /* epsilon of the data penalisers */
     double eps_s;   /* epsilon of the smoothness penaliser */
+    double edge;    /* image-driven smoothness: Psi'_S times exp(-|grad f1| / edge); 0: off */
     int normalise;  /* normalised data terms */
     double zeta;    /* regularisation of the normalisation */
     double sigma;   /* presmoothing of the frames, pixels */
@@ -60,7 +61,7 @@ static int applies_texture(const void *p)
 
 #define T robust_params
 static const flow_param_def robust_schema[] = {
-    FLOW_ALPHA_PARAM(T, alpha, 2.5),
+    FLOW_ALPHA_PARAM(T, alpha, 4.0),
     FLOW_P_REAL(T, gamma, "gamma", 1.0, 0, 1e6, 0,
                 "weight of the gradient constancy term (brightness has weight 1); 0: off"),
     FLOW_P_REAL(T, eps_d, "eps_data", 0.1, 0, 1e6, FLOW_PARAM_MIN_OPEN,
@@ -75,6 +76,9 @@ static const flow_param_def robust_schema[] = {
     FLOW_P_REAL(T, sigma, "sigma", 0.8, 0, 16, 0, "presmoothing K_sigma of the frames, pixels"),
     FLOW_P_REAL(T, rho, "rho", 0.0, 0, 16, 0,
                 "integration scale K_rho of the motion tensor, pixels"),
+    FLOW_P_REAL(T, edge, "edge", 30.0, 0, 1e6, 0,
+                "image-driven smoothness: Psi'_S times exp(-|grad f1| / edge), grey levels "
+                "per pixel; 0: off"),
     FLOW_P_REAL(T, texture, "texture", 0.0, 0, 1, FLOW_PARAM_MAX_OPEN,
                 "structure-texture: compute on f - texture * K_t * f; 0: off"),
     FLOW_P_WHEN(T, texture_sigma, "texture_sigma", FLOW_PARAM_REAL, 4.0, 0, 16,
@@ -124,6 +128,7 @@ typedef struct robust_level {
     flow_mg *mg;
     flow_pair filtered; /* the median filter's output */
     flow_tensor rows;   /* the row pass of the tensors' integration (rho > 0) */
+    int edge_done;      /* the smoothness weight of this run's frames is made */
 } robust_level;
 
 static flow_status level_create(void *user, flow_device *d, flow_pyr_level *L)
@@ -181,6 +186,14 @@ static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flo
     robust_level *rl = L->state;
     flow_stage_begin(ex, "data terms");
     flow_status s = flow_robust_data_terms(ex->dev, rl->mg, &r->data, f1, f2, w);
+    if (s == FLOW_OK && r->p.edge > 0 && !rl->edge_done) {
+        rl->edge_done = 1;
+        flow_edge_weight_args e = { .g = *flow_mg_edge(rl->mg), .channels = r->channels,
+                                    .inv_lambda = (float)(1.0 / r->p.edge) };
+        for (int c = 0; c < r->channels; c++)
+            e.f[c] = f1[c];
+        s = flow_k_edge_weight(ex->dev, &e);
+    }
     for (int k = 0; s == FLOW_OK && r->p.rho > 0 && k < r->model.nterms; k++)
         s = flow_smooth_tensor(ex->dev, flow_mg_tensor(rl->mg, k), &rl->rows, &r->k_rho);
     flow_stage_end(ex, "data terms");
@@ -219,7 +232,8 @@ static flow_status filter(void *user, flow_exec *ex, flow_pyr_level *L)
 }
 
 flow_robust_data flow_robust_model(flow_mg_model *m, int channels, double alpha, double gamma,
-                                   double eps_d, double eps_s, int normalise, double zeta)
+                                   double eps_d, double eps_s, double edge, int normalise,
+                                   double zeta)
 {
     *m = (flow_mg_model){ 0 };
     m->nterms = gamma > 0 ? 2 : 1;
@@ -231,6 +245,7 @@ flow_robust_data flow_robust_model(flow_mg_model *m, int channels, double alpha,
     m->alpha = (float)alpha;
     m->eps_s2 = (float)(eps_s * eps_s);
     m->robust_smooth = 1;
+    m->edge = edge > 0;
     return (flow_robust_data){ channels, m->nterms > 1, normalise, (float)(zeta * zeta) };
 }
 
@@ -267,7 +282,7 @@ static flow_status robust_create(flow_device *d, int width, int height, int chan
     r->p = *(const robust_params *)params;
     r->channels = channels;
     r->data = flow_robust_model(&r->model, channels, r->p.alpha, r->p.gamma, r->p.eps_d,
-                                r->p.eps_s, r->p.normalise, r->p.zeta);
+                                r->p.eps_s, r->p.edge, r->p.normalise, r->p.zeta);
     static const flow_pyramid_hooks hooks = { .level_create = level_create,
                                                .level_destroy = level_destroy,
                                                .terms = terms,
@@ -319,6 +334,8 @@ static flow_status robust_run(void *state, flow_exec *ex, const flow_frames *in,
     }
     flow_stage_end(ex, "prepare");
     FLOW_TRY(s);
+    for (int l = 0; l < r->py->nlevels; l++)
+        ((robust_level *)r->py->lev[l].state)->edge_done = 0;
     FLOW_TRY(flow_pyramid_run(r->py, ex, r->frame[0], r->frame[1]));
     *flow = r->py->lev[0].x;
     return FLOW_OK;

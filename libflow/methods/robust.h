@@ -16,9 +16,11 @@ typedef struct flow_robust_data {
 
 /* The nonlinear model of the terms into *m: brightness with weight 1 and
  * gradient constancy with weight gamma (0: none), each under Psi with
- * eps_d, the smoothness term alpha Psi(|grad u|^2 + |grad v|^2) with eps_s. */
+ * eps_d, the smoothness term alpha Psi(|grad u|^2 + |grad v|^2) with eps_s,
+ * its Psi' weighted per pixel when edge > 0 (FLOW_SYS_EDGE). */
 flow_robust_data flow_robust_model(flow_mg_model *m, int channels, double alpha, double gamma,
-                                   double eps_d, double eps_s, int normalise, double zeta);
+                                   double eps_d, double eps_s, double edge, int normalise,
+                                   double zeta);
 
 /* The data terms of f1 and f2 (the second frame warped along w) into the
  * tensors of mg, rewritten for the total flow. */

@@ -108,6 +108,31 @@ FLOW_HD void flow_robust_terms_px(const flow_robust_terms_args *a, int x, int y)
     }
 }
 
+/* ---- the image-driven smoothness weight --------------------------------- */
+
+/* g = exp(-|grad f| inv_lambda) at every pixel of the first frame f (the
+ * root mean square of its channels' gradients, grey levels per pixel): the
+ * factor of Psi'_S there (FLOW_SYS_EDGE), so that the flow is smoothed less
+ * across the image's edges, where motion edges lie (the local smoothness
+ * weight of Weinzaepfel et al., DeepFlow, ICCV 2013). */
+typedef struct flow_edge_weight_args {
+    flow_plane g;
+    flow_plane f[3];
+    int channels;
+    float inv_lambda;
+} flow_edge_weight_args;
+
+FLOW_HD void flow_edge_weight_px(const flow_edge_weight_args *a, int x, int y)
+{
+    float g2 = 0.0f;
+    for (int c = 0; c < a->channels; c++) {
+        const float gx = flow_diff4_at(&a->f[c], x, y, 1, 0);
+        const float gy = flow_diff4_at(&a->f[c], x, y, 0, 1);
+        g2 += gx * gx + gy * gy;
+    }
+    FLOW_PX(a->g, x, y) = expf(-sqrtf(g2 / (float)a->channels) * a->inv_lambda);
+}
+
 /* ---- the median filter of the flow -------------------------------------- */
 
 /* Sorts v[0 .. n-1] ascending (n <= 32), carrying w along (w NULL: the

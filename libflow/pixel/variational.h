@@ -17,7 +17,8 @@
  *
  * over the four neighbours n inside the grid (Neumann boundaries: a
  * neighbour outside is dropped, as in the Laplacian of appendix A.5); the
- * bracketed j3 terms are present when the system is FLOW_SYS_AFFINE; the
+ * bracketed j3 terms are present when the system is FLOW_SYS_AFFINE; with
+ * FLOW_SYS_EDGE each pixel's Psi'_S is multiplied by its weight g; the
  * robust weights are evaluated from the iterate (lagged nonlinearity: from
  * the values a sweep starts from).  The system solved is N(x) = f, with
  * f = 0 when the system has no FLOW_SYS_RHS; on the finest grid the affine
@@ -39,6 +40,7 @@
 #define FLOW_SYS_AFFINE 1u /* data terms include J13, J23: N(x) = P (J x + j3) - ... */
 #define FLOW_SYS_RHS 2u    /* the right-hand side f is given (else f = 0, never read) */
 #define FLOW_SYS_PSI_S 4u  /* robust smoothness term: Psi'_S of eq. 2.45 (else 1) */
+#define FLOW_SYS_EDGE 8u   /* with PSI_S: Psi'_S of a pixel times g there (image-driven) */
 
 /* One data term: the (restricted) motion tensor of a constancy assumption,
  * its weight gamma in the energy and its penaliser. */
@@ -58,6 +60,7 @@ typedef struct flow_system {
     float hx, hy;    /* grid steps of this level */
     float eps_s2;    /* eps_S^2 of Psi_S */
     unsigned flags;  /* FLOW_SYS_* */
+    flow_plane g;    /* FLOW_SYS_EDGE: the smoothness weight of each pixel, 0 < g <= 1 */
 } flow_system;
 
 /* Whether the system's weights depend on x (then multigrid needs the full
@@ -141,14 +144,21 @@ FLOW_HD float flow_psi_s_diff(const flow_system *s, float uxp, float uxm, float 
     return flow_psi_prime(ux * ux + uy * uy + vx * vx + vy * vy, s->eps_s2);
 }
 
+/* The image-driven factor of Psi'_S at (x, y), clamped into the grid (1
+ * without FLOW_SYS_EDGE). */
+FLOW_HD float flow_edge_at(const flow_system *s, int x, int y)
+{
+    return (s->flags & FLOW_SYS_EDGE) ? flow_at(&s->g, x, y) : 1.0f;
+}
+
 /* Psi'_S at (x, y) of the flow f, neighbours clamped into the grid (the
  * mirror image of the Neumann condition: a one-sided half difference at
- * the border). */
+ * the border), times the pixel's edge factor. */
 FLOW_HD float flow_psi_s_px(const flow_system *s, const flow_pair *f, int x, int y)
 {
     const flow_stencil u = flow_stencil_load(&f->u, x, y, 0);
     const flow_stencil v = flow_stencil_load(&f->v, x, y, 0);
-    return flow_psi_s_diff(s, u.e, u.w, u.s, u.n, v.e, v.w, v.s, v.n);
+    return flow_edge_at(s, x, y) * flow_psi_s_diff(s, u.e, u.w, u.s, u.n, v.e, v.w, v.s, v.n);
 }
 
 /* The operator's pieces at (x, y): the pixel's flow (u, v) and its data
@@ -246,11 +256,16 @@ FLOW_HD flow_var_terms flow_var_terms_px(const flow_system *s, const flow_pair *
     if (psi_s) {
         /* at every pixel (the clamped stencil keeps them finite), used only
          * for neighbours inside the grid: no branch, as in flow_var_terms_from */
-        pc = flow_psi_s_diff(s, du.e, du.w, du.s, du.n, dv.e, dv.w, dv.s, dv.n);
-        pw = flow_psi_s_diff(s, du.c, du.ww, du.sw, du.nw, dv.c, dv.ww, dv.sw, dv.nw);
-        pe = flow_psi_s_diff(s, du.ee, du.c, du.se, du.ne, dv.ee, dv.c, dv.se, dv.ne);
-        pn = flow_psi_s_diff(s, du.ne, du.nw, du.c, du.nn, dv.ne, dv.nw, dv.c, dv.nn);
-        ps = flow_psi_s_diff(s, du.se, du.sw, du.ss, du.c, dv.se, dv.sw, dv.ss, dv.c);
+        pc = flow_edge_at(s, x, y)
+             * flow_psi_s_diff(s, du.e, du.w, du.s, du.n, dv.e, dv.w, dv.s, dv.n);
+        pw = flow_edge_at(s, x - 1, y)
+             * flow_psi_s_diff(s, du.c, du.ww, du.sw, du.nw, dv.c, dv.ww, dv.sw, dv.nw);
+        pe = flow_edge_at(s, x + 1, y)
+             * flow_psi_s_diff(s, du.ee, du.c, du.se, du.ne, dv.ee, dv.c, dv.se, dv.ne);
+        pn = flow_edge_at(s, x, y - 1)
+             * flow_psi_s_diff(s, du.ne, du.nw, du.c, du.nn, dv.ne, dv.nw, dv.c, dv.nn);
+        ps = flow_edge_at(s, x, y + 1)
+             * flow_psi_s_diff(s, du.se, du.sw, du.ss, du.c, dv.se, dv.sw, dv.ss, dv.c);
     }
     return flow_var_terms_from(s, &du, &dv, du.c, dv.c, x, y, w, h, pc, pw, pe, pn, ps, NULL);
 }
@@ -483,8 +498,9 @@ FLOW_HD void flow_sor_half_px(const flow_sor_half_args *a, int k, int y)
  * the values at coordinates clamped into the grid (what flow_stencil_load
  * reads).  The two functions below are what the tiles compute at a pixel:
  * the values of flow_diffusivity_px and flow_sor_half_px from the tile
- * (pointers at the pixel, row pitches pu for the flow, pp for Psi'_S; the
- * tensors' values at the pixel in J, NULL: read from the planes). */
+ * (pointers at the pixel, row pitches pu for the flow, pp for Psi'_S; g
+ * the pixel's flow_edge_at; the tensors' values at the pixel in J, NULL:
+ * read from the planes). */
 typedef struct flow_sor_sweeps_args {
     flow_system s;
     flow_pair x, t, f;
@@ -492,9 +508,10 @@ typedef struct flow_sor_sweeps_args {
     int sweeps;
 } flow_sor_sweeps_args;
 
-FLOW_HD float flow_psi_s_tile(const flow_system *s, const float *u, const float *v, int pu)
+FLOW_HD float flow_psi_s_tile(const flow_system *s, const float *u, const float *v, int pu,
+                              float g)
 {
-    return flow_psi_s_diff(s, u[1], u[-1], u[pu], u[-pu], v[1], v[-1], v[pu], v[-pu]);
+    return g * flow_psi_s_diff(s, u[1], u[-1], u[pu], u[-pu], v[1], v[-1], v[pu], v[-pu]);
 }
 
 FLOW_HD void flow_sor_tile(const flow_system *s, const float *u, const float *v, int pu,

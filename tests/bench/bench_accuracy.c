@@ -52,6 +52,7 @@ static const char *const ablation[][2] = {
     { "defaults", "" },
     { "no gradient constancy", "gamma=0" },
     { "not normalised", "normalise=0 eps_data=1 alpha=10 gamma=1" },
+    { "no image-driven smoothness", "edge=0" },
     { "no median filter", "median=0" },
     { "plain median (unweighted)", "median_sigma_c=0" },
     { "pyramid scale 0.5", "warp_scale=0.5" },

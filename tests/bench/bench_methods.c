@@ -33,8 +33,9 @@
  * FLOW_BENCH_GRAPHS=0.  Environment: FLOW_BENCH_QUICK=1 runs only the
  * 316x252 sizes with few runs (for a CPU); FLOW_BENCH_ONLY=text keeps the
  * methods whose name contains text, FLOW_BENCH_SIZE=WxH[rgb] one size;
- * FLOW_BENCH_RUNS=n times exactly n runs
- * after the warm-up (for profilers). */
+ * FLOW_BENCH_RUNS=n times exactly n runs after the warm-up (for
+ * profilers); FLOW_BENCH_PARAMS="key=value ..." sets parameters on every
+ * run (with FLOW_BENCH_ONLY, on one method's). */
 #include "harness.h"
 #include "device/device.h"
 #include "flow/flow.h"
@@ -59,10 +60,10 @@ static int in_upload;
 
 /* Bytes per pixel a system's operator reads besides x and f: per data term
  * all six tensor components when it is robust (its weight needs J33), else
- * five (affine) or three. */
+ * five (affine) or three; the smoothness weight g when it has one. */
 static double sys_bytes_px(const flow_system *s)
 {
-    double b = 0;
+    double b = (s->flags & FLOW_SYS_EDGE) ? 4.0 : 0.0;
     for (int k = 0; k < s->nterms; k++)
         b += s->term[k].robust ? 24.0 : (s->flags & FLOW_SYS_AFFINE) ? 20.0 : 12.0;
     return b;
@@ -185,6 +186,11 @@ static double bytes_robust_terms(const flow_robust_terms_args *a)
 static double bytes_median(const flow_median_args *a)
 {
     return 4 * PX(&a->dst.u);
+}
+/* Each channel of the frame read, g written. */
+static double bytes_edge_weight(const flow_edge_weight_args *a)
+{
+    return (a->channels + 1.0) * PX(&a->g);
 }
 static double bytes_gradient(const flow_gradient_args *a)
 {
@@ -563,6 +569,9 @@ static flow_params *run_params(const method_run *r)
         if (s == FLOW_OK)
             s = flow_params_set_number(p, "warp_levels", r->warp_levels);
     }
+    const char *extra = getenv("FLOW_BENCH_PARAMS");
+    if (s == FLOW_OK && extra && !harness_params_apply(p, extra))
+        s = FLOW_ERR_INVALID;
     if (s != FLOW_OK) {
         fprintf(stderr, "bench: %s: %s\n", r->name, flow_last_error());
         flow_params_destroy(p);

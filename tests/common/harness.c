@@ -130,6 +130,24 @@ flow_device *harness_device(void)
     return opened;
 }
 
+int harness_params_apply(flow_params *p, const char *settings)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", settings ? settings : "");
+    int ok = 1;
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok;
+         tok = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(tok, '=');
+        if (eq)
+            *eq = '\0';
+        if (!eq || flow_params_set(p, tok, eq + 1) != FLOW_OK) {
+            fprintf(stderr, "    -> %s: %s\n", tok, eq ? flow_last_error() : "not key=value");
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
 flow_params *harness_params(const char *method, const char *settings)
 {
     flow_params *p = NULL;
@@ -139,18 +157,8 @@ flow_params *harness_params(const char *method, const char *settings)
         harness_check(0, __FILE__, __LINE__, "parameters of the method");
         return NULL;
     }
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", settings ? settings : "");
-    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok;
-         tok = strtok_r(NULL, " ", &save)) {
-        char *eq = strchr(tok, '=');
-        if (eq)
-            *eq = '\0';
-        if (!eq || flow_params_set(p, tok, eq + 1) != FLOW_OK) {
-            fprintf(stderr, "    -> %s: %s\n", tok, eq ? flow_last_error() : "not key=value");
-            harness_check(0, __FILE__, __LINE__, "harness_params setting");
-        }
-    }
+    harness_check(harness_params_apply(p, settings), __FILE__, __LINE__,
+                  "harness_params setting");
     return p;
 }
 

@@ -41,6 +41,9 @@ flow_device *harness_device(void);
  * "key=value key=value ..." applied; a failed CHECK names what was refused.
  * The caller destroys the object. */
 flow_params *harness_params(const char *method, const char *settings);
+/* Sets "key=value key=value ..." on p; 0 (each refusal printed) when one
+ * is refused, without a CHECK. */
+int harness_params_apply(flow_params *p, const char *settings);
 /* The evaluation data directory, or NULL when it is absent. */
 const char *harness_data_dir(void);
 /* The same for a test that needs the data: when it is absent, marks the

@@ -74,7 +74,7 @@ static const config configs[] = {
     { "robust colour", "robust", NULL, NULL, 0, 0, 3, 0, 0, NULL },
     { "robust luminance", "robust", NULL, NULL, 0, 0, 3, 0, 0, "color=0" },
     { "robust plain", "robust", NULL, NULL, 0, 0, 1, 0, 0,
-      "bicubic=0 median=1 median_sigma_c=0 gamma=0 normalise=0 eps_data=1 alpha=20" },
+      "bicubic=0 median=1 median_sigma_c=0 gamma=0 normalise=0 eps_data=1 alpha=20 edge=0" },
     { "robust v rho texture", "robust", NULL, NULL, 0, 0, 1, 0, 0,
       "solver=v smoother=jacobi cycles=2 rho=1 texture=0.9 warp_scale=0.5 warps=2" },
     /* the patch methods: a patch's best iterate is chosen by its residual,

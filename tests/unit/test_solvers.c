@@ -526,11 +526,12 @@ static double max_diff(flow_device *d, const flow_pair *a, const flow_pair *b)
 }
 
 /* Random systems on a w x h grid for the smoother comparisons: two random
- * tensors, a start x0 and a right-hand side f, and two iterate/scratch
- * pairs, one per path (xs, ts: the path under test; xp, tp: the per-pixel
- * operations). */
+ * tensors, a smoothness weight g, a start x0 and a right-hand side f, and
+ * two iterate/scratch pairs, one per path (xs, ts: the path under test; xp,
+ * tp: the per-pixel operations). */
 typedef struct sweep_case {
     flow_tensor J[2];
+    flow_plane g;
     flow_pair x0, f, xs, ts, xp, tp;
 } sweep_case;
 
@@ -541,6 +542,8 @@ static void sweep_case_open(flow_device *d, sweep_case *c, int w, int h, unsigne
         CHECK_OK(flow_tensor_alloc(d, &c->J[k], w, h));
         random_tensor(d, &c->J[k], seed_j + (unsigned)k);
     }
+    CHECK_OK(flow_plane_alloc(d, &c->g, w, h));
+    upload_random(d, &c->g, seed_j + 5u, 0.05, 1.0);
     flow_pair *pairs[6] = { &c->x0, &c->f, &c->xs, &c->ts, &c->xp, &c->tp };
     for (int i = 0; i < 6; i++)
         CHECK_OK(flow_pair_alloc(d, pairs[i], w, h));
@@ -554,16 +557,17 @@ static void sweep_case_close(flow_device *d, sweep_case *c)
 {
     for (int k = 0; k < 2; k++)
         flow_tensor_free(d, &c->J[k]);
+    flow_plane_free(d, &c->g);
     flow_pair *pairs[6] = { &c->x0, &c->f, &c->xs, &c->ts, &c->xp, &c->tp };
     for (int i = 0; i < 6; i++)
         flow_pair_free(d, pairs[i]);
 }
 
-/* A system of nterms of the case's tensors, robust (terms and smoothness)
- * or quadratic; with a right-hand side, the grid steps (2, hy) of a coarse
- * grid.  Both paths start from x0. */
+/* A system of nterms of the case's tensors, robust (terms and smoothness,
+ * the latter weighted by g when edge) or quadratic; with a right-hand side,
+ * the grid steps (2, hy) of a coarse grid.  Both paths start from x0. */
 static flow_system sweep_case_system(flow_device *d, const sweep_case *c, int nterms,
-                                     int nonlinear, int rhs, float hy)
+                                     int nonlinear, int edge, int rhs, float hy)
 {
     flow_system s;
     memset(&s, 0, sizeof s);
@@ -578,6 +582,10 @@ static flow_system sweep_case_system(flow_device *d, const sweep_case *c, int nt
     s.hx = rhs ? 2.0f : 1.0f, s.hy = rhs ? hy : 1.0f;
     s.eps_s2 = 1e-4f;
     s.flags = FLOW_SYS_AFFINE | (rhs ? FLOW_SYS_RHS : 0u) | (nonlinear ? FLOW_SYS_PSI_S : 0u);
+    if (nonlinear && edge) {
+        s.flags |= FLOW_SYS_EDGE;
+        s.g = c->g;
+    }
     const flow_copy_pair_args start_s = { c->xs, c->x0 }, start_p = { c->xp, c->x0 };
     CHECK_OK(flow_k_copy_pair(d, &start_s));
     CHECK_OK(flow_k_copy_pair(d, &start_p));
@@ -604,8 +612,9 @@ static void per_pixel_sor(flow_device *d, const flow_system *s, const flow_pair 
  * evaluated once per pixel) against the per-pixel sweeps that larger grids
  * run (jacobi_sweep x -> t -> x ..., sor_half red then black after the
  * diffusivity pass of a robust smoothness term): bit for bit, on a random 37x23
- * system with one or two data terms, linear or nonlinear, with or without
- * a right-hand side, Jacobi and SOR, odd and even sweep counts. */
+ * system with one or two data terms, linear or nonlinear (with and without
+ * a random smoothness weight), with or without a right-hand side, Jacobi and
+ * SOR, odd and even sweep counts. */
 static void test_small_smoother_matches_sweeps(void)
 {
     flow_device *d = harness_device();
@@ -617,11 +626,14 @@ static void test_small_smoother_matches_sweeps(void)
     sweep_case_open(d, &c, w, h, 70u, 0u);
     const flow_pair none = { { 0 }, { 0 } };
     int cases = 0, identical = 0;
-    for (int combo = 0; combo < 32; combo++) {
+    for (int combo = 0; combo < 64; combo++) {
         const int nonlinear = combo & 1, rhs = (combo >> 1) & 1, nterms = 1 + ((combo >> 2) & 1);
-        const int sor = (combo >> 3) & 1, sweeps = (combo >> 4) & 1 ? 7 : 6;
+        const int sor = (combo >> 3) & 1, sweeps = (combo >> 4) & 1 ? 7 : 6, edge = combo >> 5;
+        if (edge && !nonlinear) /* a weight of Psi'_S only */
+            continue;
         /* with a right-hand side, as on a coarse grid: grid steps above 1 */
-        const flow_system s = sweep_case_system(d, &c, nterms, nonlinear, rhs, 23.0f / 12.0f);
+        const flow_system s =
+            sweep_case_system(d, &c, nterms, nonlinear, edge, rhs, 23.0f / 12.0f);
         const float omega = sor ? 1.3f : 0.8f;
         const flow_pair fr = rhs ? c.f : none;
         /* the small smoother */
@@ -642,17 +654,17 @@ static void test_small_smoother_matches_sweeps(void)
         }
         const int same = same_pair(d, &c.xs, result);
         if (!same)
-            fprintf(stderr, "    differs: %s, %d sweeps, %s, %d term(s), %s\n",
+            fprintf(stderr, "    differs: %s, %d sweeps, %s%s, %d term(s), %s\n",
                     sor ? "rbsor" : "jacobi", sweeps, nonlinear ? "nonlinear" : "linear",
-                    nterms, rhs ? "with f" : "f = 0");
+                    edge ? " with g" : "", nterms, rhs ? "with f" : "f = 0");
         cases++;
         identical += same;
         /* the smoother moved x: not a comparison of two untouched copies */
         if (combo == 0)
             CHECK(!same_pair(d, &c.xs, &c.x0));
     }
-    printf("    %d of %d systems (jacobi/rbsor, 6/7 sweeps, linear/nonlinear, 1/2 terms, "
-           "f/no f) bit-identical\n", identical, cases);
+    printf("    %d of %d systems (jacobi/rbsor, 6/7 sweeps, linear/nonlinear/weighted, 1/2 "
+           "terms, f/no f) bit-identical\n", identical, cases);
     CHECK(identical == cases);
     sweep_case_close(d, &c);
 }
@@ -661,8 +673,9 @@ static void test_small_smoother_matches_sweeps(void)
  * their borders, x -> t -> x) against the per-pixel operations they stand
  * for (the diffusivities, then each colour in place): bit for bit, on a
  * random 97x45 system (tiles cut at the right and bottom edges), one or
- * two data terms, linear or nonlinear, with or without a right-hand side,
- * odd and even sweep counts; the result in x. */
+ * two data terms, linear or nonlinear (with and without a random
+ * smoothness weight), with or without a right-hand side, odd and even
+ * sweep counts; the result in x. */
 static void test_sor_sweeps_match_halves(void)
 {
     flow_device *d = harness_device();
@@ -672,10 +685,12 @@ static void test_sor_sweeps_match_halves(void)
     sweep_case_open(d, &c, 97, 45, 90u, 10u);
     const flow_pair none = { { 0 }, { 0 } };
     int cases = 0, identical = 0;
-    for (int combo = 0; combo < 16; combo++) {
+    for (int combo = 0; combo < 32; combo++) {
         const int nonlinear = combo & 1, rhs = (combo >> 1) & 1, nterms = 1 + ((combo >> 2) & 1);
-        const int sweeps = (combo >> 3) & 1 ? 5 : 4;
-        const flow_system s = sweep_case_system(d, &c, nterms, nonlinear, rhs, 1.5f);
+        const int sweeps = (combo >> 3) & 1 ? 5 : 4, edge = combo >> 4;
+        if (edge && !nonlinear)
+            continue;
+        const flow_system s = sweep_case_system(d, &c, nterms, nonlinear, edge, rhs, 1.5f);
         const float omega = 1.4f;
         const flow_pair fr = rhs ? c.f : none;
         const flow_sor_sweeps_args a = { s, c.xs, c.ts, fr, omega, sweeps };
@@ -683,15 +698,15 @@ static void test_sor_sweeps_match_halves(void)
         per_pixel_sor(d, &s, &c.xp, &c.tp, &fr, omega, sweeps);
         const int same = same_pair(d, &c.xs, &c.xp);
         if (!same)
-            fprintf(stderr, "    differs by up to %.3g: %d sweeps, %s, %d term(s), %s\n",
+            fprintf(stderr, "    differs by up to %.3g: %d sweeps, %s%s, %d term(s), %s\n",
                     max_diff(d, &c.xs, &c.xp), sweeps, nonlinear ? "nonlinear" : "linear",
-                    nterms, rhs ? "with f" : "f = 0");
+                    edge ? " with g" : "", nterms, rhs ? "with f" : "f = 0");
         cases++;
         identical += same;
         if (combo == 0) /* the sweeps moved x */
             CHECK(!same_pair(d, &c.xs, &c.x0));
     }
-    printf("    %d of %d systems (4/5 sweeps, linear/nonlinear, 1/2 terms, f/no f) "
+    printf("    %d of %d systems (4/5 sweeps, linear/nonlinear/weighted, 1/2 terms, f/no f) "
            "bit-identical\n", identical, cases);
     CHECK(identical == cases);
     sweep_case_close(d, &c);
@@ -789,11 +804,13 @@ static void test_small_cycle_matches_calls(void)
     static const int sizes[2][2] = { { 57, 41 }, { 150, 90 } };
     static const int solvers[3] = { FLOW_SOLVER_VCYCLE, FLOW_SOLVER_WCYCLE, FLOW_SOLVER_FMG };
     int cases = 0, identical = 0;
-    for (int combo = 0; combo < 48; combo++) {
+    for (int combo = 0; combo < 96; combo++) {
         if (!harness_in_part(combo))
             continue;
         const int nl = combo & 1, sor = (combo >> 1) & 1, nterms = 1 + ((combo >> 2) & 1);
-        const int solver = solvers[(combo >> 3) % 3], big = combo / 24;
+        const int solver = solvers[(combo >> 3) % 3], big = combo / 24 % 2, edge = combo / 48;
+        if (edge && !nl) /* a weight of Psi'_S only */
+            continue;
         const int w = sizes[big][0], h = sizes[big][1];
         flow_solver_params sp;
         memset(&sp, 0, sizeof sp);
@@ -813,6 +830,7 @@ static void test_small_cycle_matches_calls(void)
         m.alpha = nl ? 10.0f : 400.0f;
         m.eps_s2 = 1e-4f;
         m.robust_smooth = nl;
+        m.edge = edge;
         flow_mg *mg[2] = { NULL, NULL };
         CHECK_OK(flow_mg_create(d, w, h, &sp, &m, &mg[0]));
         CHECK_OK(flow_mg_create(d, w, h, &sp, &m, &mg[1]));
@@ -826,6 +844,8 @@ static void test_small_cycle_matches_calls(void)
         for (int i = 0; i < 2; i++) {
             for (int k = 0; k < nterms; k++)
                 random_tensor(d, flow_mg_tensor(mg[i], k), 300u + 7u * (unsigned)combo + k);
+            if (edge)
+                upload_random(d, flow_mg_edge(mg[i]), 23, 0.05, 1.0);
             upload_random(d, &mg[i]->lev[0].x.u, 21, -1.0, 1.0); /* V and W start from x */
             upload_random(d, &mg[i]->lev[0].x.v, 22, -1.0, 1.0);
             mg[i]->warm = 1;
@@ -836,17 +856,84 @@ static void test_small_cycle_matches_calls(void)
         }
         const int same = same_pair(d, &mg[0]->lev[0].x, &mg[1]->lev[0].x);
         if (!same)
-            fprintf(stderr, "    differs: %dx%d %s, %s, %s, %d term(s)\n", w, h,
+            fprintf(stderr, "    differs: %dx%d %s, %s, %s%s, %d term(s)\n", w, h,
                     flow_solver_names[solver], sor ? "rbsor" : "jacobi",
-                    nl ? "nonlinear" : "linear", nterms);
+                    nl ? "nonlinear" : "linear", edge ? " with g" : "", nterms);
         cases++;
         identical += same;
         flow_mg_destroy(mg[0]);
         flow_mg_destroy(mg[1]);
     }
-    printf("    %d of %d solves (V/W/FMG, jacobi/rbsor, linear/nonlinear, 1/2 terms, 57x41 and "
-           "150x90) bit-identical\n", identical, cases);
+    printf("    %d of %d solves (V/W/FMG, jacobi/rbsor, linear/nonlinear/weighted, 1/2 terms, "
+           "57x41 and 150x90) bit-identical\n", identical, cases);
     CHECK(identical == cases);
+}
+
+/* A smoothness weight g = 1/2 at every pixel halves Psi'_S, which is what
+ * halving alpha does: the same solution bit for bit (scaling by a power of
+ * two is exact), for SOR alone (the GPU's tiles), V-cycles with an SOR
+ * smoother and FMG with Jacobi (g restricted to the coarse grids; the
+ * small-grid calls), on a nonlinear system of two robust terms. */
+static void test_edge_weight_scales_alpha(void)
+{
+    flow_device *d = harness_device();
+    if (!d)
+        return;
+    static const int solvers[3] = { FLOW_SOLVER_RBSOR, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_FMG };
+    int cases = 0, identical = 0;
+    for (int k = 0; k < 3; k++) {
+        flow_solver_params sp;
+        memset(&sp, 0, sizeof sp);
+        sp.solver = solvers[k];
+        sp.smoother = solvers[k] == FLOW_SOLVER_FMG ? FLOW_SOLVER_JACOBI : FLOW_SOLVER_RBSOR;
+        sp.omega = 1.2, sp.jacobi_weight = 0.8, sp.iterations = 6;
+        sp.n0 = 3, sp.n1 = 2, sp.n2 = 1, sp.cycles = 2, sp.max_depth = -1;
+        flow_mg_model m;
+        memset(&m, 0, sizeof m);
+        m.nterms = 2;
+        for (int t = 0; t < 2; t++) {
+            m.term[t].weight = t ? 0.6f : 1.0f;
+            m.term[t].eps2 = t ? 0.25f : 1.0f;
+            m.term[t].robust = 1;
+        }
+        m.eps_s2 = 1e-4f;
+        m.robust_smooth = 1;
+        flow_mg *mg[2] = { NULL, NULL };
+        for (int i = 0; i < 2; i++) {
+            m.edge = i == 0;
+            m.alpha = i == 0 ? 10.0f : 5.0f;
+            CHECK_OK(flow_mg_create(d, 150, 90, &sp, &m, &mg[i]));
+            if (!mg[i])
+                break;
+            for (int t = 0; t < 2; t++)
+                random_tensor(d, flow_mg_tensor(mg[i], t), 500u + 3u * (unsigned)k + t);
+            if (i == 0) {
+                const flow_fill_args half = { *flow_mg_edge(mg[0]), 0.5f };
+                CHECK_OK(flow_k_fill(d, &half));
+            }
+            upload_random(d, &mg[i]->lev[0].x.u, 31, -1.0, 1.0);
+            upload_random(d, &mg[i]->lev[0].x.v, 32, -1.0, 1.0);
+            mg[i]->warm = 1;
+            flow_exec ex;
+            memset(&ex, 0, sizeof ex);
+            ex.dev = d;
+            CHECK_OK(flow_mg_solve(mg[i], &ex));
+        }
+        if (mg[0] && mg[1]) {
+            const int same = same_pair(d, &mg[0]->lev[0].x, &mg[1]->lev[0].x);
+            if (!same)
+                fprintf(stderr, "    differs by up to %.3g: %s\n",
+                        max_diff(d, &mg[0]->lev[0].x, &mg[1]->lev[0].x),
+                        flow_solver_names[solvers[k]]);
+            cases++;
+            identical += same;
+        }
+        flow_mg_destroy(mg[0]);
+        flow_mg_destroy(mg[1]);
+    }
+    printf("    g = 1/2 against alpha / 2: %d of %d solves (rbsor, V, FMG) bit-identical\n",
+           identical, cases);
+    CHECK(cases == 3 && identical == cases);
 }
 
 int main(void)
@@ -861,6 +948,7 @@ int main(void)
     RUN(test_sor_sweeps_match_halves);
     RUN(test_mg_smooth_odd_jacobi);
     RUN_PARTS(test_small_cycle_matches_calls, 12);
+    RUN(test_edge_weight_scales_alpha);
     if (have_frames) {
         flow_image_free(&f1), flow_image_free(&f2);
         flow_field_free(&gt);

@@ -13,8 +13,9 @@
  * its neighbours of the first colour), the tensors are read once per
  * sweep, and the sweep goes from one buffer to the other (x -> t -> x),
  * so that no tile reads what another has written.  The block stages the
- * tensors of the pixels it updates (the tile and one pixel around it) in
- * shared memory while it loads the flow, so that a sweep waits for memory
+ * tensors of the pixels it updates (the tile and one pixel around it), and
+ * the smoothness weight g where Psi'_S is evaluated, in shared memory
+ * while it loads the flow, so that a sweep waits for memory
  * once rather than at each colour: on a coarse level, where a sweep is a
  * few tiles, that wait is most of its time.  Every value comes from
  * flow_psi_s_tile and flow_sor_tile of libflow/pixel/variational.h, the
@@ -74,7 +75,7 @@ __global__ void __launch_bounds__(SWEEP_THREADS, SWEEP_MIN_BLOCKS)
     flow_sor_sweep_kernel(const __grid_constant__ flow_sor_sweeps_args a, flow_pair src,
                           flow_pair dst)
 {
-    __shared__ float su[FLOW_H][FLOW_W], sv[FLOW_H][FLOW_W], sp[PSI_H][PSI_W];
+    __shared__ float su[FLOW_H][FLOW_W], sv[FLOW_H][FLOW_W], sp[PSI_H][PSI_W], sg[PSI_H][PSI_W];
     __shared__ float sj[J_PLANES][J_H][J_W];
     const flow_system *s = &a.s;
     const int w = src.u.width, h = src.u.height;
@@ -91,6 +92,13 @@ __global__ void __launch_bounds__(SWEEP_THREADS, SWEEP_MIN_BLOCKS)
         const int gy = flow_clampi(y0 + ly - BORDER, 0, h - 1);
         __pipeline_memcpy_async(&su[ly][lx], &FLOW_PX(src.u, gx, gy), sizeof(float));
         __pipeline_memcpy_async(&sv[ly][lx], &FLOW_PX(src.v, gx, gy), sizeof(float));
+    }
+    const int edge = (s->flags & FLOW_SYS_EDGE) != 0;
+    for (int i = tid; edge && i < PSI_W * PSI_H; i += nt) {
+        const int lx = i % PSI_W, ly = i / PSI_W;
+        const int gx = x0 + lx - 2, gy = y0 + ly - 2;
+        if (gx >= 0 && gx < w && gy >= 0 && gy < h) /* outside: never read */
+            __pipeline_memcpy_async(&sg[ly][lx], &FLOW_PX(s->g, gx, gy), sizeof(float));
     }
     for (int i = tid; i < FLOW_TERMS_MAX * J_W * J_H; i += nt) {
         const int k = i / (J_W * J_H), lx = i % J_W, ly = i / J_W % J_H;
@@ -122,7 +130,8 @@ __global__ void __launch_bounds__(SWEEP_THREADS, SWEEP_MIN_BLOCKS)
             const int lx = i % PSI_W, ly = i / PSI_W;
             const int gx = x0 + lx - 2, gy = y0 + ly - 2;
             if (gx >= 0 && gx < w && gy >= 0 && gy < h) /* outside: never read */
-                sp[ly][lx] = flow_psi_s_tile(s, &su[ly + 1][lx + 1], &sv[ly + 1][lx + 1], FLOW_W);
+                sp[ly][lx] = flow_psi_s_tile(s, &su[ly + 1][lx + 1], &sv[ly + 1][lx + 1], FLOW_W,
+                                             edge ? sg[ly][lx] : 1.0f);
         }
         __syncthreads();
     }
