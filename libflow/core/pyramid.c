@@ -18,9 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int half_scale(const flow_pyramid *py)
+/* The size of level l + 1 over that of level l. */
+static double level_scale(const flow_warp_params *p, int l)
 {
-    return py->p.scale == 0.5;
+    return p->fine > 0 && l >= p->fine ? 0.5 : p->scale;
+}
+
+/* Whether level l is made from level l - 1 by halving (full-weighting
+ * restriction of the frames, bilinear prolongation of the flow). */
+static int halved(const flow_pyramid *py, int l)
+{
+    return level_scale(&py->p, l - 1) == 0.5;
 }
 
 /* Whether the levels run coarse to fine from a flow w (a pyramid, or a
@@ -45,7 +53,8 @@ int flow_pyramid_levels_for(const flow_warp_params *p, int width, int height)
 {
     int n = 1;
     for (int w = width, h = height; n <= p->levels; n++) {
-        const int cw = coarse_size(w, p->scale), ch = coarse_size(h, p->scale);
+        const double s = level_scale(p, n - 1);
+        const int cw = coarse_size(w, s), ch = coarse_size(h, s);
         /* near the bottom a fine scale may round a side back to itself
          * (ceil(9 * 0.9) = 9): such a level adds nothing but a rescaled
          * flow, so the pyramid ends there too */
@@ -61,7 +70,7 @@ void flow_pyramid_level_size(const flow_warp_params *p, int width, int height, i
 {
     int w = width, h = height;
     for (int l = 0; l < level; l++)
-        w = coarse_size(w, p->scale), h = coarse_size(h, p->scale);
+        w = coarse_size(w, level_scale(p, l)), h = coarse_size(h, level_scale(p, l));
     if (lw)
         *lw = w;
     if (lh)
@@ -131,9 +140,11 @@ flow_status flow_pyramid_create(flow_device *d, int width, int height, int chann
                                 void *user, flow_pyramid **out)
 {
     *out = NULL;
-    if (p->levels < 0 || p->warps < 1 || !(p->scale >= 0.5 && p->scale < 1.0) || p->finest < 0)
-        return flow_fail(FLOW_ERR_INVALID, "pyramid of %d levels, %d warps, scale %g, finest %d",
-                         p->levels, p->warps, p->scale, p->finest);
+    if (p->levels < 0 || p->warps < 1 || !(p->scale >= 0.5 && p->scale < 1.0) || p->finest < 0
+        || p->fine < 0)
+        return flow_fail(FLOW_ERR_INVALID,
+                         "pyramid of %d levels, %d warps, scale %g, finest %d, fine %d", p->levels,
+                         p->warps, p->scale, p->finest, p->fine);
     flow_pyramid *py = calloc(1, sizeof *py);
     if (!py)
         return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a pyramid");
@@ -153,9 +164,9 @@ flow_status flow_pyramid_create(flow_device *d, int width, int height, int chann
         py->p.finest = n - 1;
     for (int l = 0, w = width, h = height; s == FLOW_OK && l < n; l++) {
         s = level_alloc(py, l, w, h);
-        w = coarse_size(w, p->scale), h = coarse_size(h, p->scale);
+        w = coarse_size(w, level_scale(p, l)), h = coarse_size(h, level_scale(p, l));
     }
-    if (s == FLOW_OK && n > 1 && !half_scale(py)) {
+    if (s == FLOW_OK && n > 1 && !halved(py, 1)) {
         s = flow_gauss_kernel(0.6 * sqrt(1.0 / (p->scale * p->scale) - 1.0), &py->k_down);
         for (int i = 0; s == FLOW_OK && i < 2 * channels; i++) {
             s = flow_plane_alloc(d, &py->tmp[i], width, height);
@@ -185,7 +196,7 @@ static flow_status frames_down(flow_pyramid *py, int l)
     flow_device *d = py->dev;
     const flow_pyr_level *F = &py->lev[l - 1];
     flow_pyr_level *C = &py->lev[l];
-    if (half_scale(py)) {
+    if (halved(py, l)) {
         for (int k = 0; k < 2; k++)
             for (int c = 0; c < py->channels; c++) {
                 const flow_restriction_args a = { C->frame[k][c], F->frame[k][c] };
@@ -219,7 +230,7 @@ static flow_status flow_up(flow_pyramid *py, int l)
     flow_device *d = py->dev;
     flow_pyr_level *L = &py->lev[l];
     const flow_pair *x = py->lev[l + 1].x;
-    if (half_scale(py)) {
+    if (halved(py, l + 1)) {
         const flow_pair none = {{0}, {0}};
         const flow_prolong_pair_args a = { L->w, *x, none, 0, 0, 2.0f };
         return flow_k_prolong_pair(d, &a);

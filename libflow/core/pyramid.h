@@ -16,6 +16,8 @@ typedef struct flow_warp_params {
     int bicubic;  /* warp by bicubic interpolation (else bilinear) */
     int finest;   /* levels finer than this one take the coarser flow as it is
                      (at most the coarsest level) */
+    int fine;     /* the first `fine` coarser levels are made at `scale`, the
+                     ones below by halving; 0: every level at `scale` */
 } flow_warp_params;
 
 /* Coarser levels stop at a side of 8 pixels: below, a level has too little

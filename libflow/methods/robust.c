@@ -98,6 +98,9 @@ static const flow_param_def robust_schema[] = {
     FLOW_P_BOOL(T, color, "color", 1,
                 "input: 1 the R, G, B channels of colour frames, 0 their luminance"),
     FLOW_WARP_SCHEMA_D(T, warp, 100, 3, 0.8),
+    FLOW_P_INT(T, warp.fine, "warp_fine", 10, 0, 100, 0,
+               "pyramid levels made at warp_scale below the finest; the coarser ones halve "
+               "(0: all at warp_scale)"),
     FLOW_P_BOOL(T, warp.bicubic, "bicubic", 1,
                 "warp the second frame by bicubic interpolation (0: bilinear)"),
 };

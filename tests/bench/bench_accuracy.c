@@ -56,6 +56,7 @@ static const char *const ablation[][2] = {
     { "no median filter", "median=0" },
     { "plain median (unweighted)", "median_sigma_c=0" },
     { "pyramid scale 0.5", "warp_scale=0.5" },
+    { "scale 0.8 to the coarsest level", "warp_fine=0" },
     { "one warp per level", "warps=1" },
     { "luminance, not colour", "color=0" },
     { "structure-texture 0.9", "texture=0.9" },

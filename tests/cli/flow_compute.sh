@@ -31,7 +31,7 @@ for key in sigma rho alpha window window_size tau fill_unknown solver smoother i
     opt=$(echo "$key" | tr _ -)
     check "help lists --$opt" '$FC --help | grep -q -- "^      --$opt "'
 done
-expect "help: defaults per method" 0 out "\[2.5; hs 400; clg 400; clg-nl 10\] hs, clg, clg-nl," $FC --help
+expect "help: defaults per method" 0 out "\[4; hs 400; clg 400; clg-nl 10\] hs, clg, clg-nl," $FC --help
 expect "help: when a parameter applies" 0 out "applies with window box" $FC --help
 expect "help defaults" 0 out "--method NAME .*\[robust\]" $FC --help
 expect "help examples" 0 out "^Examples:" $FC --help

@@ -98,6 +98,20 @@ static void test_robust_default(void)
     flow_params_destroy(p);
 }
 
+/* warp_fine 2: two levels at 0.8 (64x48 -> 52x39 -> 42x32), then halving
+ * (21x16 -> 11x8; 6x4 is under 8): 4 coarser levels, where all at 0.8 give
+ * 9 (heights 39, 32, 26, 21, 17, 14, 12, 10, 8). */
+static void test_robust_fine_levels(void)
+{
+    flow_params *p = harness_params("robust", "warp_fine=2");
+    CHECK(used(p, 64, 48, "warp_levels") == 4);
+    check_same_flow(p, 64, 48);
+    flow_params_destroy(p);
+    p = harness_params("robust", "warp_fine=0");
+    CHECK(used(p, 64, 48, "warp_levels") == 9);
+    flow_params_destroy(p);
+}
+
 /* 32x24 halves while both sides are 2 or more: 16x12, 8x6, 4x3, 2x2, 1x1:
  * the deepest level is 5. */
 static void test_max_depth(void)
@@ -143,6 +157,7 @@ static void test_dis_finest(void)
 int main(void)
 {
     RUN(test_warp_levels);
+    RUN(test_robust_fine_levels);
     RUN(test_robust_default);
     RUN(test_max_depth);
     RUN(test_plk_levels);

@@ -157,6 +157,7 @@ static const doc_row doc[] = {
     { "warp_levels", { NULL, "0", "0", "0", "100", NULL, NULL } },
     { "warps", { NULL, "1", "1", "1", "3", NULL, NULL } },
     { "warp_scale", { NULL, "0.5", "0.5", "0.5", "0.8", NULL, NULL } },
+    { "warp_fine", { NULL, NULL, NULL, NULL, "10", NULL, NULL } },
     { "gamma", { NULL, NULL, NULL, NULL, "1", NULL, "1" } },
     { "normalise", { NULL, NULL, NULL, NULL, "1", "0", "1" } },
     { "zeta", { NULL, NULL, NULL, NULL, "1", NULL, NULL } },

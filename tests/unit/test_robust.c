@@ -345,6 +345,8 @@ static const accuracy_run accuracy_runs[] = {
     /* a fine scale ends the pyramid where a side stops shrinking (ceil(9 *
      * 0.9) = 9) instead of stacking rescaled 9x9 levels up to warp_levels */
     { 1, "warp_scale=0.9", "translation (9, -6), scale 0.9", 0.1 },
+    /* two levels at 0.8, then halving: both kinds of level in one pyramid */
+    { 1, "warp_fine=2", "translation (9, -6), 2 fine levels", 0.1 },
     /* each lever off still gives a flow (the parameters that switch them):
      * 0.13 .. 0.50 measured, gamma=0 the worst */
     { 0, "gamma=0", "smooth motion, gamma=0", 0.6 },
