@@ -1,9 +1,11 @@
 /* robust.c -- robust coarse-to-fine variational flow: brightness and
  * gradient constancy, each normalised and under its own Charbonnier
  * penaliser (Brox, Bruhn, Papenberg, Weickert, ECCV 2004; Zimmer, Bruhn,
- * Weickert, IJCV 2011), a robust smoothness term, warping over a fine
- * pyramid with several warps per level, and a median filter of the flow
- * after each warp (Sun, Roth, Black, CVPR 2010).  docs/ALGORITHMS.md has the
+ * Weickert, IJCV 2011), a robust smoothness term weighted down across the
+ * first frame's edges (the local weight of DeepFlow, ICCV 2013), warping
+ * over a fine pyramid (halving below its first levels) with several warps
+ * per level, and a median filter of the flow after each warp (Sun, Roth,
+ * Black, CVPR 2010).  docs/ALGORITHMS.md has the
  * energy and its discretisation, docs/PARAMETERS.md each lever's effect.
  *
  * The frames are presmoothed (and optionally reduced to their texture)
