@@ -289,6 +289,8 @@ static flow_status level_run(flow_pyramid *py, flow_exec *ex, int l)
     FLOW_TRY(l == py->nlevels - 1 ? flow_pair_fill(py->dev, &L->w, 0.0f) : flow_up(py, l));
     if (!L->active)
         return take_w(py, L);
+    if (py->hooks.prepare)
+        FLOW_TRY(py->hooks.prepare(py->user, ex, L));
     if (py->hooks.init)
         FLOW_TRY(py->hooks.init(py->user, ex, L));
     return py->hooks.terms ? warp_level(py, ex, L) : take_w(py, L);
@@ -303,6 +305,8 @@ flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *
         L0->frame[1][c] = f2[c];
     }
     if (!from_w(py)) {
+        if (py->hooks.prepare)
+            FLOW_TRY(py->hooks.prepare(py->user, ex, L0));
         flow_stage_begin(ex, "motion tensor");
         const flow_status s = py->hooks.terms(py->user, ex, L0, f1, f2, NULL);
         flow_stage_end(ex, "motion tensor");

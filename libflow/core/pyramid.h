@@ -35,8 +35,9 @@ typedef struct flow_pyr_level {
     void *state;            /* the method's buffers for this level */
 } flow_pyr_level;
 
-/* The method's side.  init (may be NULL) improves the level's starting flow
- * w; terms builds the data terms of the pair (f1, f2) at level L, f2 being
+/* The method's side.  prepare (may be NULL) computes what the level needs
+ * from its frames alone, once per run; init (may be NULL) improves the
+ * level's starting flow w; terms builds the data terms of the pair (f1, f2) at level L, f2 being
  * the second frame warped along w (w NULL: not warped; the terms then
  * describe the flow itself, else the increment, rewritten for the total
  * flow); solve leaves the total flow in *L->x; filter (may be NULL) cleans
@@ -45,6 +46,8 @@ typedef struct flow_pyr_level {
 typedef struct flow_pyramid_hooks {
     flow_status (*level_create)(void *user, flow_device *d, flow_pyr_level *L);
     void (*level_destroy)(void *user, flow_device *d, flow_pyr_level *L);
+    /* before the level's init and warps, from L->frame[] */
+    flow_status (*prepare)(void *user, flow_exec *ex, flow_pyr_level *L);
     /* the level's own search before its warps: replaces L->w (the coarser
      * flow, 0 on the coarsest level), reading the unwarped frames */
     flow_status (*init)(void *user, flow_exec *ex, flow_pyr_level *L);

@@ -133,7 +133,6 @@ typedef struct robust_level {
     flow_mg *mg;
     flow_pair filtered; /* the median filter's output */
     flow_tensor rows;   /* the row pass of the tensors' integration (rho > 0) */
-    int edge_done;      /* the smoothness weight of this run's frames is made */
 } robust_level;
 
 static flow_status level_create(void *user, flow_device *d, flow_pyr_level *L)
@@ -184,6 +183,23 @@ flow_status flow_robust_data_terms(flow_device *d, flow_mg *mg, const flow_robus
     return flow_k_robust_terms(d, &a);
 }
 
+/* The smoothness weight of the level, from its first frame (edge > 0). */
+static flow_status prepare_level(void *user, flow_exec *ex, flow_pyr_level *L)
+{
+    robust_state *r = user;
+    if (r->p.edge <= 0)
+        return FLOW_OK;
+    flow_edge_weight_args e = { .g = *flow_mg_edge(((robust_level *)L->state)->mg),
+                                .channels = r->channels,
+                                .inv_lambda = (float)(1.0 / r->p.edge) };
+    for (int c = 0; c < r->channels; c++)
+        e.f[c] = L->frame[0][c];
+    flow_stage_begin(ex, "data terms");
+    const flow_status s = flow_k_edge_weight(ex->dev, &e);
+    flow_stage_end(ex, "data terms");
+    return s;
+}
+
 static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flow_plane *f1,
                          const flow_plane *f2, const flow_pair *w)
 {
@@ -191,14 +207,6 @@ static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flo
     robust_level *rl = L->state;
     flow_stage_begin(ex, "data terms");
     flow_status s = flow_robust_data_terms(ex->dev, rl->mg, &r->data, f1, f2, w);
-    if (s == FLOW_OK && r->p.edge > 0 && !rl->edge_done) {
-        rl->edge_done = 1;
-        flow_edge_weight_args e = { .g = *flow_mg_edge(rl->mg), .channels = r->channels,
-                                    .inv_lambda = (float)(1.0 / r->p.edge) };
-        for (int c = 0; c < r->channels; c++)
-            e.f[c] = f1[c];
-        s = flow_k_edge_weight(ex->dev, &e);
-    }
     for (int k = 0; s == FLOW_OK && r->p.rho > 0 && k < r->model.nterms; k++)
         s = flow_smooth_tensor(ex->dev, flow_mg_tensor(rl->mg, k), &rl->rows, &r->k_rho);
     flow_stage_end(ex, "data terms");
@@ -290,6 +298,7 @@ static flow_status robust_create(flow_device *d, int width, int height, int chan
                                 r->p.eps_s, r->p.edge, r->p.normalise, r->p.zeta);
     static const flow_pyramid_hooks hooks = { .level_create = level_create,
                                                .level_destroy = level_destroy,
+                                               .prepare = prepare_level,
                                                .terms = terms,
                                                .solve = solve,
                                                .filter = filter,
@@ -339,8 +348,6 @@ static flow_status robust_run(void *state, flow_exec *ex, const flow_frames *in,
     }
     flow_stage_end(ex, "prepare");
     FLOW_TRY(s);
-    for (int l = 0; l < r->py->nlevels; l++)
-        ((robust_level *)r->py->lev[l].state)->edge_done = 0;
     FLOW_TRY(flow_pyramid_run(r->py, ex, r->frame[0], r->frame[1]));
     *flow = r->py->lev[0].x;
     return FLOW_OK;

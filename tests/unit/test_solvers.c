@@ -790,6 +790,36 @@ static void test_mg_smooth_odd_jacobi(void)
     }
 }
 
+/* The model of the multigrid comparisons: nterms data terms (weights 1 and
+ * 0.6), robust (with a robust smoothness term) or quadratic. */
+static flow_mg_model mg_test_model(int nterms, int nonlinear)
+{
+    flow_mg_model m;
+    memset(&m, 0, sizeof m);
+    m.nterms = nterms;
+    for (int k = 0; k < nterms; k++) {
+        m.term[k].weight = k ? 0.6f : 1.0f;
+        m.term[k].eps2 = k ? 0.25f : 1.0f;
+        m.term[k].robust = nonlinear;
+    }
+    m.alpha = nonlinear ? 10.0f : 400.0f;
+    m.eps_s2 = 1e-4f;
+    m.robust_smooth = nonlinear;
+    return m;
+}
+
+/* A solve of mg warm-started from a random x (seeds seed, seed + 1). */
+static void mg_solve_from_random(flow_device *d, flow_mg *mg, unsigned seed)
+{
+    upload_random(d, &mg->lev[0].x.u, seed, -1.0, 1.0);
+    upload_random(d, &mg->lev[0].x.v, seed + 1, -1.0, 1.0);
+    mg->warm = 1;
+    flow_exec ex;
+    memset(&ex, 0, sizeof ex);
+    ex.dev = d;
+    CHECK_OK(flow_mg_solve(mg, &ex));
+}
+
 /* The cycles from small levels run as one small_cycle call
  * (pixel/coarse.h) or as a call per operation: the same solution bit for
  * bit, for V, W and FMG, linear (correction scheme) and nonlinear (FAS),
@@ -819,17 +849,7 @@ static void test_small_cycle_matches_calls(void)
         sp.omega = 1.2;
         sp.jacobi_weight = 0.8;
         sp.n0 = 3, sp.n1 = 2, sp.n2 = 1, sp.cycles = 2, sp.max_depth = -1;
-        flow_mg_model m;
-        memset(&m, 0, sizeof m);
-        m.nterms = nterms;
-        for (int k = 0; k < nterms; k++) {
-            m.term[k].weight = k ? 0.6f : 1.0f;
-            m.term[k].eps2 = k ? 0.25f : 1.0f;
-            m.term[k].robust = nl;
-        }
-        m.alpha = nl ? 10.0f : 400.0f;
-        m.eps_s2 = 1e-4f;
-        m.robust_smooth = nl;
+        flow_mg_model m = mg_test_model(nterms, nl);
         m.edge = edge;
         flow_mg *mg[2] = { NULL, NULL };
         CHECK_OK(flow_mg_create(d, w, h, &sp, &m, &mg[0]));
@@ -846,13 +866,7 @@ static void test_small_cycle_matches_calls(void)
                 random_tensor(d, flow_mg_tensor(mg[i], k), 300u + 7u * (unsigned)combo + k);
             if (edge)
                 upload_random(d, flow_mg_edge(mg[i]), 23, 0.05, 1.0);
-            upload_random(d, &mg[i]->lev[0].x.u, 21, -1.0, 1.0); /* V and W start from x */
-            upload_random(d, &mg[i]->lev[0].x.v, 22, -1.0, 1.0);
-            mg[i]->warm = 1;
-            flow_exec ex;
-            memset(&ex, 0, sizeof ex);
-            ex.dev = d;
-            CHECK_OK(flow_mg_solve(mg[i], &ex));
+            mg_solve_from_random(d, mg[i], 21); /* V and W start from x */
         }
         const int same = same_pair(d, &mg[0]->lev[0].x, &mg[1]->lev[0].x);
         if (!same)
@@ -888,16 +902,7 @@ static void test_edge_weight_scales_alpha(void)
         sp.smoother = solvers[k] == FLOW_SOLVER_FMG ? FLOW_SOLVER_JACOBI : FLOW_SOLVER_RBSOR;
         sp.omega = 1.2, sp.jacobi_weight = 0.8, sp.iterations = 6;
         sp.n0 = 3, sp.n1 = 2, sp.n2 = 1, sp.cycles = 2, sp.max_depth = -1;
-        flow_mg_model m;
-        memset(&m, 0, sizeof m);
-        m.nterms = 2;
-        for (int t = 0; t < 2; t++) {
-            m.term[t].weight = t ? 0.6f : 1.0f;
-            m.term[t].eps2 = t ? 0.25f : 1.0f;
-            m.term[t].robust = 1;
-        }
-        m.eps_s2 = 1e-4f;
-        m.robust_smooth = 1;
+        flow_mg_model m = mg_test_model(2, 1);
         flow_mg *mg[2] = { NULL, NULL };
         for (int i = 0; i < 2; i++) {
             m.edge = i == 0;
@@ -911,13 +916,7 @@ static void test_edge_weight_scales_alpha(void)
                 const flow_fill_args half = { *flow_mg_edge(mg[0]), 0.5f };
                 CHECK_OK(flow_k_fill(d, &half));
             }
-            upload_random(d, &mg[i]->lev[0].x.u, 31, -1.0, 1.0);
-            upload_random(d, &mg[i]->lev[0].x.v, 32, -1.0, 1.0);
-            mg[i]->warm = 1;
-            flow_exec ex;
-            memset(&ex, 0, sizeof ex);
-            ex.dev = d;
-            CHECK_OK(flow_mg_solve(mg[i], &ex));
+            mg_solve_from_random(d, mg[i], 31);
         }
         if (mg[0] && mg[1]) {
             const int same = same_pair(d, &mg[0]->lev[0].x, &mg[1]->lev[0].x);
