@@ -242,10 +242,10 @@ static flow_status flow_up(flow_pyramid *py, int l)
     return flow_k_resample(d, &av);
 }
 
-static flow_status solve_and_filter(flow_pyramid *py, flow_exec *ex, flow_pyr_level *L)
+static flow_status solve_and_filter(flow_pyramid *py, flow_exec *ex, flow_pyr_level *L, int last)
 {
     FLOW_TRY(py->hooks.solve(py->user, ex, L));
-    return py->hooks.filter ? py->hooks.filter(py->user, ex, L) : FLOW_OK;
+    return py->hooks.filter ? py->hooks.filter(py->user, ex, L, last) : FLOW_OK;
 }
 
 /* One level: `warps` passes of warp, data terms, solve and filter, starting
@@ -270,7 +270,7 @@ static flow_status warp_level(flow_pyramid *py, flow_exec *ex, flow_pyr_level *L
         flow_stage_end(ex, "warp");
         FLOW_TRY(s);
         FLOW_TRY(py->hooks.terms(py->user, ex, L, L->frame[0], L->warped, lin));
-        FLOW_TRY(solve_and_filter(py, ex, L));
+        FLOW_TRY(solve_and_filter(py, ex, L, k == py->p.warps - 1));
     }
     return FLOW_OK;
 }
@@ -311,7 +311,7 @@ flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *
         const flow_status s = py->hooks.terms(py->user, ex, L0, f1, f2, NULL);
         flow_stage_end(ex, "motion tensor");
         FLOW_TRY(s);
-        return solve_and_filter(py, ex, L0);
+        return solve_and_filter(py, ex, L0, 1);
     }
     flow_status s = FLOW_OK;
     flow_stage_begin(ex, "pyramid");

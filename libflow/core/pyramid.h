@@ -41,8 +41,9 @@ typedef struct flow_pyr_level {
  * the second frame warped along w (w NULL: not warped; the terms then
  * describe the flow itself, else the increment, rewritten for the total
  * flow); solve leaves the total flow in *L->x; filter (may be NULL) cleans
- * it up after each solve.  A method without terms (NULL) has no warps: the
- * level's flow is w after init (L->x may point at L->w). */
+ * it up after each solve (last: 1 after the level's last warp, and without
+ * warping).  A method without terms (NULL) has no warps: the level's flow
+ * is w after init (L->x may point at L->w). */
 typedef struct flow_pyramid_hooks {
     flow_status (*level_create)(void *user, flow_device *d, flow_pyr_level *L);
     void (*level_destroy)(void *user, flow_device *d, flow_pyr_level *L);
@@ -54,7 +55,7 @@ typedef struct flow_pyramid_hooks {
     flow_status (*terms)(void *user, flow_exec *ex, flow_pyr_level *L, const flow_plane *f1,
                          const flow_plane *f2, const flow_pair *w);
     flow_status (*solve)(void *user, flow_exec *ex, flow_pyr_level *L);
-    flow_status (*filter)(void *user, flow_exec *ex, flow_pyr_level *L);
+    flow_status (*filter)(void *user, flow_exec *ex, flow_pyr_level *L, int last);
     /* 1: solve starts from w (a warm start): the driver puts w into *L->x
      * before a level's first warp, and every warp linearises at *L->x
      * (terms get L->x as w); L->w is not updated after the first */

@@ -36,7 +36,11 @@ typedef struct robust_params {
     int median;     /* radius of the median filter after each warp (0: off) */
     double median_sigma_c; /* weighted median: image-difference scale (0: unweighted) */
     double median_sigma_s; /* weighted median: distance scale, pixels */
+    int median_each;       /* the median after every warp (else after a level's last) */
     flow_solver_params solve;
+    int sor_below;    /* pyramid levels of fewer pixels: sor_sweeps SOR sweeps instead */
+    int sor_sweeps;
+    double sor_omega;
     int color;
     flow_warp_params warp;
 } robust_params;
@@ -54,6 +58,11 @@ static int applies_median(const void *p)
 static int applies_weighted(const void *p)
 {
     return applies_median(p) && ((const robust_params *)p)->median_sigma_c > 0;
+}
+
+static int applies_sor_below(const void *p)
+{
+    return ((const robust_params *)p)->sor_below > 0;
 }
 
 static int applies_texture(const void *p)
@@ -96,11 +105,25 @@ static const flow_param_def robust_schema[] = {
                 FLOW_PARAM_MIN_OPEN, NULL,
                 "weighted median: neighbours weigh exp(-d^2 / 2 sigma_s^2), d their distance",
                 "median > 0 and median_sigma_c > 0", applies_weighted),
-    FLOW_SOLVER_SCHEMA_D(T, solve, FLOW_SOLVER_RBSOR, FLOW_SOLVER_RBSOR, 20, 1.8, 1),
+    FLOW_P_WHEN(T, median_each, "median_each", FLOW_PARAM_BOOL, 0, 0, 1, 0, NULL,
+                "1: the median after every warp; 0: after each level's last warp",
+                "median > 0", applies_median),
+    FLOW_SOLVER_SCHEMA_MG(T, solve, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_RBSOR, 20, 1.3, 1, 1, 1, 2),
+    FLOW_P_INT(T, sor_below, "sor_below", 60000, 0, 1e9, 0,
+               "pyramid levels of fewer pixels are solved by sor_sweeps red-black SOR sweeps "
+               "instead of the solver (on small grids a cycle's launches cost more than its "
+               "sweeps); 0: every level by the solver"),
+    FLOW_P_WHEN(T, sor_sweeps, "sor_sweeps", FLOW_PARAM_INT, 14, 1, 1e7, 0, NULL,
+                "red-black SOR sweeps per warp on the levels below sor_below", "sor_below > 0",
+                applies_sor_below),
+    FLOW_P_WHEN(T, sor_omega, "sor_omega", FLOW_PARAM_REAL, 1.8, 0, 2,
+                FLOW_PARAM_MIN_OPEN | FLOW_PARAM_MAX_OPEN, NULL,
+                "relaxation of the SOR sweeps on the levels below sor_below", "sor_below > 0",
+                applies_sor_below),
     FLOW_P_BOOL(T, color, "color", 1,
                 "input: 1 the R, G, B channels of colour frames, 0 their luminance"),
     FLOW_WARP_SCHEMA_D(T, warp, 100, 3, 0.8),
-    FLOW_P_INT(T, warp.fine, "warp_fine", 10, 0, 100, 0,
+    FLOW_P_INT(T, warp.fine, "warp_fine", 7, 0, 100, 0,
                "pyramid levels made at warp_scale below the finest; the coarser ones halve "
                "(0: all at warp_scale)"),
     FLOW_P_BOOL(T, warp.bicubic, "bicubic", 1,
@@ -142,7 +165,13 @@ static flow_status level_create(void *user, flow_device *d, flow_pyr_level *L)
     if (!rl)
         return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a pyramid level");
     L->state = rl;
-    FLOW_TRY(flow_mg_create(d, L->width, L->height, &r->p.solve, &r->model, &rl->mg));
+    flow_solver_params solve = r->p.solve;
+    if ((long)L->width * L->height < r->p.sor_below) {
+        solve.solver = FLOW_SOLVER_RBSOR;
+        solve.iterations = r->p.sor_sweeps;
+        solve.omega = r->p.sor_omega;
+    }
+    FLOW_TRY(flow_mg_create(d, L->width, L->height, &solve, &r->model, &rl->mg));
     flow_mg_set_warm(rl->mg, 1);
     L->x = flow_mg_result(rl->mg);
     if (r->p.median)
@@ -221,11 +250,11 @@ static flow_status solve(void *user, flow_exec *ex, flow_pyr_level *L)
     return flow_mg_solve(((robust_level *)L->state)->mg, ex);
 }
 
-static flow_status filter(void *user, flow_exec *ex, flow_pyr_level *L)
+static flow_status filter(void *user, flow_exec *ex, flow_pyr_level *L, int last)
 {
     robust_state *r = user;
     robust_level *rl = L->state;
-    if (!r->p.median)
+    if (!r->p.median || !(last || r->p.median_each))
         return FLOW_OK;
     flow_stage_begin(ex, "median");
     flow_median_args a = { .dst = rl->filtered, .src = *L->x, .radius = r->p.median,

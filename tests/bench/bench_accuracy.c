@@ -57,7 +57,11 @@ static const char *const ablation[][2] = {
     { "plain median (unweighted)", "median_sigma_c=0" },
     { "pyramid scale 0.5", "warp_scale=0.5" },
     { "scale 0.8 to the coarsest level", "warp_fine=0" },
+    { "10 levels at 0.8, then halving", "warp_fine=10" },
     { "one warp per level", "warps=1" },
+    { "median after every warp", "median_each=1" },
+    { "V-cycles on every level", "sor_below=0" },
+    { "20 SOR sweeps on every level", "sor_below=0 solver=rbsor iterations=20 omega=1.8" },
     { "luminance, not colour", "color=0" },
     { "structure-texture 0.9", "texture=0.9" },
 };

@@ -55,7 +55,7 @@ expect "pair" 0 err EMPTY $FCC f0.png f1.png -o ab.flo
 check "flow written" 'is_flo ab.flo 64 48'
 check ".params written" '[ -f ab.flo.params ]'
 check ".params: every key" '[ "$(keys ab.flo.params | grep -c "^[a-z_0-9]*,")" -ge 21 ]'
-check ".params: method and solver" 'keys ab.flo.params | grep -qx "method,robust" && keys ab.flo.params | grep -qx "solver,rbsor"'
+check ".params: method and solver" 'keys ab.flo.params | grep -qx "method,robust" && keys ab.flo.params | grep -qx "solver,v"'
 check ".params: backend and device" 'grep -q "^# backend: cpu, device: " ab.flo.params'
 check ".params: libflow version" 'grep -Eq "^# flow-compute [0-9.]+ \(libflow [0-9.]+\)" ab.flo.params'
 check ".params: command line" 'grep -q "^# command: flow-compute --device cpu f0.png f1.png -o ab.flo" ab.flo.params'
