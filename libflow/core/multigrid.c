@@ -147,11 +147,14 @@ flow_status flow_mg_create(flow_device *d, int width, int height, const flow_sol
 }
 
 /* Restricts the finest tensors down the hierarchy (eq. 2.58), and the
- * smoothness weight; J33 only enters the weight of a robust term. */
+ * smoothness weight when it is new; J33 only enters the weight of a robust
+ * term. */
 static flow_status restrict_tensors(flow_mg *mg)
 {
+    const int edge = mg->edge_stale;
+    mg->edge_stale = 0;
     for (int d = 1; d < mg->nlevels; d++) {
-        if (mg->lev[d].sys.flags & FLOW_SYS_EDGE) {
+        if (edge && (mg->lev[d].sys.flags & FLOW_SYS_EDGE)) {
             const flow_restriction_args a = { mg->lev[d].sys.g, mg->lev[d - 1].sys.g };
             FLOW_TRY(flow_k_restriction(mg->dev, &a));
         }

@@ -71,6 +71,8 @@ typedef struct flow_mg {
     int warm;      /* Jacobi, SOR, V and W start from the x already there (else 0) */
     int fuse_small; /* cycles from a small level run as one small_cycle call (1 unless a
                        test compares them with the call-per-operation path) */
+    int edge_stale; /* the finest smoothness weight was handed out: the next solve
+                       restricts it (once, not at every solve of the same weight) */
 } flow_mg;
 
 /* The size of the grid one level coarser than n: ceil(n / 2), so 79 -> 40
@@ -100,9 +102,11 @@ static inline flow_tensor *flow_mg_tensor(flow_mg *mg, int k)
     return &mg->lev[0].sys.term[k].J;
 }
 /* The finest level's smoothness weight (a model with edge): the caller's to
- * fill; the coarse levels get its restrictions. */
+ * fill; the next solve restricts it to the coarse levels, and the solves
+ * after it reuse those restrictions (a warping method's warps share it). */
 static inline flow_plane *flow_mg_edge(flow_mg *mg)
 {
+    mg->edge_stale = 1;
     return &mg->lev[0].sys.g;
 }
 /* Whether the single-grid solvers and the V- and W-cycles start from the

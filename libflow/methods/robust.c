@@ -165,13 +165,13 @@ static flow_status level_create(void *user, flow_device *d, flow_pyr_level *L)
     if (!rl)
         return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a pyramid level");
     L->state = rl;
-    flow_solver_params solve = r->p.solve;
+    flow_solver_params sp = r->p.solve;
     if ((long)L->width * L->height < r->p.sor_below) {
-        solve.solver = FLOW_SOLVER_RBSOR;
-        solve.iterations = r->p.sor_sweeps;
-        solve.omega = r->p.sor_omega;
+        sp.solver = FLOW_SOLVER_RBSOR;
+        sp.iterations = r->p.sor_sweeps;
+        sp.omega = r->p.sor_omega;
     }
-    FLOW_TRY(flow_mg_create(d, L->width, L->height, &solve, &r->model, &rl->mg));
+    FLOW_TRY(flow_mg_create(d, L->width, L->height, &sp, &r->model, &rl->mg));
     flow_mg_set_warm(rl->mg, 1);
     L->x = flow_mg_result(rl->mg);
     if (r->p.median)
