@@ -1,8 +1,9 @@
 /* test_agreement.c -- CPU/GPU agreement of the foundation operations: each
  * operation runs on both devices over the same random input and the
  * results must agree to a relative error of 1e-5 (max |gpu - cpu| over
- * max |cpu|), with no NaN.  Differences come only from float rounding (nvcc
- * contracts a*b+c into FMA), since both run the same libflow/pixel code.
+ * max |cpu|; 1e-4 after SOR sweeps, which compound it), with no NaN.
+ * Differences come only from float rounding (nvcc contracts a*b+c into
+ * FMA), since both run the same libflow/pixel code.
  * The operations are those of the private device layer (device/device.h)
  * and the core's tensor pipeline (core/tensor.h). */
 #include "harness.h"
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #define REL_BOUND 1e-5
+#define SWEEPS_BOUND 1e-4 /* SOR sweeps compound the rounding of each update */
 
 static flow_device *cpu, *gpu;
 
@@ -32,15 +34,21 @@ static void pair_free(pair *p)
     flow_plane_free(gpu, &p->g);
 }
 
-static void pair_random(pair *p, unsigned seed, float scale)
+/* Values drawn uniformly from [lo, hi). */
+static void pair_random_in(pair *p, unsigned seed, float lo, float hi)
 {
     const int w = p->c.width, h = p->c.height;
     float *a = malloc(sizeof(float) * w * h);
     for (int i = 0; i < w * h; i++)
-        a[i] = scale * (float)harness_uniform(&seed);
+        a[i] = lo + (hi - lo) * (float)harness_uniform(&seed);
     CHECK_OK(flow_upload(cpu, &p->c, a, (size_t)w));
     CHECK_OK(flow_upload(gpu, &p->g, a, (size_t)w));
     free(a);
+}
+
+static void pair_random(pair *p, unsigned seed, float scale)
+{
+    pair_random_in(p, seed, 0.0f, scale);
 }
 
 /* Relative disagreement of the two copies; +inf if any value is NaN. */
@@ -169,6 +177,74 @@ static void test_transfer(void)
     }
 }
 
+/* Red-black SOR sweeps of a robust system with two data terms, an edge
+ * weight and a right-hand side: the CUDA device runs every sweep of a grid
+ * of a few hundred tiles in one launch and a larger grid a launch per
+ * sweep; both must give the CPU's values, after an odd count (the result
+ * written in place or copied back) and an even one. */
+static void test_sor_sweeps(void)
+{
+    static const int grids[][2] = { { 127, 95 }, { 1600, 1200 } };
+    for (int s = 0; s < 2; s++) {
+        const int w = grids[s][0], h = grids[s][1];
+        pair J[2][6], g, x[2], t[2], f[2];
+        for (int k = 0; k < 2; k++)
+            for (int c = 0; c < 6; c++) {
+                pair_alloc(&J[k][c], w, h); /* J11, J22 and J33 of at least 0.5 */
+                const int square = c == 0 || c == 3 || c == 5;
+                pair_random_in(&J[k][c], 500 + 10 * k + c, square ? 0.5f : -0.2f, 1.0f);
+            }
+        pair_alloc(&g, w, h);
+        pair_random_in(&g, 520, 0.2f, 1.0f);
+        for (int k = 0; k < 2; k++) {
+            pair_alloc(&x[k], w, h), pair_alloc(&t[k], w, h), pair_alloc(&f[k], w, h);
+            pair_random(&f[k], 530 + k, 0.1f);
+        }
+        flow_system sys[2]; /* [0]: the CPU's planes, [1]: the GPU's */
+        for (int d = 0; d < 2; d++) {
+            memset(&sys[d], 0, sizeof sys[d]);
+            sys[d].nterms = 2;
+            for (int k = 0; k < 2; k++) {
+                flow_data_term *term = &sys[d].term[k];
+                flow_plane *q[6] = { &term->J.j11, &term->J.j12, &term->J.j13,
+                                     &term->J.j22, &term->J.j23, &term->J.j33 };
+                for (int c = 0; c < 6; c++)
+                    *q[c] = d ? J[k][c].g : J[k][c].c;
+                term->weight = k ? 0.5f : 1.0f;
+                term->eps2 = 0.01f;
+                term->robust = 1;
+            }
+            sys[d].alpha = 4.0f;
+            sys[d].hx = sys[d].hy = 1.0f;
+            sys[d].eps_s2 = 1e-4f;
+            sys[d].flags = FLOW_SYS_AFFINE | FLOW_SYS_RHS | FLOW_SYS_PSI_S | FLOW_SYS_EDGE;
+            sys[d].g = d ? g.g : g.c;
+        }
+        static const int counts[] = { 1, 2, 3 };
+        for (int n = 0; n < 3; n++) {
+            char what[40];
+            for (int k = 0; k < 2; k++)
+                pair_random(&x[k], 540 + k, 2.0f);
+            const flow_sor_sweeps_args ac = { sys[0], { x[0].c, x[1].c }, { t[0].c, t[1].c },
+                                              { f[0].c, f[1].c }, 1.6f, counts[n] };
+            const flow_sor_sweeps_args ag = { sys[1], { x[0].g, x[1].g }, { t[0].g, t[1].g },
+                                              { f[0].g, f[1].g }, 1.6f, counts[n] };
+            CHECK_OK(flow_sor_sweeps_run(cpu, &ac));
+            CHECK_OK(flow_sor_sweeps_run(gpu, &ag));
+            for (int k = 0; k < 2; k++) {
+                snprintf(what, sizeof what, "sor_sweeps %d, %s", counts[n], k ? "v" : "u");
+                CHECK(pair_rel_error(&x[k], what) < SWEEPS_BOUND);
+            }
+        }
+        for (int k = 0; k < 2; k++) {
+            for (int c = 0; c < 6; c++)
+                pair_free(&J[k][c]);
+            pair_free(&x[k]), pair_free(&t[k]), pair_free(&f[k]);
+        }
+        pair_free(&g);
+    }
+}
+
 /* The largest value and the descending sort (KLT selection): equal on
  * both devices, ties included (values drawn from a few levels). */
 static void test_max_and_sort(void)
@@ -206,6 +282,7 @@ int main(void)
     RUN(test_convolution);
     RUN(test_derivatives_and_tensor);
     RUN(test_transfer);
+    RUN(test_sor_sweeps);
     RUN(test_max_and_sort);
     flow_device_close(cpu);
     flow_device_close(gpu);
