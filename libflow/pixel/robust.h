@@ -138,8 +138,9 @@ FLOW_HD void flow_edge_weight_px(const flow_edge_weight_args *a, int x, int y)
 /* Sorts v[0 .. n-1] ascending (n <= 32), carrying w along (w NULL: the
  * values alone): Batcher's odd-even merge sort of the next power of two,
  * less its comparators that touch an index past n (the missing values
- * count as +infinity, which such a comparator leaves in place).  Every loop has constant bounds once
- * inlined with a constant n: on the GPU the values stay in registers. */
+ * count as +infinity, which such a comparator leaves in place).  Every
+ * loop has constant bounds once inlined with a constant n: on the GPU the
+ * values stay in registers. */
 FLOW_HD void flow_sort_pairs(float *v, float *w, int n)
 {
     const int lg = n <= 2 ? 1 : n <= 4 ? 2 : n <= 8 ? 3 : n <= 16 ? 4 : 5, m = 1 << lg;

@@ -284,11 +284,9 @@ static void test_weighted_median_of(void)
         float v[25], w[25], sv[25], sw[25];
         double total = 0, level_weight[6] = { 0 };
         for (int k = 0; k < n; k++) {
-            seed = seed * 1103515245u + 12345u;
-            const int level = (int)((seed >> 16) % 6u);
-            seed = seed * 1103515245u + 12345u;
+            const int level = (int)(6.0 * harness_uniform(&seed));
             v[k] = -1.5f + 0.75f * (float)level;
-            w[k] = (float)(1u + (seed >> 16) % 8u);
+            w[k] = (float)(1 + (int)(8.0 * harness_uniform(&seed)));
             level_weight[level] += w[k];
             total += w[k];
         }

@@ -15,9 +15,9 @@
  * so that no tile reads what another has written.  The block stages the
  * tensors of the pixels it updates (the tile and one pixel around it), and
  * the smoothness weight g where Psi'_S is evaluated, in shared memory
- * while it loads the flow, so that a sweep waits for memory
- * once rather than at each colour: on a coarse level, where a sweep is a
- * few tiles, that wait is most of its time.  Every value comes from
+ * while it loads the flow, so that a sweep waits for memory once rather
+ * than at each colour: on a coarse level, where a sweep is a few tiles,
+ * that wait is most of its time.  Every value comes from
  * flow_psi_s_tile and flow_sor_tile of libflow/pixel/variational.h, the
  * functions of the per-pixel path. */
 #include "common.cuh"
