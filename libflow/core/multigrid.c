@@ -280,20 +280,43 @@ static flow_status small_cycle(flow_mg *mg, int d, unsigned flags, int gamma)
     return flow_small_cycle_run(mg->dev, &a);
 }
 
+static void swap_iterate(flow_mg_level *L)
+{
+    const flow_pair x = L->x;
+    L->x = L->t;
+    L->t = x;
+}
+
 /* VCYCLE / WCYCLE (gamma 1 / 2) from level d, in place on lev[d].x; the
- * deepest level is smoothed n0 times ("bottom"). */
+ * deepest level is smoothed n0 times ("bottom").  A smoothing that leaves
+ * the iterate in t (one GPU SOR sweep) swaps the level's x and t for the
+ * rest of the cycle, so that V(1,1) ends back in x with no copy. */
 static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int gamma,
                          const char *kind)
 {
     const flow_solver_params *p = &mg->p;
+    flow_mg_level *L = &mg->lev[d];
     if (small_cycle_fits(mg, ex, d))
         return small_cycle(mg, d, flags, gamma);
     if (d == mg->nlevels - 1)
-        return flow_mg_smooth(mg, ex, d, flags, p->n0, "S", NULL);
-    FLOW_TRY(flow_mg_smooth(mg, ex, d, flags, p->n1, kind, "presmooth"));
-    for (int g = 0; g < gamma; g++)
-        FLOW_TRY(coarse_correction(mg, ex, d, flags, gamma, kind));
-    return flow_mg_smooth(mg, ex, d, flags, p->n2, kind, "postsmooth");
+        return flow_mg_smooth(mg, ex, d, flags, p->n0, "S", NULL, NULL);
+    int in_t = 0, swaps = 0;
+    flow_status s = flow_mg_smooth(mg, ex, d, flags, p->n1, kind, "presmooth", &in_t);
+    if (in_t)
+        swap_iterate(L), swaps++;
+    for (int g = 0; g < gamma && s == FLOW_OK; g++)
+        s = coarse_correction(mg, ex, d, flags, gamma, kind);
+    if (s == FLOW_OK)
+        s = flow_mg_smooth(mg, ex, d, flags, p->n2, kind, "postsmooth", &in_t);
+    if (s == FLOW_OK && in_t)
+        swap_iterate(L), swaps++;
+    if (swaps % 2) {
+        swap_iterate(L);
+        const flow_copy_pair_args back = { L->x, L->t };
+        if (s == FLOW_OK)
+            s = flow_k_copy_pair(mg->dev, &back);
+    }
+    return s;
 }
 
 /* FMG and cascadic: the solution of level d prolongated as the initial
@@ -334,7 +357,7 @@ static flow_status cascadic(flow_mg *mg, flow_exec *ex)
     const unsigned full = flow_mg_flags_full(mg);
     FLOW_TRY(flow_pair_fill(mg->dev, &mg->lev[D].x, 0.0f));
     for (int d = D; d >= 0; d--) {
-        FLOW_TRY(flow_mg_smooth(mg, ex, d, full, mg->p.iterations, "C", "cascadic"));
+        FLOW_TRY(flow_mg_smooth(mg, ex, d, full, mg->p.iterations, "C", "cascadic", NULL));
         if (d > 0)
             FLOW_TRY(to_finer(mg, ex, d));
     }
@@ -352,7 +375,7 @@ static flow_status solve(flow_mg *mg, flow_exec *ex)
         s = mg->warm ? FLOW_OK : flow_pair_fill(mg->dev, &mg->lev[0].x, 0.0f);
         if (s == FLOW_OK)
             s = flow_mg_smooth(mg, ex, 0, full, p->iterations,
-                               p->solver == FLOW_SOLVER_RBSOR ? "SOR" : "J", "solve");
+                               p->solver == FLOW_SOLVER_RBSOR ? "SOR" : "J", "solve", NULL);
         break;
     case FLOW_SOLVER_VCYCLE:
     case FLOW_SOLVER_WCYCLE:

@@ -121,6 +121,19 @@ static inline flow_pair *flow_mg_result(flow_mg *mg)
 {
     return &mg->lev[0].x;
 }
+/* The finest level's scratch pair, free between solves: a filter of the
+ * result writes there, then flow_mg_take_scratch makes it the result (the
+ * planes of the two pairs trade places) instead of copying it back. */
+static inline flow_pair *flow_mg_scratch(flow_mg *mg)
+{
+    return &mg->lev[0].t;
+}
+static inline void flow_mg_take_scratch(flow_mg *mg)
+{
+    const flow_pair x = mg->lev[0].x;
+    mg->lev[0].x = mg->lev[0].t;
+    mg->lev[0].t = x;
+}
 
 /* Restricts the finest tensors down the hierarchy (eq. 2.58) and solves the
  * finest system into flow_mg_result() (stage "solve" > "coarse tensors",
@@ -138,9 +151,11 @@ unsigned flow_mg_flags_coarse(const flow_mg *mg);
 /* n sweeps of the solver's smoother (Jacobi, or red-black SOR) on level d's
  * system with the given flags, the result in the level's x, lagging the
  * nonlinearities.  `kind` and `label` name the step in the trace ("V",
- * "presmooth"; label NULL: the bottom solve). */
+ * "presmooth"; label NULL: the bottom solve).  With in_t, the result may be
+ * left in the level's t instead (SOR on the GPU after an odd count): *in_t
+ * says so. */
 flow_status flow_mg_smooth(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int n,
-                           const char *kind, const char *label);
+                           const char *kind, const char *label, int *in_t);
 /* RMS of r = f - N(x) on level d (into the level's scratch pair t). */
 flow_status flow_mg_level_residual_rms(flow_mg *mg, int d, unsigned flags, double *rms);
 

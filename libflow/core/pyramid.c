@@ -224,21 +224,20 @@ static flow_status frames_down(flow_pyramid *py, int l)
     return FLOW_OK;
 }
 
-/* w of level l = the flow of level l + 1 in level l's pixels. */
-static flow_status flow_up(flow_pyramid *py, int l)
+/* *to = the flow of level l + 1 in level l's pixels. */
+static flow_status flow_up(flow_pyramid *py, int l, flow_pair *to)
 {
     flow_device *d = py->dev;
-    flow_pyr_level *L = &py->lev[l];
     const flow_pair *x = py->lev[l + 1].x;
     if (halved(py, l + 1)) {
         const flow_pair none = {{0}, {0}};
-        const flow_prolong_pair_args a = { L->w, *x, none, 0, 0, 2.0f };
+        const flow_prolong_pair_args a = { *to, *x, none, 0, 0, 2.0f };
         return flow_k_prolong_pair(d, &a);
     }
     const float s = (float)py->p.scale, gain = (float)(1.0 / py->p.scale);
-    const flow_resample_args au = { L->w.u, x->u, s, s, gain };
+    const flow_resample_args au = { to->u, x->u, s, s, gain };
     FLOW_TRY(flow_k_resample(d, &au));
-    const flow_resample_args av = { L->w.v, x->v, s, s, gain };
+    const flow_resample_args av = { to->v, x->v, s, s, gain };
     return flow_k_resample(d, &av);
 }
 
@@ -248,15 +247,22 @@ static flow_status solve_and_filter(flow_pyramid *py, flow_exec *ex, flow_pyr_le
     return py->hooks.filter ? py->hooks.filter(py->user, ex, L, last) : FLOW_OK;
 }
 
+/* Whether the flow from the level below goes straight into *L->x: a warm
+ * start with no search of the method's own (which reads and writes w). */
+static int up_into_x(const flow_pyramid *py)
+{
+    return py->hooks.warm && !py->hooks.init;
+}
+
 /* One level: `warps` passes of warp, data terms, solve and filter, starting
- * from the w already in L->w; the total flow ends in *L->x.  A warm-started
- * method linearises each pass at the flow its solve starts from, x itself;
- * otherwise each pass takes a copy of x into w. */
+ * from the flow in L->w, or in *L->x (up_into_x); the total flow ends in
+ * *L->x.  A warm-started method linearises each pass at the flow its solve
+ * starts from, x itself; otherwise each pass takes a copy of x into w. */
 static flow_status warp_level(flow_pyramid *py, flow_exec *ex, flow_pyr_level *L)
 {
     flow_device *d = py->dev;
     const flow_pair *lin = py->hooks.warm ? L->x : &L->w;
-    if (py->hooks.warm)
+    if (py->hooks.warm && !up_into_x(py) && L->x != &L->w)
         FLOW_TRY(flow_pair_copy(d, L->x, &L->w));
     for (int k = 0; k < py->p.warps; k++) {
         if (k > 0 && !py->hooks.warm)
@@ -275,18 +281,21 @@ static flow_status warp_level(flow_pyramid *py, flow_exec *ex, flow_pyr_level *L
     return FLOW_OK;
 }
 
-/* x = w, unless the method keeps its flow in w itself. */
+/* x = w, unless the flow from below went to x already (up_into_x, or a
+ * method that keeps its flow in w itself). */
 static flow_status take_w(flow_pyramid *py, flow_pyr_level *L)
 {
-    return L->x == &L->w ? FLOW_OK : flow_pair_copy(py->dev, L->x, &L->w);
+    return L->x == &L->w || up_into_x(py) ? FLOW_OK : flow_pair_copy(py->dev, L->x, &L->w);
 }
 
-/* Level l from the flow below it (0 on the coarsest): the method's own
- * search, then its warps. */
+/* Level l from the flow below it (0 on the coarsest), into x or w
+ * (up_into_x): the method's own search, then its warps. */
 static flow_status level_run(flow_pyramid *py, flow_exec *ex, int l)
 {
     flow_pyr_level *L = &py->lev[l];
-    FLOW_TRY(l == py->nlevels - 1 ? flow_pair_fill(py->dev, &L->w, 0.0f) : flow_up(py, l));
+    flow_pair *start = up_into_x(py) ? L->x : &L->w;
+    FLOW_TRY(l == py->nlevels - 1 ? flow_pair_fill(py->dev, start, 0.0f)
+                                  : flow_up(py, l, start));
     if (!L->active)
         return take_w(py, L);
     if (py->hooks.prepare)

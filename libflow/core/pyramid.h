@@ -56,9 +56,10 @@ typedef struct flow_pyramid_hooks {
                          const flow_plane *f2, const flow_pair *w);
     flow_status (*solve)(void *user, flow_exec *ex, flow_pyr_level *L);
     flow_status (*filter)(void *user, flow_exec *ex, flow_pyr_level *L, int last);
-    /* 1: solve starts from w (a warm start): the driver puts w into *L->x
-     * before a level's first warp, and every warp linearises at *L->x
-     * (terms get L->x as w); L->w is not updated after the first */
+    /* 1: solve starts from the flow of the level below (a warm start): the
+     * driver puts it into *L->x before a level's first warp (straight there
+     * without an init hook, else after init has made w), and every warp
+     * linearises at *L->x (terms get L->x as w) */
     int warm;
 } flow_pyramid_hooks;
 

@@ -13,7 +13,8 @@
  * Results stay in place: after n sweeps the iterate is in the level's x
  * whatever n is (Jacobi, and SOR on the GPU, copy it back from the partner
  * t after an odd count), so a recorded graph replays onto the very planes
- * it names.
+ * it names.  A caller that can take the iterate from t (a V-cycle's single
+ * pre- and postsweep) passes in_t and saves the GPU's copy back.
  *
  * Trace: residual norms need a read-back from the device, so they are
  * computed only while a trace observer is set. */
@@ -61,9 +62,14 @@ flow_status flow_mg_level_residual_rms(flow_mg *mg, int d, unsigned flags, doubl
     return flow_pair_rms(mg->dev, &L->t, rms);
 }
 
-static flow_status sor_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n)
+static flow_status sor_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n,
+                              int *in_t)
 {
-    const flow_sor_sweeps_args a = { *s, L->x, L->t, rhs(L, s->flags), (float)mg->p.omega, n };
+    const int odd_in_t = in_t && n % 2 && mg->dev->ops->sor_pingpong;
+    const flow_sor_sweeps_args a = { *s,    L->x, L->t, rhs(L, s->flags), (float)mg->p.omega,
+                                     n,     odd_in_t };
+    if (in_t)
+        *in_t = odd_in_t;
     return flow_sor_sweeps_run(mg->dev, &a);
 }
 
@@ -82,10 +88,13 @@ static flow_status jacobi_sweeps(flow_mg *mg, flow_mg_level *L, const flow_syste
     return FLOW_OK;
 }
 
-/* n sweeps of the smoother on level d, the result in x. */
-static flow_status sweeps(flow_mg *mg, int d, const flow_system *s, int n)
+/* n sweeps of the smoother on level d, the result in x, or where *in_t
+ * says when in_t is given. */
+static flow_status sweeps(flow_mg *mg, int d, const flow_system *s, int n, int *in_t)
 {
     flow_mg_level *L = &mg->lev[d];
+    if (in_t)
+        *in_t = 0;
     if (n <= 0)
         return FLOW_OK;
     if ((long)L->width * L->height <= FLOW_SMALL_GRID) {
@@ -95,15 +104,17 @@ static flow_status sweeps(flow_mg *mg, int d, const flow_system *s, int n)
         };
         return flow_smooth_small_run(mg->dev, &a);
     }
-    return mg->use_sor ? sor_sweeps(mg, L, s, n) : jacobi_sweeps(mg, L, s, n);
+    return mg->use_sor ? sor_sweeps(mg, L, s, n, in_t) : jacobi_sweeps(mg, L, s, n);
 }
 
 flow_status flow_mg_smooth(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int n,
-                           const char *kind, const char *label)
+                           const char *kind, const char *label, int *in_t)
 {
     const flow_system s = level_system(mg, d, flags);
+    if (in_t)
+        *in_t = 0;
     if (!flow_tracing(ex))
-        return sweeps(mg, d, &s, n);
+        return sweeps(mg, d, &s, n, in_t);
     const char *nl = mg->nonlinear ? "_NL" : "";
     if (label)
         flow_tracef(ex, d, "%s%s[%s, depth: %d, n: %d] | A%d x%d = f%d", kind, nl, label, d, n, d,
@@ -114,7 +125,7 @@ flow_status flow_mg_smooth(flow_mg *mg, flow_exec *ex, int d, unsigned flags, in
     /* one sweep at a time, with the residual norm after the first and the
      * last (as in appendix B) */
     for (int it = 0; it < n; it++) {
-        FLOW_TRY(sweeps(mg, d, &s, 1));
+        FLOW_TRY(sweeps(mg, d, &s, 1, NULL));
         if (it == 0 || it == n - 1) {
             double rms;
             FLOW_TRY(flow_mg_level_residual_rms(mg, d, flags, &rms));

@@ -31,6 +31,9 @@ typedef enum flow_lane { FLOW_LANE_COMPUTE, FLOW_LANE_UPLOAD, FLOW_LANE_DOWNLOAD
 
 typedef struct flow_device_ops {
     const char *kind; /* "cpu" or "cuda" */
+    /* 1: sor_sweeps alternates x -> t -> x (CUDA's tiles), so an odd count
+     * ends in t unless it copies back; 0: the sweeps run in place on x. */
+    int sor_pingpong;
 
     /* Opens GPU number `index` (ignored by the CPU), filling d->impl and
      * d->name; FLOW_ERR_NO_DEVICE when it is unusable. */
@@ -97,7 +100,8 @@ typedef struct flow_device_ops {
      * (flow_jacobi_small or flow_sor_small of libflow/pixel/variational.h) in one call. */
     flow_status (*smooth_small)(flow_device *d, const flow_smooth_small_args *a);
     /* n red-black SOR sweeps on a grid of any size (flow_sor_sweeps_args of
-     * libflow/pixel/variational.h), the result in x. */
+     * libflow/pixel/variational.h), the result in x; in t after an odd count
+     * with odd_in_t set, on a device with sor_pingpong. */
     flow_status (*sor_sweeps)(flow_device *d, const flow_sor_sweeps_args *a);
     /* A whole multigrid cycle from a level of at most FLOW_SMALL_GRID pixels
      * down to the coarsest (flow_small_cycle of libflow/pixel/coarse.h) in one call. */

@@ -108,10 +108,12 @@ int flow_applies_warping(const void *warp_params);      /* levels > 0 */
 /* The same with a method's own defaults of solver, smoother, iterations,
  * omega and cycles. */
 #define FLOW_SOLVER_SCHEMA_D(T, f, solver_d, smoother_d, iterations_d, omega_d, cycles_d)       \
-    FLOW_SOLVER_SCHEMA_MG(T, f, solver_d, smoother_d, iterations_d, omega_d, cycles_d, 2, 2, -1)
-/* ... and of the sweeps around each coarse-grid correction and the depth. */
-#define FLOW_SOLVER_SCHEMA_MG(T, f, solver_d, smoother_d, iterations_d, omega_d, cycles_d, n1_d,  \
-                              n2_d, depth_d)                                                    \
+    FLOW_SOLVER_SCHEMA_MG(T, f, solver_d, smoother_d, iterations_d, omega_d, cycles_d, 10, 2, 2, \
+                          -1)
+/* ... and of the sweeps on the coarsest grid and around each coarse-grid
+ * correction, and the depth. */
+#define FLOW_SOLVER_SCHEMA_MG(T, f, solver_d, smoother_d, iterations_d, omega_d, cycles_d, n0_d,  \
+                              n1_d, n2_d, depth_d)                                              \
     FLOW_P_GROUP(T, f, solver, "solver", FLOW_PARAM_CHOICE, solver_d, 0, 0, 0,                   \
                  flow_solver_names, "the solver of the global system", NULL, NULL),             \
     FLOW_P_GROUP(T, f, smoother, "smoother", FLOW_PARAM_CHOICE, smoother_d, 0, 0, 0,             \
@@ -128,7 +130,7 @@ int flow_applies_warping(const void *warp_params);      /* levels > 0 */
                  FLOW_PARAM_MIN_OPEN, NULL, "Jacobi damping w, 1 = plain Jacobi",               \
                  "solver jacobi, or smoother jacobi in a multigrid solver",                     \
                  flow_applies_jacobi),                                                          \
-    FLOW_P_GROUP(T, f, n0, "n0", FLOW_PARAM_INT, 10, 1, 1e6, 0, NULL,                            \
+    FLOW_P_GROUP(T, f, n0, "n0", FLOW_PARAM_INT, n0_d, 1, 1e6, 0, NULL,                          \
                  "sweeps on the coarsest grid", "solver v, w or fmg", flow_applies_cycles),     \
     FLOW_P_GROUP(T, f, n1, "n1", FLOW_PARAM_INT, n1_d, 0, 1e4, 0, NULL,                          \
                  "presmoothing sweeps per level", "solver v, w or fmg", flow_applies_cycles),   \

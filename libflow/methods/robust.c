@@ -108,12 +108,13 @@ static const flow_param_def robust_schema[] = {
     FLOW_P_WHEN(T, median_each, "median_each", FLOW_PARAM_BOOL, 0, 0, 1, 0, NULL,
                 "1: the median after every warp; 0: after each level's last warp",
                 "median > 0", applies_median),
-    FLOW_SOLVER_SCHEMA_MG(T, solve, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_RBSOR, 20, 1.3, 1, 1, 1, 2),
+    FLOW_SOLVER_SCHEMA_MG(T, solve, FLOW_SOLVER_VCYCLE, FLOW_SOLVER_RBSOR, 20, 1.3, 1, 8, 1, 1,
+                          2),
     FLOW_P_INT(T, sor_below, "sor_below", 60000, 0, 1e9, 0,
                "pyramid levels of fewer pixels are solved by sor_sweeps red-black SOR sweeps "
                "instead of the solver (on small grids a cycle's launches cost more than its "
                "sweeps); 0: every level by the solver"),
-    FLOW_P_WHEN(T, sor_sweeps, "sor_sweeps", FLOW_PARAM_INT, 14, 1, 1e7, 0, NULL,
+    FLOW_P_WHEN(T, sor_sweeps, "sor_sweeps", FLOW_PARAM_INT, 10, 1, 1e7, 0, NULL,
                 "red-black SOR sweeps per warp on the levels below sor_below", "sor_below > 0",
                 applies_sor_below),
     FLOW_P_WHEN(T, sor_omega, "sor_omega", FLOW_PARAM_REAL, 1.8, 0, 2,
@@ -123,7 +124,7 @@ static const flow_param_def robust_schema[] = {
     FLOW_P_BOOL(T, color, "color", 1,
                 "input: 1 the R, G, B channels of colour frames, 0 their luminance"),
     FLOW_WARP_SCHEMA_D(T, warp, 100, 3, 0.8),
-    FLOW_P_INT(T, warp.fine, "warp_fine", 7, 0, 100, 0,
+    FLOW_P_INT(T, warp.fine, "warp_fine", 3, 0, 100, 0,
                "pyramid levels made at warp_scale below the finest; the coarser ones halve "
                "(0: all at warp_scale)"),
     FLOW_P_BOOL(T, warp.bicubic, "bicubic", 1,
@@ -154,8 +155,7 @@ typedef struct robust_state {
 
 typedef struct robust_level {
     flow_mg *mg;
-    flow_pair filtered; /* the median filter's output */
-    flow_tensor rows;   /* the row pass of the tensors' integration (rho > 0) */
+    flow_tensor rows; /* the row pass of the tensors' integration (rho > 0) */
 } robust_level;
 
 static flow_status level_create(void *user, flow_device *d, flow_pyr_level *L)
@@ -174,8 +174,6 @@ static flow_status level_create(void *user, flow_device *d, flow_pyr_level *L)
     FLOW_TRY(flow_mg_create(d, L->width, L->height, &sp, &r->model, &rl->mg));
     flow_mg_set_warm(rl->mg, 1);
     L->x = flow_mg_result(rl->mg);
-    if (r->p.median)
-        FLOW_TRY(flow_pair_alloc(d, &rl->filtered, L->width, L->height));
     if (r->p.rho > 0)
         FLOW_TRY(flow_tensor_alloc(d, &rl->rows, L->width, L->height));
     return FLOW_OK;
@@ -188,7 +186,6 @@ static void level_destroy(void *user, flow_device *d, flow_pyr_level *L)
     if (!rl)
         return;
     flow_mg_destroy(rl->mg);
-    flow_pair_free(d, &rl->filtered);
     flow_tensor_free(d, &rl->rows);
     free(rl);
     L->state = NULL;
@@ -257,8 +254,8 @@ static flow_status filter(void *user, flow_exec *ex, flow_pyr_level *L, int last
     if (!r->p.median || !(last || r->p.median_each))
         return FLOW_OK;
     flow_stage_begin(ex, "median");
-    flow_median_args a = { .dst = rl->filtered, .src = *L->x, .radius = r->p.median,
-                           .channels = r->channels };
+    flow_median_args a = { .dst = *flow_mg_scratch(rl->mg), .src = *L->x,
+                           .radius = r->p.median, .channels = r->channels };
     for (int c = 0; c < r->channels; c++)
         a.img[c] = L->frame[0][c];
     if (r->p.median_sigma_c > 0) {
@@ -266,9 +263,9 @@ static flow_status filter(void *user, flow_exec *ex, flow_pyr_level *L, int last
         a.inv_c2 = (float)(1.0 / (2.0 * sc * sc * r->channels));
         a.inv_s2 = (float)(1.0 / (2.0 * ss * ss));
     }
-    flow_status s = flow_k_median(ex->dev, &a);
-    if (s == FLOW_OK)
-        s = flow_pair_copy(ex->dev, L->x, &rl->filtered);
+    const flow_status s = flow_k_median(ex->dev, &a);
+    if (s == FLOW_OK) /* the filtered flow becomes the level's */
+        flow_mg_take_scratch(rl->mg);
     flow_stage_end(ex, "median");
     return s;
 }

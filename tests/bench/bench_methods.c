@@ -315,14 +315,16 @@ static flow_status w_smooth_small(flow_device *d, const flow_smooth_small_args *
 }
 /* SOR sweeps on tiles, a launch per sweep: each sweep reads the tensors,
  * f and x once and writes x once (the GPU's tiles; the CPU runs the
- * per-pixel operations), plus the copy back after an odd count. */
+ * per-pixel operations), plus the copy back after an odd count unless the
+ * caller takes the result from t. */
 static flow_status w_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
 {
     const double px = NPX(&a->x.u);
     if (a->sweeps > 0) {
+        const int back = a->sweeps % 2 && !(a->odd_in_t && real->sor_pingpong);
         dev_bytes += a->sweeps * px * (sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0)
-                     + (a->sweeps % 2 ? 16.0 * px : 0.0);
-        launches += a->sweeps + a->sweeps % 2;
+                     + (back ? 16.0 * px : 0.0);
+        launches += a->sweeps + back;
     }
     return real->sor_sweeps(d, a);
 }

@@ -693,7 +693,7 @@ static void test_sor_sweeps_match_halves(void)
         const flow_system s = sweep_case_system(d, &c, nterms, nonlinear, edge, rhs, 1.5f);
         const float omega = 1.4f;
         const flow_pair fr = rhs ? c.f : none;
-        const flow_sor_sweeps_args a = { s, c.xs, c.ts, fr, omega, sweeps };
+        const flow_sor_sweeps_args a = { s, c.xs, c.ts, fr, omega, sweeps, 0 };
         CHECK_OK(flow_sor_sweeps_run(d, &a));
         per_pixel_sor(d, &s, &c.xp, &c.tp, &fr, omega, sweeps);
         const int same = same_pair(d, &c.xs, &c.xp);
@@ -772,7 +772,7 @@ static void test_mg_smooth_odd_jacobi(void)
                 const flow_copy_pair_args start_l = { L->x, x0 }, start_m = { x, x0 };
                 CHECK_OK(flow_k_copy_pair(d, &start_l));
                 CHECK_OK(flow_k_copy_pair(d, &start_m));
-                CHECK_OK(flow_mg_smooth(mg, &ex, 0, flags, n, "J", "test"));
+                CHECK_OK(flow_mg_smooth(mg, &ex, 0, flags, n, "J", "test", NULL));
                 flow_jacobi_sweep_args j = { s, t, x, none, (float)sp.jacobi_weight };
                 for (int k = 0; k < n; k++) {
                     j.out = k % 2 ? x : t;

@@ -224,6 +224,7 @@ static flow_status cuda_event_elapsed(flow_device *d, void *start, void *end, fl
 #define FLOW_CUDA_ENTRY(stem, A, W, H, G) .stem = cuda_##stem,
 extern "C" const flow_device_ops flow_cuda_ops = {
     .kind = "cuda",
+    .sor_pingpong = 1,
     .open = cuda_open,
     .close = cuda_close,
     .count = cuda_count,

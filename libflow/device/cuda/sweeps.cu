@@ -34,9 +34,15 @@
 #define J_W (TILE_X + 2) /* the tensors: the tile and one pixel around it */
 #define J_H (TILE_Y + 2)
 #define J_PLANES (6 * FLOW_TERMS_MAX)
+/* A large grid: 256 threads a tile, five blocks per multiprocessor (48
+ * registers, no spill; on the H100 robust took 43.7 ms at 1080p against
+ * 44.8 with 56 registers and four).  A grid of fewer tiles than the GPU
+ * holds at once is one wave whose time is the latency of one block: 8
+ * warps, each issuing its ~1900 instructions one every 6 cycles (ncu, a
+ * 134x101 grid: 9.6 us).  There each tile takes 512 or 1024 threads, as
+ * many as keep every tile resident, and the same work is spread over 2 or
+ * 4 times the warps. */
 #define SWEEP_THREADS 256
-/* five blocks per multiprocessor (48 registers, no spill): on the H100
- * robust took 43.7 ms at 1080p against 44.8 with 56 registers and four */
 #define SWEEP_MIN_BLOCKS 5
 
 /* The pixels of one colour ((x + y) % 2 == colour) on the tile and m
@@ -71,7 +77,8 @@ static __device__ __forceinline__ void colour_pass(const flow_sor_sweeps_args *a
     }
 }
 
-__global__ void __launch_bounds__(SWEEP_THREADS, SWEEP_MIN_BLOCKS)
+template <int THREADS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     flow_sor_sweep_kernel(const __grid_constant__ flow_sor_sweeps_args a, flow_pair src,
                           flow_pair dst)
 {
@@ -153,13 +160,21 @@ flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
     FLOW_TRY(cuda_enter(d));
     const int w = a->x.u.width, h = a->x.u.height;
     const dim3 grid((unsigned)(w + TILE_X - 1) / TILE_X, (unsigned)(h + TILE_Y - 1) / TILE_Y);
-    const dim3 block(32, SWEEP_THREADS / 32);
+    const long tiles = (long)grid.x * grid.y, sms = cuda_of(d)->prop.multiProcessorCount;
+    const int threads = tiles <= sms ? 1024 : tiles <= 2 * sms ? 512 : SWEEP_THREADS;
+    const dim3 block(32, threads / 32);
     for (int k = 0; k < a->sweeps; k++) {
         const flow_pair &src = k % 2 ? a->t : a->x, &dst = k % 2 ? a->x : a->t;
-        flow_sor_sweep_kernel<<<grid, block, 0, cuda_stream(d)>>>(*a, src, dst);
+        if (threads == 1024)
+            flow_sor_sweep_kernel<1024, 1><<<grid, block, 0, cuda_stream(d)>>>(*a, src, dst);
+        else if (threads == 512)
+            flow_sor_sweep_kernel<512, 2><<<grid, block, 0, cuda_stream(d)>>>(*a, src, dst);
+        else
+            flow_sor_sweep_kernel<SWEEP_THREADS, SWEEP_MIN_BLOCKS>
+                <<<grid, block, 0, cuda_stream(d)>>>(*a, src, dst);
         FLOW_TRY(FLOW_CUDA_LAUNCHED("sor_sweeps"));
     }
-    if (a->sweeps % 2) { /* the result back into x */
+    if (a->sweeps % 2 && !a->odd_in_t) { /* the result back into x */
         const flow_copy_pair_args back = { a->x, a->t };
         return cuda_copy_pair(d, &back);
     }
