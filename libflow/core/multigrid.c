@@ -280,13 +280,6 @@ static flow_status small_cycle(flow_mg *mg, int d, unsigned flags, int gamma)
     return flow_small_cycle_run(mg->dev, &a);
 }
 
-static void swap_iterate(flow_mg_level *L)
-{
-    const flow_pair x = L->x;
-    L->x = L->t;
-    L->t = x;
-}
-
 /* VCYCLE / WCYCLE (gamma 1 / 2) from level d, in place on lev[d].x; the
  * deepest level is smoothed n0 times ("bottom").  A smoothing that leaves
  * the iterate in t (one GPU SOR sweep) swaps the level's x and t for the
@@ -303,15 +296,15 @@ static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int 
     int in_t = 0, swaps = 0;
     flow_status s = flow_mg_smooth(mg, ex, d, flags, p->n1, kind, "presmooth", &in_t);
     if (in_t)
-        swap_iterate(L), swaps++;
+        flow_mg_swap_xt(L), swaps++;
     for (int g = 0; g < gamma && s == FLOW_OK; g++)
         s = coarse_correction(mg, ex, d, flags, gamma, kind);
     if (s == FLOW_OK)
         s = flow_mg_smooth(mg, ex, d, flags, p->n2, kind, "postsmooth", &in_t);
     if (s == FLOW_OK && in_t)
-        swap_iterate(L), swaps++;
+        flow_mg_swap_xt(L), swaps++;
     if (swaps % 2) {
-        swap_iterate(L);
+        flow_mg_swap_xt(L);
         const flow_copy_pair_args back = { L->x, L->t };
         if (s == FLOW_OK)
             s = flow_k_copy_pair(mg->dev, &back);

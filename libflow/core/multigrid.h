@@ -121,18 +121,23 @@ static inline flow_pair *flow_mg_result(flow_mg *mg)
 {
     return &mg->lev[0].x;
 }
+/* The planes of a level's x and t trade places (no data moves). */
+static inline void flow_mg_swap_xt(flow_mg_level *L)
+{
+    const flow_pair x = L->x;
+    L->x = L->t;
+    L->t = x;
+}
 /* The finest level's scratch pair, free between solves: a filter of the
- * result writes there, then flow_mg_take_scratch makes it the result (the
- * planes of the two pairs trade places) instead of copying it back. */
+ * result writes there, then flow_mg_take_scratch makes it the result
+ * instead of copying it back. */
 static inline flow_pair *flow_mg_scratch(flow_mg *mg)
 {
     return &mg->lev[0].t;
 }
 static inline void flow_mg_take_scratch(flow_mg *mg)
 {
-    const flow_pair x = mg->lev[0].x;
-    mg->lev[0].x = mg->lev[0].t;
-    mg->lev[0].t = x;
+    flow_mg_swap_xt(&mg->lev[0]);
 }
 
 /* Restricts the finest tensors down the hierarchy (eq. 2.58) and solves the

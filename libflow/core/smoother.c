@@ -66,8 +66,8 @@ static flow_status sor_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *
                               int *in_t)
 {
     const int odd_in_t = in_t && n % 2 && mg->dev->ops->sor_pingpong;
-    const flow_sor_sweeps_args a = { *s,    L->x, L->t, rhs(L, s->flags), (float)mg->p.omega,
-                                     n,     odd_in_t };
+    const flow_sor_sweeps_args a = { *s, L->x, L->t, rhs(L, s->flags), (float)mg->p.omega, n,
+                                     odd_in_t };
     if (in_t)
         *in_t = odd_in_t;
     return flow_sor_sweeps_run(mg->dev, &a);
@@ -88,13 +88,11 @@ static flow_status jacobi_sweeps(flow_mg *mg, flow_mg_level *L, const flow_syste
     return FLOW_OK;
 }
 
-/* n sweeps of the smoother on level d, the result in x, or where *in_t
- * says when in_t is given. */
+/* n sweeps of the smoother on level d, the result in x, or in t where
+ * *in_t (0 on entry, when given) is set. */
 static flow_status sweeps(flow_mg *mg, int d, const flow_system *s, int n, int *in_t)
 {
     flow_mg_level *L = &mg->lev[d];
-    if (in_t)
-        *in_t = 0;
     if (n <= 0)
         return FLOW_OK;
     if ((long)L->width * L->height <= FLOW_SMALL_GRID) {

@@ -162,16 +162,14 @@ flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
     const dim3 grid((unsigned)(w + TILE_X - 1) / TILE_X, (unsigned)(h + TILE_Y - 1) / TILE_Y);
     const long tiles = (long)grid.x * grid.y, sms = cuda_of(d)->prop.multiProcessorCount;
     const int threads = tiles <= sms ? 1024 : tiles <= 2 * sms ? 512 : SWEEP_THREADS;
+    void (*const kernel)(flow_sor_sweeps_args, flow_pair, flow_pair) =
+        threads == 1024  ? flow_sor_sweep_kernel<1024, 1>
+        : threads == 512 ? flow_sor_sweep_kernel<512, 2>
+                         : flow_sor_sweep_kernel<SWEEP_THREADS, SWEEP_MIN_BLOCKS>;
     const dim3 block(32, threads / 32);
     for (int k = 0; k < a->sweeps; k++) {
         const flow_pair &src = k % 2 ? a->t : a->x, &dst = k % 2 ? a->x : a->t;
-        if (threads == 1024)
-            flow_sor_sweep_kernel<1024, 1><<<grid, block, 0, cuda_stream(d)>>>(*a, src, dst);
-        else if (threads == 512)
-            flow_sor_sweep_kernel<512, 2><<<grid, block, 0, cuda_stream(d)>>>(*a, src, dst);
-        else
-            flow_sor_sweep_kernel<SWEEP_THREADS, SWEEP_MIN_BLOCKS>
-                <<<grid, block, 0, cuda_stream(d)>>>(*a, src, dst);
+        kernel<<<grid, block, 0, cuda_stream(d)>>>(*a, src, dst);
         FLOW_TRY(FLOW_CUDA_LAUNCHED("sor_sweeps"));
     }
     if (a->sweeps % 2 && !a->odd_in_t) { /* the result back into x */
