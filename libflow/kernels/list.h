@@ -62,6 +62,7 @@
     X(lk, flow_lk_args, a->x.u.width, a->x.u.height, GRID)                                     \
     X(robust_terms, flow_robust_terms_args, a->f1[0].width, a->f1[0].height, GRID)             \
     X(median, flow_median_args, a->dst.u.width, a->dst.u.height, GRID)                         \
+    X(occlusion, flow_occlusion_args, a->o.width, a->o.height, GRID)                            \
     X(edge_weight, flow_edge_weight_args, a->g.width, a->g.height, GRID)                      \
     X(gradient, flow_gradient_args, a->f.width, a->f.height, GRID)                             \
     X(plk, flow_plk_args, a->w.u.width, a->w.u.height, GRID)                                   \

@@ -37,6 +37,8 @@ typedef struct robust_params {
     double median_sigma_c; /* weighted median: image-difference scale (0: unweighted) */
     double median_sigma_s; /* weighted median: distance scale, pixels */
     int median_each;       /* the median after every warp (else after a level's last) */
+    double median_occ_d;   /* occlusion weight: divergence scale (0: that factor off) */
+    double median_occ_e;   /* occlusion weight: warped-frame difference scale */
     flow_solver_params solve;
     int sor_below;    /* pyramid levels of fewer pixels: sor_sweeps SOR sweeps instead */
     int sor_sweeps;
@@ -58,6 +60,11 @@ static int applies_median(const void *p)
 static int applies_weighted(const void *p)
 {
     return applies_median(p) && ((const robust_params *)p)->median_sigma_c > 0;
+}
+
+static int applies_occlusion(const robust_params *p)
+{
+    return applies_weighted(p) && (p->median_occ_d > 0 || p->median_occ_e > 0);
 }
 
 static int applies_sor_below(const void *p)
@@ -104,6 +111,14 @@ static const flow_param_def robust_schema[] = {
     FLOW_P_WHEN(T, median_sigma_s, "median_sigma_s", FLOW_PARAM_REAL, 2.0, 0, 1e6,
                 FLOW_PARAM_MIN_OPEN, NULL,
                 "weighted median: neighbours weigh exp(-d^2 / 2 sigma_s^2), d their distance",
+                "median > 0 and median_sigma_c > 0", applies_weighted),
+    FLOW_P_WHEN(T, median_occ_d, "median_occ_d", FLOW_PARAM_REAL, 0.3, 0, 1e6, 0, NULL,
+                "weighted median, occlusion: neighbours also weigh exp(-div^2 / 2 sigma_d^2) "
+                "where the flow converges (div < 0), pixels per pixel; 0: off",
+                "median > 0 and median_sigma_c > 0", applies_weighted),
+    FLOW_P_WHEN(T, median_occ_e, "median_occ_e", FLOW_PARAM_REAL, 20.0, 0, 1e6, 0, NULL,
+                "weighted median, occlusion: neighbours also weigh exp(-e^2 / 2 sigma_e^2), e "
+                "the second frame at their flow less the first, grey levels; 0: off",
                 "median > 0 and median_sigma_c > 0", applies_weighted),
     FLOW_P_WHEN(T, median_each, "median_each", FLOW_PARAM_BOOL, 0, 0, 1, 0, NULL,
                 "1: the median after every warp; 0: after each level's last warp",
@@ -156,6 +171,7 @@ typedef struct robust_state {
 typedef struct robust_level {
     flow_mg *mg;
     flow_tensor rows; /* the row pass of the tensors' integration (rho > 0) */
+    flow_plane occ;   /* the median's occlusion weight (median_occ_d or _e > 0) */
 } robust_level;
 
 static flow_status level_create(void *user, flow_device *d, flow_pyr_level *L)
@@ -176,6 +192,8 @@ static flow_status level_create(void *user, flow_device *d, flow_pyr_level *L)
     L->x = flow_mg_result(rl->mg);
     if (r->p.rho > 0)
         FLOW_TRY(flow_tensor_alloc(d, &rl->rows, L->width, L->height));
+    if (applies_occlusion(&r->p))
+        FLOW_TRY(flow_plane_alloc(d, &rl->occ, L->width, L->height));
     return FLOW_OK;
 }
 
@@ -187,6 +205,7 @@ static void level_destroy(void *user, flow_device *d, flow_pyr_level *L)
         return;
     flow_mg_destroy(rl->mg);
     flow_tensor_free(d, &rl->rows);
+    flow_plane_free(d, &rl->occ);
     free(rl);
     L->state = NULL;
 }
@@ -247,6 +266,22 @@ static flow_status solve(void *user, flow_exec *ex, flow_pyr_level *L)
     return flow_mg_solve(((robust_level *)L->state)->mg, ex);
 }
 
+/* The occlusion weight of the level's flow (flow_occlusion_px) into rl->occ. */
+static flow_status occlusion(robust_state *r, flow_exec *ex, flow_pyr_level *L)
+{
+    const double sd = r->p.median_occ_d, se = r->p.median_occ_e;
+    flow_occlusion_args a = { .o = ((robust_level *)L->state)->occ,
+                              .w = *L->x,
+                              .channels = r->channels,
+                              .inv_d2 = sd > 0 ? (float)(1.0 / (2.0 * sd * sd)) : 0.0f,
+                              .inv_e2 = se > 0 ? (float)(1.0 / (2.0 * se * se)) : 0.0f };
+    for (int c = 0; c < r->channels; c++) {
+        a.f1[c] = L->frame[0][c];
+        a.f2[c] = L->frame[1][c];
+    }
+    return flow_k_occlusion(ex->dev, &a);
+}
+
 static flow_status filter(void *user, flow_exec *ex, flow_pyr_level *L, int last)
 {
     robust_state *r = user;
@@ -263,7 +298,14 @@ static flow_status filter(void *user, flow_exec *ex, flow_pyr_level *L, int last
         a.inv_c2 = (float)(1.0 / (2.0 * sc * sc * r->channels));
         a.inv_s2 = (float)(1.0 / (2.0 * ss * ss));
     }
-    const flow_status s = flow_k_median(ex->dev, &a);
+    flow_status s = FLOW_OK;
+    if (applies_occlusion(&r->p)) {
+        a.occlusion = 1;
+        a.occ = rl->occ;
+        s = occlusion(r, ex, L);
+    }
+    if (s == FLOW_OK)
+        s = flow_k_median(ex->dev, &a);
     if (s == FLOW_OK) /* the filtered flow becomes the level's */
         flow_mg_take_scratch(rl->mg);
     flow_stage_end(ex, "median");

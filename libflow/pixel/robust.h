@@ -31,6 +31,7 @@
 #include "warp.h"
 
 #include <math.h>
+#include <string.h>
 
 typedef struct flow_robust_terms_args {
     flow_tensor Jb, Jg;       /* out (Jg only when gradient != 0) */
@@ -135,17 +136,34 @@ FLOW_HD void flow_edge_weight_px(const flow_edge_weight_args *a, int x, int y)
 
 /* ---- the median filter of the flow -------------------------------------- */
 
-/* Sorts v[0 .. n-1] ascending (n <= 32), carrying w along (w NULL: the
- * values alone): Batcher's odd-even merge sort of the next power of two,
- * less its comparators that touch an index past n (the missing values
- * count as +infinity, which such a comparator leaves in place).  Every
- * loop has constant bounds once inlined with a constant n: on the GPU the
- * values stay in registers. */
-FLOW_HD void flow_sort_pairs(float *v, float *w, int n)
+/* A float as an int of the same order (signed comparison): the bits of a
+ * negative float, magnitude flipped, so that larger magnitudes come first.
+ * flow_key_float inverts it. */
+FLOW_HD int flow_float_key(float f)
+{
+    int b;
+    memcpy(&b, &f, sizeof b);
+    return b ^ ((b >> 31) & 0x7fffffff);
+}
+
+FLOW_HD float flow_key_float(int k)
+{
+    const int b = k ^ ((k >> 31) & 0x7fffffff);
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+/* Sorts k[0 .. n-1] ascending (n <= 32): Batcher's odd-even merge sort of
+ * the next power of two, less its comparators that touch an index past n
+ * (the missing keys count as +infinity, which such a comparator leaves in
+ * place).  Every loop has constant bounds once inlined with a constant n:
+ * on the GPU the keys stay in registers, each comparator a min and a max. */
+FLOW_HD void flow_sort_keys(int *k, int n)
 {
     const int lg = n <= 2 ? 1 : n <= 4 ? 2 : n <= 8 ? 3 : n <= 16 ? 4 : 5, m = 1 << lg;
-    /* stage (p, k): comparators (lo, lo + k) for lo = j + i, j = k % p,
-     * k % p + 2k, ..., i < k, both ends in one block of 2p.  The loops run
+    /* stage (p, d): comparators (lo, lo + d) for lo = j + i, j = d % p,
+     * d % p + 2d, ..., i < d, both ends in one block of 2p.  The loops run
      * over fixed ranges (the compiler unrolls inner loops first, so their
      * bounds must not depend on the outer ones) and skip what is not a
      * comparator. */
@@ -155,27 +173,66 @@ FLOW_HD void flow_sort_pairs(float *v, float *w, int n)
         for (int q = 0; q < lg; q++) {
             FLOW_UNROLL_ALL
             for (int lo = 0; lo < m; lo++) {
-                const int p = 1 << lp, k = p >> q, hi = lo + k, j0 = k % p;
-                if (q > lp || hi >= n || lo < j0 || (lo - j0) % (2 * k) >= k
+                const int p = 1 << lp, d = p >> q, hi = lo + d, j0 = d % p;
+                if (q > lp || hi >= n || lo < j0 || (lo - j0) % (2 * d) >= d
                     || lo / (2 * p) != hi / (2 * p))
                     continue;
-                const int swap = v[hi] < v[lo];
-                const float vl = swap ? v[hi] : v[lo], vh = swap ? v[lo] : v[hi];
-                v[lo] = vl, v[hi] = vh;
-                if (w) {
-                    const float wl = swap ? w[hi] : w[lo], wh = swap ? w[lo] : w[hi];
-                    w[lo] = wl, w[hi] = wh;
-                }
+                const int a = k[lo], b = k[hi];
+                k[lo] = a < b ? a : b;
+                k[hi] = a < b ? b : a;
             }
         }
     }
 }
 
-/* The median of v[0 .. n-1] (n odd), reordering v. */
-FLOW_HD float flow_median_of(float *v, int n)
+/* The median of v[0 .. n-1] (n odd, at most 25). */
+FLOW_HD float flow_median_of(const float *v, int n)
 {
-    flow_sort_pairs(v, NULL, n);
-    return v[n / 2];
+    int k[25];
+    FLOW_UNROLL
+    for (int i = 0; i < n; i++)
+        k[i] = flow_float_key(v[i]);
+    flow_sort_keys(k, n);
+    return flow_key_float(k[n / 2]);
+}
+
+/* The occlusion weight of the median (Sun, Roth, Black, IJCV 2014, the
+ * occlusion-aware weighted median of Classic+NL):
+ *   o = exp(-min(div w, 0)^2 inv_d2 - e^2 inv_e2),
+ * div w the divergence of the flow (central differences, clamped into the
+ * grid: negative where the flow converges, as it does where one surface
+ * slides over another), e the difference of the second frame at x + w
+ * (bilinear) and the first at x, the root mean square over the channels;
+ * 0 where x + w leaves the frame (nothing to compare); o at least 1e-6.  A pixel likely
+ * occluded then counts little in its neighbours' medians, so the motion of
+ * the surface in front does not spread into it. */
+typedef struct flow_occlusion_args {
+    flow_plane o;
+    flow_pair w;
+    flow_plane f1[3], f2[3];
+    int channels;
+    float inv_d2, inv_e2; /* 1 / (2 sigma_d^2), 1 / (2 sigma_e^2) */
+} flow_occlusion_args;
+
+FLOW_HD void flow_occlusion_px(const flow_occlusion_args *a, int x, int y)
+{
+    const int W = a->o.width, H = a->o.height;
+    const float u = FLOW_PX(a->w.u, x, y), v = FLOW_PX(a->w.v, x, y);
+    const float div = 0.5f * (flow_at(&a->w.u, x + 1, y) - flow_at(&a->w.u, x - 1, y)
+                              + flow_at(&a->w.v, x, y + 1) - flow_at(&a->w.v, x, y - 1));
+    const float d = div < 0.0f ? div : 0.0f;
+    const float px = (float)x + u, py = (float)y + v;
+    float e2 = 0.0f;
+    if (px >= 0.0f && px <= (float)(W - 1) && py >= 0.0f && py <= (float)(H - 1)) {
+        for (int c = 0; c < a->channels; c++) {
+            const float e = flow_bilinear_at(&a->f2[c], px, py) - FLOW_PX(a->f1[c], x, y);
+            e2 += e * e;
+        }
+        e2 /= (float)a->channels;
+    }
+    /* at least 1e-6: a window of pixels all deemed occluded keeps a
+     * positive total weight, its median then weighted by image and distance */
+    FLOW_PX(a->o, x, y) = fmaxf(expf(-d * d * a->inv_d2 - e2 * a->inv_e2), 1e-6f);
 }
 
 /* dst = the median of src over the (2 radius + 1)^2 window, each component
@@ -187,7 +244,8 @@ FLOW_HD float flow_median_of(float *v, int n)
  *   w_j = exp(-|j - i|^2 inv_s2 - |I(j) - I(i)|^2 inv_c2)
  * with I the first frame (all its channels): values across an edge of the
  * image count little, so motion edges stay where the image has its edges.
- * The weighted median is the smallest value of the window with less than
+ * With an occlusion weight (occlusion != 0), w_j is multiplied by o at j
+ * (flow_occlusion_px).  The weighted median is the smallest value of the window with less than
  * half of the total weight strictly below it and at most half strictly
  * above. */
 typedef struct flow_median_args {
@@ -196,59 +254,116 @@ typedef struct flow_median_args {
     flow_plane img[3]; /* the first frame (weighted only) */
     int channels;
     float inv_s2, inv_c2; /* 1 / (2 sigma_s^2), 1 / (2 sigma_c^2); inv_c2 0: unweighted */
+    int occlusion;        /* weighted only: the weights times occ */
+    flow_plane occ;
 } flow_median_args;
 
-/* The weighted median of v[0 .. n-1] with weights w (total W), reordering
- * both: the smallest value whose cumulative weight (all values up to it)
- * reaches W / 2.  Less than half the weight lies strictly below it and at
- * most half strictly above.  A sort of n log^2 n compare-exchanges rather
- * than n^2 comparisons: on the H100 the robust method's median took 2.5 ms
- * per 1080p flow field with the n^2 form. */
-FLOW_HD float flow_weighted_median_of(float *v, float *w, int n, float W)
+/* The weighted median of v[0 .. n-1] (n <= 25) with weights w (total W):
+ * the smallest value whose cumulative weight (all values up to it) reaches
+ * W / 2.  Less than half the weight lies strictly below it and at most half
+ * strictly above.  The values are sorted as keys that carry their index in
+ * their 5 lowest bits, so that a comparator is a min and a max and the
+ * weights are found by index: values closer than 2^-18 of their size
+ * count as equal (taken in the order of their index).  Its index, and
+ * the value itself.  On the H100 the robust method's median took 2.5 ms
+ * per 1080p flow field with n^2 comparisons, 1.1 ms with a sort that moved
+ * the weights along. */
+FLOW_HD int flow_weighted_median_index(const float *v, const float *w, int n, float W)
 {
-    flow_sort_pairs(v, w, n);
-    float below = 0.0f, median = v[n - 1];
-    int found = 0;
+    int k[25];
     FLOW_UNROLL
-    for (int k = 0; k < n; k++) {
-        below += w[k];
+    for (int i = 0; i < n; i++)
+        k[i] = (flow_float_key(v[i]) & ~31) | i;
+    flow_sort_keys(k, n);
+    float below = 0.0f;
+    int at = k[n - 1] & 31, found = 0;
+    FLOW_UNROLL
+    for (int i = 0; i < n; i++) {
+        below += w[k[i] & 31];
         const int here = !found && below >= 0.5f * W;
-        median = here ? v[k] : median;
+        at = here ? k[i] & 31 : at;
         found |= here;
     }
-    return median;
+    return at;
 }
 
-/* The weights of the (2 r + 1)^2 window of (x, y) into w, their sum returned. */
-FLOW_HD float flow_median_weights(const flow_median_args *a, int x, int y, int r, float *w)
+FLOW_HD float flow_weighted_median_of(const float *v, const float *w, int n, float W)
+{
+    return v[flow_weighted_median_index(v, w, n, W)];
+}
+
+/* The (2 r + 1)^2 window of (x, y) in a w x h grid (r <= 2): its columns
+ * and rows clamped into the grid once, for every plane read there. */
+typedef struct flow_window {
+    int xs[5], ys[5];
+} flow_window;
+
+FLOW_HD flow_window flow_window_at(int w, int h, int x, int y, int r)
+{
+    flow_window win;
+    FLOW_UNROLL
+    for (int i = 0; i < 2 * r + 1; i++) {
+        win.xs[i] = flow_clampi(x + i - r, 0, w - 1);
+        win.ys[i] = flow_clampi(y + i - r, 0, h - 1);
+    }
+    return win;
+}
+
+/* The window's values of p, row by row, into v. */
+FLOW_HD void flow_window_load(const flow_plane *p, const flow_window *win, int r, float *v)
 {
     const int n = 2 * r + 1;
-    float sum = 0.0f;
+    FLOW_UNROLL
+    for (int j = 0; j < n; j++) {
+        const float *row = p->data + (long)win->ys[j] * p->pitch;
+        FLOW_UNROLL
+        for (int i = 0; i < n; i++)
+            v[j * n + i] = row[win->xs[i]];
+    }
+}
+
+/* The weights of the window into w, their sum returned. */
+FLOW_HD float flow_median_weights(const flow_median_args *a, const flow_window *win, int r,
+                                  float *w)
+{
+    const int n = 2 * r + 1;
+    /* exp(-t) as exp2(-t log2 e): the scales carry the log2 e */
+    const float ks = a->inv_s2 * 1.44269504f, kc = a->inv_c2 * 1.44269504f;
     FLOW_UNROLL
     for (int k = 0; k < n * n; k++) {
         const int dx = k % n - r, dy = k / n - r;
-        float d2 = 0.0f;
-        for (int c = 0; c < a->channels; c++) {
-            const float d = flow_at(&a->img[c], x + dx, y + dy) - FLOW_PX(a->img[c], x, y);
-            d2 += d * d;
+        w[k] = (float)(dx * dx + dy * dy) * ks;
+    }
+    for (int c = 0; c < a->channels; c++) {
+        const flow_plane *f = &a->img[c];
+        const float centre = f->data[(long)win->ys[r] * f->pitch + win->xs[r]];
+        FLOW_UNROLL
+        for (int k = 0; k < n * n; k++) {
+            const float d = f->data[(long)win->ys[k / n] * f->pitch + win->xs[k % n]] - centre;
+            w[k] += d * d * kc;
         }
-        w[k] = expf(-(float)(dx * dx + dy * dy) * a->inv_s2 - d2 * a->inv_c2);
+    }
+    float sum = 0.0f;
+    FLOW_UNROLL
+    for (int k = 0; k < n * n; k++) {
+        const float o = a->occlusion
+                            ? a->occ.data[(long)win->ys[k / n] * a->occ.pitch + win->xs[k % n]]
+                            : 1.0f;
+        w[k] = exp2f(-w[k]) * o;
         sum += w[k];
     }
     return sum;
 }
 
-FLOW_HD float flow_wmedian_plane_at(const flow_plane *p, int x, int y, int r, const float *w,
-                                    float W)
+FLOW_HD float flow_wmedian_plane_at(const flow_plane *p, const flow_window *win, int x, int y,
+                                    int r, const float *w, float W)
 {
     const int n = 2 * r + 1;
-    float v[25], wv[25]; /* the weights reordered with the values */
-    FLOW_UNROLL
-    for (int k = 0; k < n * n; k++) {
-        v[k] = flow_at(p, x + k % n - r, y + k / n - r);
-        wv[k] = w[k];
-    }
-    return flow_weighted_median_of(v, wv, n * n, W);
+    float v[25];
+    flow_window_load(p, win, r, v);
+    /* the value read again rather than indexed: v stays in registers */
+    const int at = flow_weighted_median_index(v, w, n * n, W);
+    return flow_at(p, x + at % n - r, y + at / n - r);
 }
 
 FLOW_HD float flow_median_plane_at(const flow_plane *p, int x, int y, int radius)
@@ -268,18 +383,21 @@ FLOW_HD float flow_median_plane_at(const flow_plane *p, int x, int y, int radius
 
 FLOW_HD void flow_median_px(const flow_median_args *a, int x, int y)
 {
+    const int w = a->src.u.width, h = a->src.u.height;
     if (a->inv_c2 > 0.0f) {
         /* the window's size a constant in each branch: its arrays stay in
          * registers on the GPU */
-        float w[25];
+        float wt[25];
         if (a->radius == 1) {
-            const float W = flow_median_weights(a, x, y, 1, w);
-            FLOW_PX(a->dst.u, x, y) = flow_wmedian_plane_at(&a->src.u, x, y, 1, w, W);
-            FLOW_PX(a->dst.v, x, y) = flow_wmedian_plane_at(&a->src.v, x, y, 1, w, W);
+            const flow_window win = flow_window_at(w, h, x, y, 1);
+            const float W = flow_median_weights(a, &win, 1, wt);
+            FLOW_PX(a->dst.u, x, y) = flow_wmedian_plane_at(&a->src.u, &win, x, y, 1, wt, W);
+            FLOW_PX(a->dst.v, x, y) = flow_wmedian_plane_at(&a->src.v, &win, x, y, 1, wt, W);
         } else {
-            const float W = flow_median_weights(a, x, y, 2, w);
-            FLOW_PX(a->dst.u, x, y) = flow_wmedian_plane_at(&a->src.u, x, y, 2, w, W);
-            FLOW_PX(a->dst.v, x, y) = flow_wmedian_plane_at(&a->src.v, x, y, 2, w, W);
+            const flow_window win = flow_window_at(w, h, x, y, 2);
+            const float W = flow_median_weights(a, &win, 2, wt);
+            FLOW_PX(a->dst.u, x, y) = flow_wmedian_plane_at(&a->src.u, &win, x, y, 2, wt, W);
+            FLOW_PX(a->dst.v, x, y) = flow_wmedian_plane_at(&a->src.v, &win, x, y, 2, wt, W);
         }
         return;
     }

@@ -55,6 +55,7 @@ static const char *const ablation[][2] = {
     { "no image-driven smoothness", "edge=0" },
     { "no median filter", "median=0" },
     { "plain median (unweighted)", "median_sigma_c=0" },
+    { "median without occlusion weight", "median_occ_d=0 median_occ_e=0" },
     { "pyramid scale 0.5", "warp_scale=0.5" },
     { "scale 0.8 to the coarsest level", "warp_fine=0" },
     { "7 levels at 0.8, then halving", "warp_fine=7" },

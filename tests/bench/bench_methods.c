@@ -183,9 +183,17 @@ static double bytes_robust_terms(const flow_robust_terms_args *a)
 {
     return (2.0 * a->channels + 2.0 + (a->gradient ? 12.0 : 6.0)) * PX(&a->f1[0]);
 }
+/* The flow read and written; weighted: each channel of the frame and the
+ * occlusion weight read. */
 static double bytes_median(const flow_median_args *a)
 {
-    return 4 * PX(&a->dst.u);
+    const double weighted = a->inv_c2 > 0 ? a->channels + a->occlusion : 0;
+    return (4 + weighted) * PX(&a->dst.u);
+}
+/* The flow and each channel of both frames read, the weight written. */
+static double bytes_occlusion(const flow_occlusion_args *a)
+{
+    return (3.0 + 2.0 * a->channels) * PX(&a->o);
 }
 /* Each channel of the frame read, g written. */
 static double bytes_edge_weight(const flow_edge_weight_args *a)

@@ -166,6 +166,8 @@ static const doc_row doc[] = {
     { "median", { NULL, NULL, NULL, NULL, "2", NULL, NULL } },
     { "median_sigma_c", { NULL, NULL, NULL, NULL, "10", NULL, NULL } },
     { "median_sigma_s", { NULL, NULL, NULL, NULL, "2", NULL, NULL } },
+    { "median_occ_d", { NULL, NULL, NULL, NULL, "0.3", NULL, NULL } },
+    { "median_occ_e", { NULL, NULL, NULL, NULL, "20", NULL, NULL } },
     { "median_each", { NULL, NULL, NULL, NULL, "0", NULL, NULL } },
     { "sor_below", { NULL, NULL, NULL, NULL, "60000", NULL, NULL } },
     { "sor_sweeps", { NULL, NULL, NULL, NULL, "10", NULL, NULL } },

@@ -326,9 +326,9 @@ static void backward_flow(flow_device *d, int m, const flow_image *a, const flow
  * - dis (medium): all 6.498, 1.293, 3.440, 1.398 px (mean 3.157), kept
  *   0.986, 1.028, 0.600, 0.828 px (mean 0.861) at densities 69.7, 86.6,
  *   93.6, 92.7 %: 3.67x.  Asserted: 3x, every density above 60 %.
- * - robust: all 3.838, 1.086, 3.251, 1.316 px (mean 2.373), kept 1.967,
- *   0.919, 3.267, 0.984 px (mean 1.784) at densities 82.6, 95.5, 99.0,
- *   95.7 %: 1.33x, NOT the 3x.  Pair 0000002's chair moves 73 px, which
+ * - robust: all 3.744, 1.083, 3.251, 1.311 px (mean 2.347), kept 2.003,
+ *   0.882, 3.274, 0.901 px (mean 1.765) at densities 83.0, 95.1, 98.8,
+ *   95.2 %: 1.33x, NOT the 3x.  Pair 0000002's chair moves 73 px, which
  *   robust misses in both directions alike: the two flows agree on the
  *   wrong motion and the check keeps it.  (An older robust, all 2.551 px,
  *   kept 1.785: 1.43x; the flow has improved where the check discards.)

@@ -269,19 +269,144 @@ static void test_median(void)
     flow_plane_free(d, &img);
 }
 
+/* The occlusion weight: 1 where the flow translates the first frame onto
+ * the second; exp(-div^2 / 2 sigma_d^2) where the flow converges, 1 where
+ * it diverges; exp(-e^2 / 2 sigma_e^2) for a brightness difference e; no
+ * difference term where the flow leaves the frame.  Then the median with
+ * it: a flow edge the image does not show (a flat frame) follows the
+ * occlusion weight, the pixels weighted down giving way. */
+static void test_occlusion(void)
+{
+    flow_device *d = dev();
+    if (!d)
+        return;
+    const int w = 40, h = 12;
+    flow_pair fl, dst;
+    flow_plane f1, f2, o;
+    CHECK_OK(flow_pair_alloc(d, &fl, w, h));
+    CHECK_OK(flow_pair_alloc(d, &dst, w, h));
+    CHECK_OK(flow_plane_alloc(d, &f1, w, h));
+    CHECK_OK(flow_plane_alloc(d, &f2, w, h));
+    CHECK_OK(flow_plane_alloc(d, &o, w, h));
+    float *u = calloc((size_t)(w * h), sizeof *u), *v = calloc((size_t)(w * h), sizeof *v);
+    float *a1 = malloc(sizeof *a1 * w * h), *a2 = malloc(sizeof *a2 * w * h);
+    /* f2 = f1 moved by 2 px along x, plus 10 grey levels at x >= 30; the
+     * flow 2 px, converging (slope -0.5) over 10 <= x < 14 and diverging
+     * (slope +0.5) over 20 <= x < 24 */
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const int i = y * w + x;
+            a1[i] = 3.0f * x + 0.5f * y;
+            a2[i] = 3.0f * (x - 2) + 0.5f * y + (x >= 30 ? 10.0f : 0.0f);
+            u[i] = 2.0f - 0.5f * (float)(x < 10 ? 0 : x < 14 ? x - 10 : 4)
+                   + 0.5f * (float)(x < 20 ? 0 : x < 24 ? x - 20 : 4);
+        }
+    /* there the flow moves f1 onto f2 only where it is 2: compare where it is */
+    put(d, &f1, a1), put(d, &f2, a2), put(d, &fl.u, u), put(d, &fl.v, v);
+    const float sd = 0.3f, se = 20.0f;
+    flow_occlusion_args oa = { .o = o, .w = fl, .channels = 1,
+                               .inv_d2 = 1.0f / (2 * sd * sd), .inv_e2 = 1.0f / (2 * se * se) };
+    oa.f1[0] = f1, oa.f2[0] = f2;
+    CHECK_OK(flow_k_occlusion(d, &oa));
+    float *go = get(d, &o);
+    const int y = 5;
+    const double conv = exp(-0.25 / (2.0 * sd * sd));
+    printf("    translated %.6f, converging %.6f (expected %.6f), diverging %.6f\n",
+           go[y * w + 5], go[y * w + 12], conv, go[y * w + 21]);
+    CHECK(fabs(go[y * w + 5] - 1.0) < 1e-6);
+    /* inside the converging stretch the flow is 1..2 px, not the motion:
+     * compare the divergence factor alone where the frames still match
+     * (x - 2 + u = x - 2 + 2 - 0.5 (x - 10) = x - 0.5 (x - 10)): the
+     * difference of f2 at x + u and f1 at x is 3 (u - 2) */
+    const double e12 = 3.0 * (u[y * w + 12] - 2.0);
+    CHECK(fabs(go[y * w + 12] - conv * exp(-e12 * e12 / (2.0 * se * se))) < 1e-5);
+    const double e21 = 3.0 * (u[y * w + 21] - 2.0);
+    CHECK(fabs(go[y * w + 21] - exp(-e21 * e21 / (2.0 * se * se))) < 1e-5);
+    CHECK(fabs(go[y * w + 33] - exp(-100.0 / (2.0 * se * se))) < 1e-5);
+    /* x + u past the right border: no difference term */
+    CHECK(fabs(go[y * w + w - 1] - 1.0) < 1e-6);
+    free(go);
+
+    /* the median: flat frame, flow 1 | 5 at x = 16, the side x >= 16
+     * weighted down */
+    for (int i = 0; i < w * h; i++) {
+        u[i] = i % w < 16 ? 1.0f : 5.0f;
+        a1[i] = 0.0f;
+        a2[i] = i % w < 16 ? 1.0f : 1e-6f;
+    }
+    put(d, &fl.u, u), put(d, &f1, a1), put(d, &o, a2);
+    for (int occluded = 0; occluded < 2; occluded++) {
+        flow_median_args a = { .dst = dst, .src = fl, .radius = 2, .channels = 1,
+                               .inv_c2 = 1.0f / 200.0f, .inv_s2 = 1.0f / 8.0f,
+                               .occlusion = occluded, .occ = o };
+        a.img[0] = f1;
+        CHECK_OK(flow_k_median(d, &a));
+        float *gu = get(d, &dst.u);
+        printf("    median at the flow edge, %s occlusion weight: %g\n",
+               occluded ? "with" : "without", gu[y * w + 16]);
+        CHECK(gu[y * w + 16] == (occluded ? 1.0f : 5.0f));
+        CHECK(gu[y * w + 15] == 1.0f);
+        CHECK(gu[y * w + 25] == 5.0f);
+        free(gu);
+    }
+    free(u), free(v), free(a1), free(a2);
+    flow_pair_free(d, &fl), flow_pair_free(d, &dst);
+    flow_plane_free(d, &f1), flow_plane_free(d, &f2), flow_plane_free(d, &o);
+}
+
+static int compare_floats(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median's keys: a float and its key in the same order (negative
+ * values, zeros of both signs, tiny and huge magnitudes), the key turned
+ * back into the same float bit for bit; the plain median of random windows
+ * of 9 and 25 such values against a sort. */
+static void test_median_keys(void)
+{
+    static const float special[] = { 0.0f, -0.0f, 1e-38f, -1e-38f, 1e-45f, -1e-45f, 3e38f,
+                                     -3e38f, 1.0f, -1.0f, 0.5f, -0.5f };
+    unsigned seed = 777u;
+    int wrong = 0, pairs = 0;
+    float pool[512];
+    for (int i = 0; i < 512; i++) {
+        const float r = (float)(harness_uniform(&seed) * 200.0 - 100.0);
+        pool[i] = i < 12 ? special[i] : i % 3 ? r : r * 1e-6f;
+    }
+    for (int i = 0; i < 512; i++) {
+        const float back = flow_key_float(flow_float_key(pool[i]));
+        wrong += memcmp(&back, &pool[i], sizeof back) != 0;
+        for (int j = 0; j < 512; j++, pairs++)
+            wrong += pool[i] < pool[j] && !(flow_float_key(pool[i]) < flow_float_key(pool[j]));
+    }
+    for (int trial = 0; trial < 2000; trial++) {
+        const int n = trial % 2 ? 25 : 9;
+        float v[25], sorted[25];
+        for (int k = 0; k < n; k++)
+            v[k] = sorted[k] = pool[(int)(512.0 * harness_uniform(&seed))];
+        qsort(sorted, (size_t)n, sizeof *sorted, compare_floats);
+        const float got = flow_median_of(v, n);
+        wrong += got != sorted[n / 2];
+    }
+    printf("    %d ordered pairs and 2000 windows, %d wrong\n", pairs, wrong);
+    CHECK(wrong == 0);
+}
+
 /* The weighted median of a window against its definition, on random
  * windows of 9 and 25 values drawn from a few levels (so that values tie)
  * with small integer weights (so that every sum is exact and a cumulative
  * weight can be exactly half): the smallest value whose cumulative weight
- * reaches half the total.  Also the sort it uses: ascending, the weights
- * carried along (the weight of each value unchanged in total). */
+ * reaches half the total.  Also the sort it uses: the keys ascending, a
+ * permutation of the window, the values in order. */
 static void test_weighted_median_of(void)
 {
     unsigned seed = 12345u;
     int checked = 0, wrong = 0, ties = 0;
     for (int trial = 0; trial < 4000; trial++) {
         const int n = trial % 2 ? 25 : 9;
-        float v[25], w[25], sv[25], sw[25];
+        float v[25], w[25];
         double total = 0, level_weight[6] = { 0 };
         for (int k = 0; k < n; k++) {
             const int level = (int)(6.0 * harness_uniform(&seed));
@@ -301,13 +426,16 @@ static void test_weighted_median_of(void)
                 break;
             }
         }
-        memcpy(sv, v, sizeof v);
-        memcpy(sw, w, sizeof w);
-        flow_sort_pairs(sv, sw, n);
+        int key[25], seen[25] = { 0 };
+        for (int k = 0; k < n; k++)
+            key[k] = (flow_float_key(v[k]) & ~31) | k;
+        flow_sort_keys(key, n);
         double sorted_weight[6] = { 0 };
         for (int k = 0; k < n; k++) {
-            wrong += k > 0 && sv[k] < sv[k - 1];
-            sorted_weight[(int)lround((sv[k] + 1.5f) / 0.75f)] += sw[k];
+            const int at = key[k] & 31;
+            wrong += k > 0 && (key[k] < key[k - 1] || v[at] < v[key[k - 1] & 31]);
+            wrong += at >= n || seen[at]++;
+            sorted_weight[(int)lround((v[at] + 1.5f) / 0.75f)] += w[at];
         }
         for (int level = 0; level < 6; level++)
             wrong += sorted_weight[level] != level_weight[level];
@@ -505,6 +633,8 @@ int main(void)
     RUN(test_terms);
     RUN(test_edge_weight);
     RUN(test_median);
+    RUN(test_occlusion);
+    RUN(test_median_keys);
     RUN(test_weighted_median_of);
     RUN_PARTS(test_accuracy, ACCURACY_RUNS);
     RUN(test_level_solvers);
