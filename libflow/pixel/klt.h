@@ -275,12 +275,6 @@ typedef struct flow_klt_track_args {
     float eps2, min_eigen, max_error, fb;
 } flow_klt_track_args;
 
-/* Whether (x, y) lies in plane p (between its first and last pixels). */
-FLOW_HD int flow_klt_inside(const flow_plane *p, float x, float y)
-{
-    return x >= 0.0f && y >= 0.0f && x <= (float)(p->width - 1) && y <= (float)(p->height - 1);
-}
-
 /* The finest level once more with an affine window (Shi, Tomasi 1994):
  * offsets r of the window go to (x, y) + A r + t, the inverse-compositional
  * iterations of flow_patch_track_affine (pixel/patch.h) from the
@@ -300,7 +294,7 @@ FLOW_HD void flow_klt_affine(const flow_klt_track_args *a, const flow_klt_pyrami
             H[i][j] = 0.0f;
     for (int k = lane; k < n; k += lanes) {
         const float ox = (float)(k % side - a->r), oy = (float)(k / side - a->r);
-        if (!flow_klt_inside(&T->f[0], x + ox, y + oy))
+        if (!flow_inside(&T->f[0], x + ox, y + oy))
             continue;
         const float gx = flow_bilinear_at(&T->gx[0], x + ox, y + oy);
         const float gy = flow_bilinear_at(&T->gy[0], x + ox, y + oy);
@@ -323,7 +317,7 @@ FLOW_HD void flow_klt_affine(const flow_klt_track_args *a, const flow_klt_pyrami
             const float ox = (float)(k % side - a->r), oy = (float)(k / side - a->r);
             const float qx = x + w.a11 * ox + w.a12 * oy + w.tx;
             const float qy = y + w.a21 * ox + w.a22 * oy + w.ty;
-            if (!flow_klt_inside(&T->f[0], x + ox, y + oy) || !flow_klt_inside(&I->f[0], qx, qy))
+            if (!flow_inside(&T->f[0], x + ox, y + oy) || !flow_inside(&I->f[0], qx, qy))
                 continue;
             const float gx = flow_bilinear_at(&T->gx[0], x + ox, y + oy);
             const float gy = flow_bilinear_at(&T->gy[0], x + ox, y + oy);
@@ -367,7 +361,7 @@ FLOW_HD float flow_klt_follow(const flow_klt_track_args *a, const flow_klt_pyram
         float g11 = 0.0f, g12 = 0.0f, g22 = 0.0f, count = 0.0f;
         for (int k = lane; k < n; k += lanes) {
             const float wx = px + (float)(k % side - a->r), wy = py + (float)(k / side - a->r);
-            if (!flow_klt_inside(&T->f[L], wx, wy))
+            if (!flow_inside(&T->f[L], wx, wy))
                 continue;
             const float gx = flow_bilinear_at(&T->gx[L], wx, wy);
             const float gy = flow_bilinear_at(&T->gy[L], wx, wy);
@@ -384,7 +378,7 @@ FLOW_HD float flow_klt_follow(const flow_klt_track_args *a, const flow_klt_pyram
                     const float wx = px + (float)(k % side - a->r);
                     const float wy = py + (float)(k / side - a->r);
                     const float qx = wx + gu + du, qy = wy + gv + dv;
-                    if (!flow_klt_inside(&T->f[L], wx, wy) || !flow_klt_inside(&I->f[L], qx, qy))
+                    if (!flow_inside(&T->f[L], wx, wy) || !flow_inside(&I->f[L], qx, qy))
                         continue;
                     const float gx = flow_bilinear_at(&T->gx[L], wx, wy);
                     const float gy = flow_bilinear_at(&T->gy[L], wx, wy);

@@ -71,4 +71,11 @@ FLOW_HD float flow_at(const flow_plane *p, int x, int y)
     return FLOW_PX(*p, flow_clampi(x, 0, p->width - 1), flow_clampi(y, 0, p->height - 1));
 }
 
+/* Whether the point (x, y) lies in plane p (between its first and last
+ * pixels). */
+FLOW_HD int flow_inside(const flow_plane *p, float x, float y)
+{
+    return x >= 0.0f && y >= 0.0f && x <= (float)(p->width - 1) && y <= (float)(p->height - 1);
+}
+
 #endif

@@ -72,10 +72,8 @@ FLOW_HD float flow_robust_theta(int normalise, float g2, float zeta2)
 
 FLOW_HD void flow_robust_terms_px(const flow_robust_terms_args *a, int x, int y)
 {
-    const int W = a->f1[0].width, H = a->f1[0].height;
     const float u0 = FLOW_PX(a->w.u, x, y), v0 = FLOW_PX(a->w.v, x, y);
-    const float px = (float)x + u0, py = (float)y + v0;
-    const int inside = px >= 0.0f && px <= (float)(W - 1) && py >= 0.0f && py <= (float)(H - 1);
+    const int inside = flow_inside(&a->f1[0], (float)x + u0, (float)y + v0);
     float jb[6] = { 0, 0, 0, 0, 0, 0 }, jg[6] = { 0, 0, 0, 0, 0, 0 };
     for (int c = 0; inside && c < a->channels; c++) {
         const flow_plane *f1 = &a->f1[c], *f2 = &a->f2w[c];
@@ -203,9 +201,9 @@ FLOW_HD float flow_median_of(const float *v, int n)
  * grid: negative where the flow converges, as it does where one surface
  * slides over another), e the difference of the second frame at x + w
  * (bilinear) and the first at x, the root mean square over the channels;
- * 0 where x + w leaves the frame (nothing to compare); o at least 1e-6.  A pixel likely
- * occluded then counts little in its neighbours' medians, so the motion of
- * the surface in front does not spread into it. */
+ * 0 where x + w leaves the frame (nothing to compare); o at least 1e-6.  A
+ * pixel likely occluded then counts little in its neighbours' medians, so
+ * the motion of the surface in front does not spread into it. */
 typedef struct flow_occlusion_args {
     flow_plane o;
     flow_pair w;
@@ -216,14 +214,13 @@ typedef struct flow_occlusion_args {
 
 FLOW_HD void flow_occlusion_px(const flow_occlusion_args *a, int x, int y)
 {
-    const int W = a->o.width, H = a->o.height;
     const float u = FLOW_PX(a->w.u, x, y), v = FLOW_PX(a->w.v, x, y);
     const float div = 0.5f * (flow_at(&a->w.u, x + 1, y) - flow_at(&a->w.u, x - 1, y)
                               + flow_at(&a->w.v, x, y + 1) - flow_at(&a->w.v, x, y - 1));
     const float d = div < 0.0f ? div : 0.0f;
     const float px = (float)x + u, py = (float)y + v;
     float e2 = 0.0f;
-    if (px >= 0.0f && px <= (float)(W - 1) && py >= 0.0f && py <= (float)(H - 1)) {
+    if (flow_inside(&a->o, px, py)) {
         for (int c = 0; c < a->channels; c++) {
             const float e = flow_bilinear_at(&a->f2[c], px, py) - FLOW_PX(a->f1[c], x, y);
             e2 += e * e;
@@ -245,9 +242,9 @@ FLOW_HD void flow_occlusion_px(const flow_occlusion_args *a, int x, int y)
  * with I the first frame (all its channels): values across an edge of the
  * image count little, so motion edges stay where the image has its edges.
  * With an occlusion weight (occlusion != 0), w_j is multiplied by o at j
- * (flow_occlusion_px).  The weighted median is the smallest value of the window with less than
- * half of the total weight strictly below it and at most half strictly
- * above. */
+ * (flow_occlusion_px).  The weighted median is the smallest value of the
+ * window with less than half of the total weight strictly below it and at
+ * most half strictly above. */
 typedef struct flow_median_args {
     flow_pair dst, src;
     int radius;
@@ -264,10 +261,8 @@ typedef struct flow_median_args {
  * strictly above.  The values are sorted as keys that carry their index in
  * their 5 lowest bits, so that a comparator is a min and a max and the
  * weights are found by index: values closer than 2^-18 of their size
- * count as equal (taken in the order of their index).  Its index, and
- * the value itself.  On the H100 the robust method's median took 2.5 ms
- * per 1080p flow field with n^2 comparisons, 1.1 ms with a sort that moved
- * the weights along. */
+ * count as equal (taken in the order of their index).  The median's index
+ * in v, or its value. */
 FLOW_HD int flow_weighted_median_index(const float *v, const float *w, int n, float W)
 {
     int k[25];
@@ -309,17 +304,19 @@ FLOW_HD flow_window flow_window_at(int w, int h, int x, int y, int r)
     return win;
 }
 
+/* Value k (row by row) of p's window. */
+FLOW_HD float flow_window_value(const flow_plane *p, const flow_window *win, int n, int k)
+{
+    return p->data[(long)win->ys[k / n] * p->pitch + win->xs[k % n]];
+}
+
 /* The window's values of p, row by row, into v. */
 FLOW_HD void flow_window_load(const flow_plane *p, const flow_window *win, int r, float *v)
 {
     const int n = 2 * r + 1;
     FLOW_UNROLL
-    for (int j = 0; j < n; j++) {
-        const float *row = p->data + (long)win->ys[j] * p->pitch;
-        FLOW_UNROLL
-        for (int i = 0; i < n; i++)
-            v[j * n + i] = row[win->xs[i]];
-    }
+    for (int k = 0; k < n * n; k++)
+        v[k] = flow_window_value(p, win, n, k);
 }
 
 /* The weights of the window into w, their sum returned. */
@@ -335,74 +332,57 @@ FLOW_HD float flow_median_weights(const flow_median_args *a, const flow_window *
         w[k] = (float)(dx * dx + dy * dy) * ks;
     }
     for (int c = 0; c < a->channels; c++) {
-        const flow_plane *f = &a->img[c];
-        const float centre = f->data[(long)win->ys[r] * f->pitch + win->xs[r]];
+        const float centre = flow_window_value(&a->img[c], win, n, n * n / 2);
         FLOW_UNROLL
         for (int k = 0; k < n * n; k++) {
-            const float d = f->data[(long)win->ys[k / n] * f->pitch + win->xs[k % n]] - centre;
+            const float d = flow_window_value(&a->img[c], win, n, k) - centre;
             w[k] += d * d * kc;
         }
     }
     float sum = 0.0f;
     FLOW_UNROLL
     for (int k = 0; k < n * n; k++) {
-        const float o = a->occlusion
-                            ? a->occ.data[(long)win->ys[k / n] * a->occ.pitch + win->xs[k % n]]
-                            : 1.0f;
+        const float o = a->occlusion ? flow_window_value(&a->occ, win, n, k) : 1.0f;
         w[k] = exp2f(-w[k]) * o;
         sum += w[k];
     }
     return sum;
 }
 
-FLOW_HD float flow_wmedian_plane_at(const flow_plane *p, const flow_window *win, int x, int y,
-                                    int r, const float *w, float W)
+/* The median of p over the window of (x, y), weighted by w (total W) when
+ * w is given. */
+FLOW_HD float flow_median_window(const flow_plane *p, const flow_window *win, int x, int y,
+                                 int r, const float *w, float W)
 {
     const int n = 2 * r + 1;
     float v[25];
     flow_window_load(p, win, r, v);
+    if (!w)
+        return flow_median_of(v, n * n);
     /* the value read again rather than indexed: v stays in registers */
     const int at = flow_weighted_median_index(v, w, n * n, W);
     return flow_at(p, x + at % n - r, y + at / n - r);
 }
 
-FLOW_HD float flow_median_plane_at(const flow_plane *p, int x, int y, int radius)
+/* Both components at (x, y) with the window's radius r a constant (each
+ * call below): the window's arrays stay in registers on the GPU. */
+FLOW_HD void flow_median_window_px(const flow_median_args *a, int x, int y, int r)
 {
-    float v[25];
-    if (radius == 1) {
-        FLOW_UNROLL
-        for (int k = 0; k < 9; k++)
-            v[k] = flow_at(p, x + k % 3 - 1, y + k / 3 - 1);
-        return flow_median_of(v, 9);
-    }
-    FLOW_UNROLL
-    for (int k = 0; k < 25; k++)
-        v[k] = flow_at(p, x + k % 5 - 2, y + k / 5 - 2);
-    return flow_median_of(v, 25);
+    const flow_window win = flow_window_at(a->src.u.width, a->src.u.height, x, y, r);
+    float wt[25];
+    const int weighted = a->inv_c2 > 0.0f;
+    const float W = weighted ? flow_median_weights(a, &win, r, wt) : 0.0f;
+    const float *w = weighted ? wt : NULL;
+    FLOW_PX(a->dst.u, x, y) = flow_median_window(&a->src.u, &win, x, y, r, w, W);
+    FLOW_PX(a->dst.v, x, y) = flow_median_window(&a->src.v, &win, x, y, r, w, W);
 }
 
 FLOW_HD void flow_median_px(const flow_median_args *a, int x, int y)
 {
-    const int w = a->src.u.width, h = a->src.u.height;
-    if (a->inv_c2 > 0.0f) {
-        /* the window's size a constant in each branch: its arrays stay in
-         * registers on the GPU */
-        float wt[25];
-        if (a->radius == 1) {
-            const flow_window win = flow_window_at(w, h, x, y, 1);
-            const float W = flow_median_weights(a, &win, 1, wt);
-            FLOW_PX(a->dst.u, x, y) = flow_wmedian_plane_at(&a->src.u, &win, x, y, 1, wt, W);
-            FLOW_PX(a->dst.v, x, y) = flow_wmedian_plane_at(&a->src.v, &win, x, y, 1, wt, W);
-        } else {
-            const flow_window win = flow_window_at(w, h, x, y, 2);
-            const float W = flow_median_weights(a, &win, 2, wt);
-            FLOW_PX(a->dst.u, x, y) = flow_wmedian_plane_at(&a->src.u, &win, x, y, 2, wt, W);
-            FLOW_PX(a->dst.v, x, y) = flow_wmedian_plane_at(&a->src.v, &win, x, y, 2, wt, W);
-        }
-        return;
-    }
-    FLOW_PX(a->dst.u, x, y) = flow_median_plane_at(&a->src.u, x, y, a->radius);
-    FLOW_PX(a->dst.v, x, y) = flow_median_plane_at(&a->src.v, x, y, a->radius);
+    if (a->radius == 1)
+        flow_median_window_px(a, x, y, 1);
+    else
+        flow_median_window_px(a, x, y, 2);
 }
 
 #endif
