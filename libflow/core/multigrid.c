@@ -40,7 +40,8 @@ int flow_mg_levels_for(const flow_solver_params *p, int w, int h)
     if (!is_multigrid(p->solver))
         return 1;
     int n = 1;
-    while (w >= 2 && h >= 2 && (p->max_depth < 0 || n - 1 < p->max_depth)) {
+    while (flow_mg_coarse_size(w) >= FLOW_MG_MIN_SIDE && flow_mg_coarse_size(h) >= FLOW_MG_MIN_SIDE
+           && (p->max_depth < 0 || n - 1 < p->max_depth)) {
         w = flow_mg_coarse_size(w);
         h = flow_mg_coarse_size(h);
         n++;

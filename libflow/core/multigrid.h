@@ -82,9 +82,16 @@ static inline int flow_mg_coarse_size(int n)
     return (n + 1) / 2;
 }
 
-/* The levels the solver of p uses on a w x h grid: while both sides are at
- * least 2 (a side of 1 cannot be halved), so 316x252 goes down to 2x1 in 9
- * levels; max_depth >= 0 stops earlier; 1 for the single-grid solvers. */
+/* The shortest side a coarse grid may have.  On a grid of 3 or fewer
+ * pixels across nearly every pixel is a border pixel; such grids added
+ * the time of their sweeps and nothing measurable to the accuracy of HS,
+ * CLG or nonlinear CLG (docs/ALGORITHMS.md, Multigrid). */
+#define FLOW_MG_MIN_SIDE 4
+
+/* The levels the solver of p uses on a w x h grid: halved while both sides
+ * of the coarser grid are at least FLOW_MG_MIN_SIDE, so 316x252 goes down
+ * to 5x4 in 7 levels; max_depth >= 0 stops earlier; 1 for the single-grid
+ * solvers. */
 int flow_mg_levels_for(const flow_solver_params *p, int w, int h);
 /* Rewrites p as a multigrid solver on grids of at most w x h uses it: a
  * max_depth beyond the deepest level such a grid has becomes that level

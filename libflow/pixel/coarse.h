@@ -1,6 +1,6 @@
 /* coarse.h -- a whole multigrid cycle on small grids in one call.
  *
- * Below FLOW_SMALL_GRID pixels a level's work is a few thousand points:
+ * Below FLOW_SMALL_GRID pixels a level's work is a few hundred points:
  * launched operation by operation (smooth, residual, two restrictions,
  * apply, prolongation per level and per visit) the GPU spends more time
  * starting kernels than computing.  flow_small_cycle runs the cycle of
@@ -19,8 +19,9 @@
 #include "variational.h"
 
 /* Levels of one small cycle at most: a grid of FLOW_SMALL_GRID pixels has
- * a side of at most 64 (as both sides >= 2 are halved), 7 levels. */
-#define FLOW_SMALL_LEVELS 8
+ * a shorter side of at most 32, and coarse grids keep both sides at least 4
+ * (FLOW_MG_MIN_SIDE of core/multigrid.h): 32, 16, 8, 4. */
+#define FLOW_SMALL_LEVELS 4
 
 /* One level: its system with the flags of its role (the top level's
  * flags, FLOW_SYS_RHS and the coarse flags below), its iterate x, its
@@ -53,8 +54,8 @@ FLOW_HD void flow_small_smooth(const flow_small_cycle_args *a, const flow_small_
     FLOW_BARRIER();
 }
 
-/* Down from L to C: t = f - N(x) on L; f_C = R t; FAS: x_C = xr_C = R x,
- * then f_C += N_C(x_C); else x_C = 0. */
+/* Down from L to C in two phases: t = f - N(x) on L and, FAS, x_C = xr_C
+ * = R x (else x_C = 0); then f_C = R t, plus N_C(x_C) for FAS. */
 FLOW_HD void flow_small_down(const flow_small_cycle_args *a, const flow_small_level *L,
                              const flow_small_level *C, int first, int step)
 {
@@ -64,12 +65,9 @@ FLOW_HD void flow_small_down(const flow_small_cycle_args *a, const flow_small_le
         flow_residual_at(&L->s, &L->x, &L->f, x, y, &FLOW_PX(L->t.u, x, y),
                          &FLOW_PX(L->t.v, x, y));
     }
-    FLOW_BARRIER();
     const int cw = C->x.u.width, cn = cw * C->x.u.height;
     for (int i = first; i < cn; i += step) {
         const int x = i % cw, y = i / cw;
-        FLOW_PX(C->f.u, x, y) = flow_restrict_at(&L->t.u, x, y);
-        FLOW_PX(C->f.v, x, y) = flow_restrict_at(&L->t.v, x, y);
         float u = 0.0f, v = 0.0f;
         if (a->fas) {
             u = flow_restrict_at(&L->x.u, x, y);
@@ -81,14 +79,17 @@ FLOW_HD void flow_small_down(const flow_small_cycle_args *a, const flow_small_le
         FLOW_PX(C->x.v, x, y) = v;
     }
     FLOW_BARRIER();
-    if (!a->fas)
-        return;
     for (int i = first; i < cn; i += step) {
         const int x = i % cw, y = i / cw;
-        float nu, nv;
-        flow_apply_at(&C->s, &C->x, x, y, &nu, &nv);
-        FLOW_PX(C->f.u, x, y) += nu;
-        FLOW_PX(C->f.v, x, y) += nv;
+        float fu = flow_restrict_at(&L->t.u, x, y), fv = flow_restrict_at(&L->t.v, x, y);
+        if (a->fas) {
+            float nu, nv;
+            flow_apply_at(&C->s, &C->x, x, y, &nu, &nv);
+            fu += nu;
+            fv += nv;
+        }
+        FLOW_PX(C->f.u, x, y) = fu;
+        FLOW_PX(C->f.v, x, y) = fv;
     }
     FLOW_BARRIER();
 }

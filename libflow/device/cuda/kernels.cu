@@ -81,19 +81,25 @@ flow_status cuda_smooth_small(flow_device *d, const flow_smooth_small_args *a)
 }
 
 /* A whole cycle on the small levels: one block, the levels' planes read
- * through L1 and L2 (a 64x64 level's system and iterates are ~100 KB).
- * 512 threads rather than the smoothers' 1024 leave each more registers
- * for the longer code: on an H100, clg-nl FMG(2,2) took 2.26 ms at 1080p
- * and 0.77 ms at 316x252 with 512, 2.37 and 0.85 with 1024 (bench_methods). */
-#ifndef SMALL_CYCLE_THREADS
+ * through L1 and L2.  Its arguments are copied to shared memory first: the
+ * cycle picks levels by a run-time index, which in the parameter space
+ * costs a generic load per field (on an H100, clg-nl FMG(2,2) at 316x252
+ * 0.817 -> 0.802 ms).  Staging the levels' planes in shared memory as well
+ * was measured slower (0.835 ms for the iterates and scratch planes, 0.944
+ * with the tensors): the phases wait on arithmetic, not on memory.  512
+ * threads rather than the smoothers' 1024 leave each more registers for
+ * the longer code (2.26 against 2.37 ms at 1080p). */
 #define SMALL_CYCLE_THREADS 512
-#endif
 
 __global__ void __launch_bounds__(SMALL_CYCLE_THREADS)
     flow_small_cycle_kernel(const __grid_constant__ flow_small_cycle_args a)
 {
     __shared__ float ps[FLOW_SMALL_GRID];
-    flow_small_cycle(&a, ps, threadIdx.x, blockDim.x);
+    __shared__ flow_small_cycle_args b;
+    if (threadIdx.x == 0)
+        b = a;
+    __syncthreads();
+    flow_small_cycle(&b, ps, threadIdx.x, blockDim.x);
 }
 
 flow_status cuda_small_cycle(flow_device *d, const flow_small_cycle_args *a)
