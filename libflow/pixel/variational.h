@@ -570,11 +570,9 @@ FLOW_HD void flow_apply_px(const flow_apply_args *a, int x, int y)
  * latency is the cost), and a pixel's own (u, v) is still the sweep's
  * starting value when SOR updates it.  flow_jacobi_small and
  * flow_sor_small are the two smoothers (one kernel each on the GPU); the
- * CPU runs the same functions with one worker. */
-/* 1024 rather than 4096: the levels between run faster as a launch per
- * sweep on many SMs than in one block (on an H100, clg-nl FMG(2,2) 2.016
- * -> 1.904 ms at 1080p, HS 1.101 -> 1.038; dis medium 1.904 -> 1.866 at
- * 1080p but 0.515 -> 0.531 at 316x252). */
+ * CPU runs the same functions with one worker.  Grids above 1024 pixels
+ * run faster as a launch per sweep on many multiprocessors than in one
+ * block (BENCHMARKS.md, "Multigrid on small grids"). */
 #define FLOW_SMALL_GRID 1024
 
 typedef struct flow_smooth_small_args {

@@ -81,14 +81,12 @@ flow_status cuda_smooth_small(flow_device *d, const flow_smooth_small_args *a)
 }
 
 /* A whole cycle on the small levels: one block, the levels' planes read
- * through L1 and L2.  Its arguments are copied to shared memory first: the
- * cycle picks levels by a run-time index, which in the parameter space
- * costs a generic load per field (on an H100, clg-nl FMG(2,2) at 316x252
- * 0.817 -> 0.802 ms).  Staging the levels' planes in shared memory as well
- * was measured slower (0.835 ms for the iterates and scratch planes, 0.944
- * with the tensors): the phases wait on arithmetic, not on memory.  512
- * threads rather than the smoothers' 1024 leave each more registers for
- * the longer code (2.26 against 2.37 ms at 1080p). */
+ * through L1 and L2.  The block first copies its arguments to shared
+ * memory, a word per thread: the cycle picks levels by a run-time index,
+ * which in the parameter space costs a generic load per field.  (Staging
+ * the levels' planes there as well was slower: the phases wait on
+ * arithmetic, not on memory.)  512 threads rather than the smoothers' 1024
+ * leave each more registers for the longer code. */
 #define SMALL_CYCLE_THREADS 512
 
 __global__ void __launch_bounds__(SMALL_CYCLE_THREADS)
@@ -96,8 +94,10 @@ __global__ void __launch_bounds__(SMALL_CYCLE_THREADS)
 {
     __shared__ float ps[FLOW_SMALL_GRID];
     __shared__ flow_small_cycle_args b;
-    if (threadIdx.x == 0)
-        b = a;
+    static_assert(sizeof b % sizeof(int) == 0, "the arguments are copied by words");
+    const int *from = (const int *)&a;
+    for (unsigned i = threadIdx.x; i < sizeof b / sizeof(int); i += blockDim.x)
+        ((int *)&b)[i] = from[i];
     __syncthreads();
     flow_small_cycle(&b, ps, threadIdx.x, blockDim.x);
 }
