@@ -173,9 +173,21 @@ typedef struct flow_var_terms {
     float wsum, nu, nv;
 } flow_var_terms;
 
+/* The tensor values at (x, y) of data term d into J (J33 0 for a
+ * quadratic term). */
+FLOW_HD void flow_term_tensor(const flow_data_term *d, int x, int y, flow_tensor_at *J)
+{
+    J->j11 = FLOW_PX(d->J.j11, x, y);
+    J->j12 = FLOW_PX(d->J.j12, x, y);
+    J->j13 = FLOW_PX(d->J.j13, x, y);
+    J->j22 = FLOW_PX(d->J.j22, x, y);
+    J->j23 = FLOW_PX(d->J.j23, x, y);
+    J->j33 = d->robust ? FLOW_PX(d->J.j33, x, y) : 0.0f;
+}
+
 /* The data terms at (x, y), weighted for the flow (u, v) there; their
  * tensor values from the planes, or from given[] when not NULL (values a
- * caller staged, J33 0 for a quadratic term). */
+ * caller staged, as flow_term_tensor gives them). */
 FLOW_HD void flow_data_weights(const flow_system *s, float u, float v, int x, int y,
                                const flow_tensor_at *given, flow_var_terms *t)
 {
@@ -188,16 +200,10 @@ FLOW_HD void flow_data_weights(const flow_system *s, float u, float v, int x, in
             continue;
         }
         const flow_data_term *d = &s->term[k];
-        if (given) {
+        if (given)
             *J = given[k];
-        } else {
-            J->j11 = FLOW_PX(d->J.j11, x, y);
-            J->j12 = FLOW_PX(d->J.j12, x, y);
-            J->j13 = FLOW_PX(d->J.j13, x, y);
-            J->j22 = FLOW_PX(d->J.j22, x, y);
-            J->j23 = FLOW_PX(d->J.j23, x, y);
-            J->j33 = d->robust ? FLOW_PX(d->J.j33, x, y) : 0.0f;
-        }
+        else
+            flow_term_tensor(d, x, y, J);
         t->pd[k] = flow_term_weight(d, J, u, v);
     }
 }
@@ -515,19 +521,42 @@ FLOW_HD float flow_psi_s_tile(const flow_system *s, const float *u, const float 
     return g * flow_psi_s_diff(s, u[1], u[-1], u[pu], u[-pu], v[1], v[-1], v[pu], v[-pu]);
 }
 
-FLOW_HD void flow_sor_tile(const flow_system *s, const float *u, const float *v, int pu,
-                           const float *ps, int pp, const flow_tensor_at *J, const flow_pair *f,
-                           int x, int y, int w, int h, float omega, float *nu, float *nv)
+/* The terms at (x, y) from a tile (see above). */
+FLOW_HD flow_var_terms flow_var_terms_tile(const flow_system *s, const float *u, const float *v,
+                                           int pu, const float *ps, int pp,
+                                           const flow_tensor_at *J, int x, int y, int w, int h)
 {
     flow_stencil su, sv;
     su.c = u[0], su.e = u[1], su.w = u[-1], su.s = u[pu], su.n = u[-pu];
     sv.c = v[0], sv.e = v[1], sv.w = v[-1], sv.s = v[pu], sv.n = v[-pu];
     su.ee = su.ww = su.ss = su.nn = su.ne = su.nw = su.se = su.sw = 0.0f;
     sv.ee = sv.ww = sv.ss = sv.nn = sv.ne = sv.nw = sv.se = sv.sw = 0.0f;
-    const flow_var_terms t = flow_var_terms_ps(s, &su, &sv, ps, pp, x, y, w, h, J);
+    return flow_var_terms_ps(s, &su, &sv, ps, pp, x, y, w, h, J);
+}
+
+FLOW_HD void flow_sor_tile(const flow_system *s, const float *u, const float *v, int pu,
+                           const float *ps, int pp, const flow_tensor_at *J, const flow_pair *f,
+                           int x, int y, int w, int h, float omega, float *nu, float *nv)
+{
+    const flow_var_terms t = flow_var_terms_tile(s, u, v, pu, ps, pp, J, x, y, w, h);
     float fu, fv;
     flow_rhs_at(s, f, x, y, &fu, &fv);
     flow_sor_new(s, &t, fu, fv, omega, nu, nv);
+}
+
+/* The value of flow_jacobi_sweep_px from a tile, given the pixel's tensor
+ * values J (flow_term_tensor of each term) and right-hand side (fu, fv) (flow_rhs_at):
+ * the GPU's Jacobi sweep on a nonlinear system (device/cuda/sweeps.cu)
+ * evaluates Psi'_S once per pixel of its tile and one pixel around it,
+ * where the per-pixel function evaluates it at the pixel and its four
+ * neighbours. */
+FLOW_HD void flow_jacobi_tile(const flow_system *s, const float *u, const float *v, int pu,
+                              const float *ps, int pp, const flow_tensor_at *J, float fu,
+                              float fv, int x, int y, int w, int h, float weight, float *nu,
+                              float *nv)
+{
+    const flow_var_terms t = flow_var_terms_tile(s, u, v, pu, ps, pp, J, x, y, w, h);
+    flow_jacobi_update(s, &t, fu, fv, weight, nu, nv);
 }
 
 /* r = f - N(x). */

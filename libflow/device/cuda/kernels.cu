@@ -27,7 +27,7 @@
         flow_##stem##_kernel<<<flow_grid((W), (H)), flow_block, 0, cuda_stream(d)>>>(*a);        \
         return FLOW_CUDA_LAUNCHED(#stem);                                                        \
     }
-#define FLOW_CUDA_OWN(stem, A, W, H) /* tiles.cu */
+#define FLOW_CUDA_OWN(stem, A, W, H) /* tiles.cu, sweeps.cu */
 #define FLOW_CUDA_POINTS(stem, A, W, H) /* points.cu */
 #define FLOW_CUDA_KERNEL(stem, A, W, H, G) FLOW_CUDA_##G(stem, A, W, H)
 FLOW_KERNELS(FLOW_CUDA_KERNEL)
