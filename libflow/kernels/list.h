@@ -11,9 +11,9 @@
  *   - by the CUDA device (device/cuda/kernels.cu) into flow_<stem>_kernel,
  *     a kernel that computes (x, y), returns outside the grid and calls the
  *     function, and its launcher cuda_<stem> (gpu GRID); for gpu OWN the
- *     launcher is written by hand in the CUDA device (the convolutions and
- *     the Jacobi sweep run on shared-memory tiles, calling the same
- *     per-point functions); gpu
+ *     launcher is written by hand in the CUDA device (the convolutions, the
+ *     Jacobi sweep, the residual and N(x) run on shared-memory tiles,
+ *     calling the same per-point functions); gpu
  *     POINTS is the same for operations whose every point does a window's
  *     work (KLT tracking, the patches of dense inverse search: a warp per
  *     point, its lanes sharing the window), which the CPU runs in parallel
@@ -58,8 +58,8 @@
     X(jacobi_sweep, flow_jacobi_sweep_args, a->x.u.width, a->x.u.height, OWN)                  \
     X(diffusivity, flow_diffusivity_args, a->ps.width, a->ps.height, GRID)                     \
     X(sor_half, flow_sor_half_args, (a->x.u.width + 1) / 2, a->x.u.height, GRID)               \
-    X(residual, flow_residual_args, a->x.u.width, a->x.u.height, GRID)                         \
-    X(apply, flow_apply_args, a->x.u.width, a->x.u.height, GRID)                               \
+    X(residual, flow_residual_args, a->x.u.width, a->x.u.height, OWN)                          \
+    X(apply, flow_apply_args, a->x.u.width, a->x.u.height, OWN)                                \
     X(lk, flow_lk_args, a->x.u.width, a->x.u.height, GRID)                                     \
     X(robust_terms, flow_robust_terms_args, a->f1[0].width, a->f1[0].height, GRID)             \
     X(median, flow_median_args, a->dst.u.width, a->dst.u.height, GRID)                         \

@@ -317,12 +317,10 @@ FLOW_HD void flow_rhs_at(const flow_system *s, const flow_pair *f, int x, int y,
     }
 }
 
-/* N(x) at (x, y) into (*nu, *nv). */
-FLOW_HD void flow_apply_at(const flow_system *s, const flow_pair *xf, int x, int y, float *nu,
-                           float *nv)
+/* N(x) at a pixel from its terms t into (*nu, *nv). */
+FLOW_HD void flow_apply_terms(const flow_system *s, const flow_var_terms *t, float *nu, float *nv)
 {
-    const flow_var_terms t = flow_var_terms_px(s, xf, x, y);
-    const float u = t.u, v = t.v;
+    const float u = t->u, v = t->v;
     const float aff = (s->flags & FLOW_SYS_AFFINE) ? 1.0f : 0.0f;
     const int n = s->nterms;
     float du = 0.0f, dv = 0.0f;
@@ -330,14 +328,22 @@ FLOW_HD void flow_apply_at(const flow_system *s, const flow_pair *xf, int x, int
     for (int k = 0; k < FLOW_TERMS_MAX; k++) {
         if (k >= n)
             break;
-        const flow_tensor_at *J = &t.J[k];
-        const float tu = t.pd[k] * (J->j11 * u + J->j12 * v + aff * J->j13);
-        const float tv = t.pd[k] * (J->j12 * u + J->j22 * v + aff * J->j23);
+        const flow_tensor_at *J = &t->J[k];
+        const float tu = t->pd[k] * (J->j11 * u + J->j12 * v + aff * J->j13);
+        const float tv = t->pd[k] * (J->j12 * u + J->j22 * v + aff * J->j23);
         du = k ? du + tu : tu;
         dv = k ? dv + tv : tv;
     }
-    *nu = du + t.wsum * u - t.nu;
-    *nv = dv + t.wsum * v - t.nv;
+    *nu = du + t->wsum * u - t->nu;
+    *nv = dv + t->wsum * v - t->nv;
+}
+
+/* N(x) at (x, y) into (*nu, *nv). */
+FLOW_HD void flow_apply_at(const flow_system *s, const flow_pair *xf, int x, int y, float *nu,
+                           float *nv)
+{
+    const flow_var_terms t = flow_var_terms_px(s, xf, x, y);
+    flow_apply_terms(s, &t, nu, nv);
 }
 
 /* r = f - N(x) at (x, y). */
@@ -502,11 +508,14 @@ FLOW_HD void flow_sor_half_px(const flow_sor_half_args *a, int k, int y)
  * one launch on tiles (device/cuda/sweeps.cu), x -> t -> x, each tile
  * holding the flow of its pixels and of a border three pixels wide, with
  * the values at coordinates clamped into the grid (what flow_stencil_load
- * reads).  The two functions below are what the tiles compute at a pixel:
- * the values of flow_diffusivity_px and flow_sor_half_px from the tile
+ * reads).  The functions below are what the tiles compute at a pixel: the
+ * values of flow_diffusivity_px and flow_sor_half_px from the tile
  * (pointers at the pixel, row pitches pu for the flow, pp for Psi'_S; g
  * the pixel's flow_edge_at; the tensors' values at the pixel in J, NULL:
- * read from the planes). */
+ * read from the planes).  The GPU's Jacobi sweeps, residuals and
+ * operator applications of a nonlinear system run on tiles as well, from
+ * flow_var_terms_tile: Psi'_S evaluated once per pixel, where the per-pixel
+ * functions evaluate it at the pixel and its four neighbours. */
 typedef struct flow_sor_sweeps_args {
     flow_system s;
     flow_pair x, t, f;
@@ -521,7 +530,8 @@ FLOW_HD float flow_psi_s_tile(const flow_system *s, const float *u, const float 
     return g * flow_psi_s_diff(s, u[1], u[-1], u[pu], u[-pu], v[1], v[-1], v[pu], v[-pu]);
 }
 
-/* The terms at (x, y) from a tile (see above). */
+/* The terms at (x, y) from a tile (see above): flow_var_terms_px's values
+ * for the Jacobi sweep, the residual and N(x). */
 FLOW_HD flow_var_terms flow_var_terms_tile(const flow_system *s, const float *u, const float *v,
                                            int pu, const float *ps, int pp,
                                            const flow_tensor_at *J, int x, int y, int w, int h)
@@ -542,21 +552,6 @@ FLOW_HD void flow_sor_tile(const flow_system *s, const float *u, const float *v,
     float fu, fv;
     flow_rhs_at(s, f, x, y, &fu, &fv);
     flow_sor_new(s, &t, fu, fv, omega, nu, nv);
-}
-
-/* The value of flow_jacobi_sweep_px from a tile, given the pixel's tensor
- * values J (flow_term_tensor of each term) and right-hand side (fu, fv) (flow_rhs_at):
- * the GPU's Jacobi sweep on a nonlinear system (device/cuda/sweeps.cu)
- * evaluates Psi'_S once per pixel of its tile and one pixel around it,
- * where the per-pixel function evaluates it at the pixel and its four
- * neighbours. */
-FLOW_HD void flow_jacobi_tile(const flow_system *s, const float *u, const float *v, int pu,
-                              const float *ps, int pp, const flow_tensor_at *J, float fu,
-                              float fv, int x, int y, int w, int h, float weight, float *nu,
-                              float *nv)
-{
-    const flow_var_terms t = flow_var_terms_tile(s, u, v, pu, ps, pp, J, x, y, w, h);
-    flow_jacobi_update(s, &t, fu, fv, weight, nu, nv);
 }
 
 /* r = f - N(x). */

@@ -1,6 +1,7 @@
 /* sweeps.cu -- red-black SOR and Jacobi on grids above FLOW_SMALL_GRID
- * pixels, one launch per sweep (the device's sor_sweeps call, and the
- * launcher of jacobi_sweep: gpu OWN in libflow/kernels/list.h).
+ * pixels, one launch per sweep, and the residual and N(x) (the device's
+ * sor_sweeps call, and the launchers of jacobi_sweep, residual and apply:
+ * gpu OWN in libflow/kernels/list.h).
  *
  * The per-pixel path takes three launches per sweep (the diffusivities,
  * then each colour), each reading the motion tensors of the whole grid: a
@@ -20,13 +21,13 @@
  * than at each colour: on a coarse level, where a sweep is a few tiles,
  * that wait is most of its time.
  *
- * A Jacobi sweep of a nonlinear system needs less: the flow of the tile
- * and two pixels around it, and Psi'_S on the tile and one pixel around
- * it, evaluated once per pixel (the per-pixel kernel evaluates it at the
- * pixel and its four neighbours); each thread reads its own pixel's
- * tensors into registers.  Every value comes
- * from flow_psi_s_tile, flow_sor_tile and flow_jacobi_tile of
- * libflow/pixel/variational.h, the functions of the per-pixel path. */
+ * A Jacobi sweep, a residual or N(x) of a nonlinear system needs less:
+ * the flow of the tile and two pixels around it, and Psi'_S on the tile
+ * and one pixel around it, evaluated once per pixel (the per-pixel kernels
+ * evaluate it at the pixel and its four neighbours); each thread reads its
+ * own pixel's tensors into registers.  Every value comes from
+ * flow_psi_s_tile, flow_sor_tile and flow_var_terms_tile of
+ * libflow/pixel/variational.h and the per-pixel path's updates. */
 #include "common.cuh"
 
 #include <cuda_pipeline_primitives.h>
@@ -51,13 +52,13 @@
  * 4 times the warps. */
 #define SWEEP_THREADS 256
 #define SWEEP_MIN_BLOCKS 5
-/* Jacobi: tiles of 32 x 8, a thread per pixel, at every size (48
- * registers, five blocks per multiprocessor).  On the H100, nonlinear
- * CLG's FMG(2,2) took 1.668 ms at 1080p against 1.734 with tiles of 32 x
- * 16, and 0.537 ms at 316x252 against 0.543 with the per-pixel kernel on
- * grids below 20000 pixels. */
-#define JACOBI_TILE_Y 8
-#define JACOBI_MIN_BLOCKS 5
+/* Jacobi sweeps, residuals and N(x): tiles of 32 x 8, a thread per pixel,
+ * at every size (48 registers, five blocks per multiprocessor).  On the
+ * H100, nonlinear CLG's FMG(2,2) with these Jacobi sweeps took 1.668 ms at
+ * 1080p against 1.734 with tiles of 32 x 16, and 0.537 ms at 316x252
+ * against 0.543 with the per-pixel kernel on grids below 20000 pixels. */
+#define TERMS_TILE_Y 8
+#define TERMS_MIN_BLOCKS 5
 
 /* The pixels of one colour ((x + y) % 2 == colour) on the tile and m
  * pixels around it, updated in shared memory: point k of row r of that
@@ -196,13 +197,63 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     }
 }
 
-/* A Jacobi sweep of a nonlinear system on tiles of 32 x TY pixels, a
- * thread per pixel: each thread's tensors and right-hand side are loaded
- * into registers as the block stages the flow, so that the sweep waits for
- * memory once. */
-template <int TY, int MIN_BLOCKS>
+/* What a tile kernel does at a pixel besides the terms, for each of its
+ * operations: load_own reads the pixel's own values before the block
+ * stages the flow (the right-hand side, or the value an accumulating N(x)
+ * adds to), finish writes the result from the terms t. */
+static __device__ __forceinline__ void load_own(const flow_jacobi_sweep_args &a, int x, int y,
+                                                float *fu, float *fv)
+{
+    flow_rhs_at(&a.s, &a.f, x, y, fu, fv);
+}
+
+static __device__ __forceinline__ void finish(const flow_jacobi_sweep_args &a,
+                                              const flow_var_terms *t, float fu, float fv, int x,
+                                              int y)
+{
+    flow_jacobi_update(&a.s, t, fu, fv, a.weight, &FLOW_PX(a.out.u, x, y),
+                       &FLOW_PX(a.out.v, x, y));
+}
+
+static __device__ __forceinline__ void load_own(const flow_residual_args &a, int x, int y,
+                                                float *fu, float *fv)
+{
+    flow_rhs_at(&a.s, &a.f, x, y, fu, fv);
+}
+
+static __device__ __forceinline__ void finish(const flow_residual_args &a,
+                                              const flow_var_terms *t, float fu, float fv, int x,
+                                              int y)
+{
+    float nu, nv;
+    flow_apply_terms(&a.s, t, &nu, &nv);
+    FLOW_PX(a.r.u, x, y) = fu - nu;
+    FLOW_PX(a.r.v, x, y) = fv - nv;
+}
+
+static __device__ __forceinline__ void load_own(const flow_apply_args &a, int x, int y,
+                                                float *pu, float *pv)
+{
+    *pu = a.accumulate ? FLOW_PX(a.out.u, x, y) : 0.0f;
+    *pv = a.accumulate ? FLOW_PX(a.out.v, x, y) : 0.0f;
+}
+
+static __device__ __forceinline__ void finish(const flow_apply_args &a, const flow_var_terms *t,
+                                              float pu, float pv, int x, int y)
+{
+    float nu, nv;
+    flow_apply_terms(&a.s, t, &nu, &nv);
+    FLOW_PX(a.out.u, x, y) = a.accumulate ? pu + nu : nu;
+    FLOW_PX(a.out.v, x, y) = a.accumulate ? pv + nv : nv;
+}
+
+/* A Jacobi sweep, residual or N(x) of a nonlinear system (args A) on
+ * tiles of 32 x TY pixels, a thread per pixel: each thread's tensors and
+ * own values are loaded into registers as the block stages the flow, so
+ * that the kernel waits for memory once. */
+template <class A, int TY, int MIN_BLOCKS>
 __global__ void __launch_bounds__(TILE_X * TY, MIN_BLOCKS)
-    flow_jacobi_sweep_kernel(const __grid_constant__ flow_jacobi_sweep_args a)
+    flow_terms_tile_kernel(const __grid_constant__ A a)
 {
     __shared__ float su[TY + 2 * BORDER][FLOW_W], sv[TY + 2 * BORDER][FLOW_W];
     __shared__ float sp[TY + 4][PSI_W], sg[TY + 4][PSI_W];
@@ -218,26 +269,44 @@ __global__ void __launch_bounds__(TILE_X * TY, MIN_BLOCKS)
         for (int k = 0; k < FLOW_TERMS_MAX; k++)
             if (k < s->nterms)
                 flow_term_tensor(&s->term[k], gx, gy, &J[k]);
-        flow_rhs_at(s, &a.f, gx, gy, &fu, &fv);
+        load_own(a, gx, gy, &fu, &fv);
     }
     stage_flow(s, a.x, su, sv, sg, 2, TY, x0, y0, w, h, tid, TILE_X * TY);
     __pipeline_commit();
     __pipeline_wait_prior(0);
     __syncthreads();
     psi_pass(s, su, sv, sg, sp, 1, TY, x0, y0, w, h, tid, TILE_X * TY);
-    if (inside)
-        flow_jacobi_tile(s, &su[ty + BORDER][tx + BORDER], &sv[ty + BORDER][tx + BORDER], FLOW_W,
-                         &sp[ty + 2][tx + 2], PSI_W, J, fu, fv, gx, gy, w, h, a.weight,
-                         &FLOW_PX(a.out.u, gx, gy), &FLOW_PX(a.out.v, gx, gy));
+    if (inside) {
+        const flow_var_terms t =
+            flow_var_terms_tile(s, &su[ty + BORDER][tx + BORDER], &sv[ty + BORDER][tx + BORDER],
+                                FLOW_W, &sp[ty + 2][tx + 2], PSI_W, J, gx, gy, w, h);
+        finish(a, &t, fu, fv, gx, gy);
+    }
 }
 
-/* A linear system's sweep reads each neighbour's flow through the caches:
- * staging it costs more than it saves. */
-__global__ void flow_jacobi_px_kernel(const __grid_constant__ flow_jacobi_sweep_args a)
+/* A linear system's operation reads each neighbour's flow through the
+ * caches: staging it costs more than it saves. */
+template <class A, void (*PX)(const A *, int, int)>
+__global__ void flow_terms_px_kernel(const __grid_constant__ A a)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x < a.x.u.width && y < a.x.u.height)
-        flow_jacobi_sweep_px(&a, x, y);
+        PX(&a, x, y);
+}
+
+template <class A, void (*PX)(const A *, int, int)>
+static flow_status terms_launch(flow_device *d, const A *a, const char *name)
+{
+    FLOW_TRY(cuda_enter(d));
+    const int w = a->x.u.width, h = a->x.u.height;
+    if (!(a->s.flags & FLOW_SYS_PSI_S))
+        flow_terms_px_kernel<A, PX><<<flow_grid(w, h), flow_block, 0, cuda_stream(d)>>>(*a);
+    else
+        flow_terms_tile_kernel<A, TERMS_TILE_Y, TERMS_MIN_BLOCKS>
+            <<<dim3((unsigned)(w + TILE_X - 1) / TILE_X,
+                    (unsigned)(h + TERMS_TILE_Y - 1) / TERMS_TILE_Y),
+               dim3(TILE_X, TERMS_TILE_Y), 0, cuda_stream(d)>>>(*a);
+    return FLOW_CUDA_LAUNCHED(name);
 }
 
 flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
@@ -266,13 +335,15 @@ flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
 
 flow_status cuda_jacobi_sweep(flow_device *d, const flow_jacobi_sweep_args *a)
 {
-    FLOW_TRY(cuda_enter(d));
-    const int w = a->x.u.width, h = a->x.u.height;
-    if (!(a->s.flags & FLOW_SYS_PSI_S))
-        flow_jacobi_px_kernel<<<flow_grid(w, h), flow_block, 0, cuda_stream(d)>>>(*a);
-    else
-        flow_jacobi_sweep_kernel<JACOBI_TILE_Y, JACOBI_MIN_BLOCKS>
-            <<<dim3((unsigned)(w + TILE_X - 1) / TILE_X, (unsigned)(h + JACOBI_TILE_Y - 1) / JACOBI_TILE_Y),
-               dim3(TILE_X, JACOBI_TILE_Y), 0, cuda_stream(d)>>>(*a);
-    return FLOW_CUDA_LAUNCHED("jacobi_sweep");
+    return terms_launch<flow_jacobi_sweep_args, flow_jacobi_sweep_px>(d, a, "jacobi_sweep");
+}
+
+flow_status cuda_residual(flow_device *d, const flow_residual_args *a)
+{
+    return terms_launch<flow_residual_args, flow_residual_px>(d, a, "residual");
+}
+
+flow_status cuda_apply(flow_device *d, const flow_apply_args *a)
+{
+    return terms_launch<flow_apply_args, flow_apply_px>(d, a, "apply");
 }
