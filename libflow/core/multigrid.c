@@ -148,23 +148,35 @@ flow_status flow_mg_create(flow_device *d, int width, int height, const flow_sol
 }
 
 /* Restricts the finest tensors down the hierarchy (eq. 2.58), and the
- * smoothness weight when it is new; J33 only enters the weight of a robust
- * term. */
+ * smoothness weight when it is new, a level in one pass; J33 only enters
+ * the weight of a robust term. */
+_Static_assert(6 * FLOW_TERMS_MAX + 1 <= FLOW_RESTRICT_PLANES,
+               "a level's tensors and smoothness weight fit one restriction");
+
 static flow_status restrict_tensors(flow_mg *mg)
 {
     const int edge = mg->edge_stale;
     mg->edge_stale = 0;
     for (int d = 1; d < mg->nlevels; d++) {
-        if (edge && (mg->lev[d].sys.flags & FLOW_SYS_EDGE)) {
-            const flow_restriction_args a = { mg->lev[d].sys.g, mg->lev[d - 1].sys.g };
-            FLOW_TRY(flow_k_restriction(mg->dev, &a));
+        const flow_system *c = &mg->lev[d].sys, *f = &mg->lev[d - 1].sys;
+        flow_restrict_planes_args a;
+        memset(&a, 0, sizeof a);
+        for (int k = 0; k < c->nterms; k++) {
+            const flow_tensor *cj = &c->term[k].J, *fj = &f->term[k].J;
+            const flow_plane *cp[6] = { &cj->j11, &cj->j12, &cj->j13,
+                                        &cj->j22, &cj->j23, &cj->j33 };
+            const flow_plane *fp[6] = { &fj->j11, &fj->j12, &fj->j13,
+                                        &fj->j22, &fj->j23, &fj->j33 };
+            for (int i = 0; i < (c->term[k].robust ? 6 : 5); i++) {
+                a.coarse[a.n] = *cp[i];
+                a.fine[a.n++] = *fp[i];
+            }
         }
-        for (int k = 0; k < mg->lev[d].sys.nterms; k++) {
-            const flow_restrict_tensor_args a = { mg->lev[d].sys.term[k].J,
-                                                  mg->lev[d - 1].sys.term[k].J,
-                                                  mg->lev[d].sys.term[k].robust };
-            FLOW_TRY(flow_k_restrict_tensor(mg->dev, &a));
+        if (edge && (c->flags & FLOW_SYS_EDGE)) {
+            a.coarse[a.n] = c->g;
+            a.fine[a.n++] = f->g;
         }
+        FLOW_TRY(flow_k_restrict_planes(mg->dev, &a));
     }
     return FLOW_OK;
 }
@@ -214,21 +226,22 @@ static flow_status coarse_correction(flow_mg *mg, flow_exec *ex, int d, unsigned
     s.flags = flags;
     const flow_residual_args r = { s, L->t, L->x, (flags & FLOW_SYS_RHS) ? L->f : none };
     FLOW_TRY(flow_k_residual(dev, &r));
-    const flow_restrict_pair_args rf = { C->f, none, L->t, 0 };
-    FLOW_TRY(flow_k_restrict_pair(dev, &rf));
     flow_tracef(ex, d, " \\ r%d = f%d - A%d x%d", d, d, d, d);
     if (mg->nonlinear) {
-        /* f2 += N2(R x), started from x2 = R x (kept in xr for e = x2 - R x) */
+        /* f2 = R r + N2(R x), started from x2 = R x (kept in xr for e = x2 -
+         * R x); R r is restricted where N2 is added to it */
         const flow_restrict_pair_args rx = { C->x, C->xr, L->x, 1 };
         FLOW_TRY(flow_k_restrict_pair(dev, &rx));
         flow_system sc = C->sys;
         sc.flags = cflags;
-        const flow_apply_args ap = { sc, C->f, C->x, 1 };
+        const flow_apply_args ap = { sc, C->f, C->x, L->t, 1 };
         FLOW_TRY(flow_k_apply(dev, &ap));
         flow_tracef(ex, d, "  \\ f%d = R[%d->%d] r%d + A%d( R[%d->%d] x%d )", c, d, c, d, c, d, c,
                     d);
     } else {
         /* A2 e2 = R r, started from e2 = 0 */
+        const flow_restrict_pair_args rf = { C->f, none, L->t, 0 };
+        FLOW_TRY(flow_k_restrict_pair(dev, &rf));
         FLOW_TRY(flow_pair_fill(dev, &C->x, 0.0f));
         flow_tracef(ex, d, "  \\ f%d = R[%d->%d] r%d", c, d, c, d);
     }

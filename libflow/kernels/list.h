@@ -53,7 +53,7 @@
     X(prolongation, flow_prolongation_args, a->fine.width, a->fine.height, GRID)               \
     X(restrict_pair, flow_restrict_pair_args, a->coarse.u.width, a->coarse.u.height, GRID)     \
     X(prolong_pair, flow_prolong_pair_args, a->fine.u.width, a->fine.u.height, GRID)           \
-    X(restrict_tensor, flow_restrict_tensor_args, a->coarse.j11.width, a->coarse.j11.height,   \
+    X(restrict_planes, flow_restrict_planes_args, a->coarse[0].width, a->coarse[0].height,     \
       GRID)                                                                                    \
     X(jacobi_sweep, flow_jacobi_sweep_args, a->x.u.width, a->x.u.height, OWN)                  \
     X(diffusivity, flow_diffusivity_args, a->ps.width, a->ps.height, GRID)                     \

@@ -120,22 +120,30 @@ FLOW_HD void flow_prolong_pair_px(const flow_prolong_pair_args *a, int x, int y)
     *pv = a->accumulate ? *pv + v : v;
 }
 
-/* The components J11, J12, J13, J22, J23 (and J33 when with_j33) of a
- * coarse tensor by full weighting of the fine one (eq. 2.58). */
-typedef struct flow_restrict_tensor_args {
-    flow_tensor coarse, fine;
-    int with_j33;
-} flow_restrict_tensor_args;
+/* coarse[k] = R fine[k] for n planes of one grid (at most
+ * FLOW_RESTRICT_PLANES): a multigrid level's coefficients in one pass (the
+ * components of its data terms' tensors, eq. 2.58, and its smoothness
+ * weight). */
+#define FLOW_RESTRICT_PLANES 16
 
-FLOW_HD void flow_restrict_tensor_px(const flow_restrict_tensor_args *a, int x, int y)
+typedef struct flow_restrict_planes_args {
+    flow_plane coarse[FLOW_RESTRICT_PLANES], fine[FLOW_RESTRICT_PLANES];
+    int n;
+} flow_restrict_planes_args;
+
+FLOW_HD void flow_restrict_planes_px(const flow_restrict_planes_args *a, int x, int y)
 {
-    FLOW_PX(a->coarse.j11, x, y) = flow_restrict_at(&a->fine.j11, x, y);
-    FLOW_PX(a->coarse.j12, x, y) = flow_restrict_at(&a->fine.j12, x, y);
-    FLOW_PX(a->coarse.j13, x, y) = flow_restrict_at(&a->fine.j13, x, y);
-    FLOW_PX(a->coarse.j22, x, y) = flow_restrict_at(&a->fine.j22, x, y);
-    FLOW_PX(a->coarse.j23, x, y) = flow_restrict_at(&a->fine.j23, x, y);
-    if (a->with_j33)
-        FLOW_PX(a->coarse.j33, x, y) = flow_restrict_at(&a->fine.j33, x, y);
+    /* every value before the first store, so that the loads are in flight
+     * together (a store could alias the planes read after it) */
+    float r[FLOW_RESTRICT_PLANES];
+    FLOW_UNROLL
+    for (int k = 0; k < FLOW_RESTRICT_PLANES; k++)
+        if (k < a->n)
+            r[k] = flow_restrict_at(&a->fine[k], x, y);
+    FLOW_UNROLL
+    for (int k = 0; k < FLOW_RESTRICT_PLANES; k++)
+        if (k < a->n)
+            FLOW_PX(a->coarse[k], x, y) = r[k];
 }
 
 /* dst(x, y) = gain * src(sx x, sy y), bilinear: a pyramid of scale factor

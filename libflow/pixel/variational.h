@@ -30,6 +30,7 @@
 #define FLOW_PIXEL_VARIATIONAL_H
 
 #include "qualifier.h"
+#include "transfer.h"
 
 #include <math.h>
 
@@ -565,20 +566,28 @@ FLOW_HD void flow_residual_px(const flow_residual_args *a, int x, int y)
     flow_residual_at(&a->s, &a->x, &a->f, x, y, &FLOW_PX(a->r.u, x, y), &FLOW_PX(a->r.v, x, y));
 }
 
-/* out = N(x), or out += N(x) when accumulate != 0 (the FAS right-hand side). */
+/* out = N(x), or with_r: out = R r + N(x), r a residual of the finer grid
+ * (the FAS right-hand side f_C = R r + N_C(x_C) in one pass). */
 typedef struct flow_apply_args {
     flow_system s;
-    flow_pair out, x;
-    int accumulate;
+    flow_pair out, x, r;
+    int with_r;
 } flow_apply_args;
+
+/* The restricted residual that N(x) is added to at (x, y) (0 without). */
+FLOW_HD void flow_apply_base(const flow_apply_args *a, int x, int y, float *ru, float *rv)
+{
+    *ru = a->with_r ? flow_restrict_at(&a->r.u, x, y) : 0.0f;
+    *rv = a->with_r ? flow_restrict_at(&a->r.v, x, y) : 0.0f;
+}
 
 FLOW_HD void flow_apply_px(const flow_apply_args *a, int x, int y)
 {
-    float nu, nv;
+    float nu, nv, ru, rv;
+    flow_apply_base(a, x, y, &ru, &rv);
     flow_apply_at(&a->s, &a->x, x, y, &nu, &nv);
-    float *pu = &FLOW_PX(a->out.u, x, y), *pv = &FLOW_PX(a->out.v, x, y);
-    *pu = a->accumulate ? *pu + nu : nu;
-    *pv = a->accumulate ? *pv + nv : nv;
+    FLOW_PX(a->out.u, x, y) = a->with_r ? ru + nu : nu;
+    FLOW_PX(a->out.v, x, y) = a->with_r ? rv + nv : nv;
 }
 
 /* ---- small grids: every sweep of a smoother in one call ---------------- */

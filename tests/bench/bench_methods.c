@@ -131,9 +131,9 @@ static double bytes_prolong_pair(const flow_prolong_pair_args *a)
 {
     return (a->with_ref ? 4 : 2) * PX(&a->coarse.u) + (a->accumulate ? 4 : 2) * PX(&a->fine.u);
 }
-static double bytes_restrict_tensor(const flow_restrict_tensor_args *a)
+static double bytes_restrict_planes(const flow_restrict_planes_args *a)
 {
-    return (a->with_j33 ? 6 : 5) * (PX(&a->coarse.j11) + PX(&a->fine.j11));
+    return a->n * (PX(&a->coarse[0]) + PX(&a->fine[0]));
 }
 /* A Jacobi sweep: the tensor, f if given, x read and x' written. */
 static double bytes_jacobi_sweep(const flow_jacobi_sweep_args *a)
@@ -159,7 +159,7 @@ static double bytes_residual(const flow_residual_args *a)
 }
 static double bytes_apply(const flow_apply_args *a)
 {
-    return NPX(&a->x.u) * (sys_bytes_px(&a->s) + (a->accumulate ? 24.0 : 16.0));
+    return NPX(&a->x.u) * (sys_bytes_px(&a->s) + 16.0) + (a->with_r ? 2 * PX(&a->r.u) : 0.0);
 }
 static double bytes_lk(const flow_lk_args *a)
 {
@@ -354,11 +354,12 @@ static double bytes_small_cycle(const flow_small_cycle_args *a)
                    + bytes_small_sweeps(&L->s, &L->x.u, a->n2, a->sor);
         const flow_residual_args r = { L->s, L->t, L->x, L->f };
         const flow_restrict_pair_args rf = { C->f, none, L->t, 0 }, rx = { C->x, C->xr, L->x, 1 };
-        const flow_apply_args ap = { C->s, C->f, C->x, 1 };
+        const flow_apply_args ap = { C->s, C->f, C->x, L->t, 1 };
         const flow_fill_args fill = { C->x.u, 0.0f };
         const flow_prolong_pair_args pp = { L->x, C->x, C->xr, a->fas, 1, 0.0f };
-        double g = bytes_residual(&r) + bytes_restrict_pair(&rf) + bytes_prolong_pair(&pp)
-                   + (a->fas ? bytes_restrict_pair(&rx) + bytes_apply(&ap) : 2 * bytes_fill(&fill));
+        double g = bytes_residual(&r) + bytes_prolong_pair(&pp)
+                   + (a->fas ? bytes_restrict_pair(&rx) + bytes_apply(&ap)
+                             : bytes_restrict_pair(&rf) + 2 * bytes_fill(&fill));
         b += visits * (v + a->gamma * g);
     }
     return b;

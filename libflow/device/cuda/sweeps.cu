@@ -199,8 +199,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 
 /* What a tile kernel does at a pixel besides the terms, for each of its
  * operations: load_own reads the pixel's own values before the block
- * stages the flow (the right-hand side, or the value an accumulating N(x)
- * adds to), finish writes the result from the terms t. */
+ * stages the flow (the right-hand side, or the restricted residual that
+ * N(x) is added to), finish writes the result from the terms t. */
 static __device__ __forceinline__ void load_own(const flow_jacobi_sweep_args &a, int x, int y,
                                                 float *fu, float *fv)
 {
@@ -232,19 +232,18 @@ static __device__ __forceinline__ void finish(const flow_residual_args &a,
 }
 
 static __device__ __forceinline__ void load_own(const flow_apply_args &a, int x, int y,
-                                                float *pu, float *pv)
+                                                float *ru, float *rv)
 {
-    *pu = a.accumulate ? FLOW_PX(a.out.u, x, y) : 0.0f;
-    *pv = a.accumulate ? FLOW_PX(a.out.v, x, y) : 0.0f;
+    flow_apply_base(&a, x, y, ru, rv);
 }
 
 static __device__ __forceinline__ void finish(const flow_apply_args &a, const flow_var_terms *t,
-                                              float pu, float pv, int x, int y)
+                                              float ru, float rv, int x, int y)
 {
     float nu, nv;
     flow_apply_terms(&a.s, t, &nu, &nv);
-    FLOW_PX(a.out.u, x, y) = a.accumulate ? pu + nu : nu;
-    FLOW_PX(a.out.v, x, y) = a.accumulate ? pv + nv : nv;
+    FLOW_PX(a.out.u, x, y) = a.with_r ? ru + nu : nu;
+    FLOW_PX(a.out.v, x, y) = a.with_r ? rv + nv : nv;
 }
 
 /* A Jacobi sweep, residual or N(x) of a nonlinear system (args A) on
