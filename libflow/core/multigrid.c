@@ -158,20 +158,14 @@ static flow_status restrict_tensors(flow_mg *mg)
     const int edge = mg->edge_stale;
     mg->edge_stale = 0;
     for (int d = 1; d < mg->nlevels; d++) {
-        const flow_system *c = &mg->lev[d].sys, *f = &mg->lev[d - 1].sys;
+        flow_system *c = &mg->lev[d].sys, *f = &mg->lev[d - 1].sys;
         flow_restrict_planes_args a;
         memset(&a, 0, sizeof a);
-        for (int k = 0; k < c->nterms; k++) {
-            const flow_tensor *cj = &c->term[k].J, *fj = &f->term[k].J;
-            const flow_plane *cp[6] = { &cj->j11, &cj->j12, &cj->j13,
-                                        &cj->j22, &cj->j23, &cj->j33 };
-            const flow_plane *fp[6] = { &fj->j11, &fj->j12, &fj->j13,
-                                        &fj->j22, &fj->j23, &fj->j33 };
+        for (int k = 0; k < c->nterms; k++)
             for (int i = 0; i < (c->term[k].robust ? 6 : 5); i++) {
-                a.coarse[a.n] = *cp[i];
-                a.fine[a.n++] = *fp[i];
+                a.coarse[a.n] = *flow_tensor_plane(&c->term[k].J, i);
+                a.fine[a.n++] = *flow_tensor_plane(&f->term[k].J, i);
             }
-        }
         if (edge && (c->flags & FLOW_SYS_EDGE)) {
             a.coarse[a.n] = c->g;
             a.fine[a.n++] = f->g;

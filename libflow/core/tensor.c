@@ -74,7 +74,7 @@ flow_status flow_smooth(flow_device *d, flow_plane *dst, const flow_plane *src, 
     return flow_smooth_planes(d, &dst, &src, &tmp, 1, k);
 }
 
-static flow_plane *tensor_planes(flow_tensor *J, int c)
+flow_plane *flow_tensor_plane(flow_tensor *J, int c)
 {
     flow_plane *p[6] = { &J->j11, &J->j12, &J->j13, &J->j22, &J->j23, &J->j33 };
     return p[c];
@@ -85,8 +85,8 @@ flow_status flow_smooth_tensor(flow_device *d, flow_tensor *J, flow_tensor *tmp,
 {
     flow_plane *comp[6], *scratch[6];
     for (int c = 0; c < 6; c++) {
-        comp[c] = tensor_planes(J, c);
-        scratch[c] = tensor_planes(tmp, c);
+        comp[c] = flow_tensor_plane(J, c);
+        scratch[c] = flow_tensor_plane(tmp, c);
     }
     return flow_smooth_planes(d, comp, (const flow_plane *const *)comp, scratch, 6, k);
 }
@@ -95,7 +95,7 @@ flow_status flow_tensor_alloc(flow_device *d, flow_tensor *J, int width, int hei
 {
     memset(J, 0, sizeof *J);
     for (int c = 0; c < 6; c++) {
-        flow_status s = flow_plane_alloc(d, tensor_planes(J, c), width, height);
+        flow_status s = flow_plane_alloc(d, flow_tensor_plane(J, c), width, height);
         if (s != FLOW_OK) {
             flow_tensor_free(d, J);
             return s;
@@ -107,7 +107,7 @@ flow_status flow_tensor_alloc(flow_device *d, flow_tensor *J, int width, int hei
 void flow_tensor_free(flow_device *d, flow_tensor *J)
 {
     for (int c = 0; c < 6; c++)
-        flow_plane_free(d, tensor_planes(J, c));
+        flow_plane_free(d, flow_tensor_plane(J, c));
 }
 
 flow_status flow_tensor_work_alloc(flow_device *d, flow_tensor_work *w, int width, int height)
@@ -168,6 +168,6 @@ flow_status flow_motion_tensor_watched(flow_exec *ex, flow_tensor *J, const flow
     FLOW_TRY(flow_workflow(ex, colour ? "ft (blue)" : "ft", &w->t.j13));
     static const char *const names[6] = { "J11", "J12", "J13", "J22", "J23", "J33" };
     for (int k = 0; k < 6; k++)
-        FLOW_TRY(flow_workflow(ex, names[k], tensor_planes(J, k)));
+        FLOW_TRY(flow_workflow(ex, names[k], flow_tensor_plane(J, k)));
     return FLOW_OK;
 }

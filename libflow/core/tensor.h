@@ -38,6 +38,8 @@ typedef struct flow_tensor_work {
 } flow_tensor_work;
 
 flow_status flow_tensor_alloc(flow_device *d, flow_tensor *J, int width, int height);
+/* Component c of J: 0 .. 5 for J11, J12, J13, J22, J23, J33. */
+flow_plane *flow_tensor_plane(flow_tensor *J, int c);
 void flow_tensor_free(flow_device *d, flow_tensor *J);
 flow_status flow_tensor_work_alloc(flow_device *d, flow_tensor_work *w, int width, int height);
 void flow_tensor_work_free(flow_device *d, flow_tensor_work *w);

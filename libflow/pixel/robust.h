@@ -349,10 +349,10 @@ FLOW_HD float flow_median_weights(const flow_median_args *a, const flow_window *
     return sum;
 }
 
-/* The median of p over the window of (x, y), weighted by w (total W) when
+/* The median of p over the window win, weighted by w (total W) when
  * w is given. */
-FLOW_HD float flow_median_window(const flow_plane *p, const flow_window *win, int x, int y,
-                                 int r, const float *w, float W)
+FLOW_HD float flow_median_window(const flow_plane *p, const flow_window *win, int r,
+                                 const float *w, float W)
 {
     const int n = 2 * r + 1;
     float v[25];
@@ -360,8 +360,7 @@ FLOW_HD float flow_median_window(const flow_plane *p, const flow_window *win, in
     if (!w)
         return flow_median_of(v, n * n);
     /* the value read again rather than indexed: v stays in registers */
-    const int at = flow_weighted_median_index(v, w, n * n, W);
-    return flow_at(p, x + at % n - r, y + at / n - r);
+    return flow_window_value(p, win, n, flow_weighted_median_index(v, w, n * n, W));
 }
 
 /* Both components at (x, y) with the window's radius r a constant (each
@@ -373,8 +372,8 @@ FLOW_HD void flow_median_window_px(const flow_median_args *a, int x, int y, int 
     const int weighted = a->inv_c2 > 0.0f;
     const float W = weighted ? flow_median_weights(a, &win, r, wt) : 0.0f;
     const float *w = weighted ? wt : NULL;
-    FLOW_PX(a->dst.u, x, y) = flow_median_window(&a->src.u, &win, x, y, r, w, W);
-    FLOW_PX(a->dst.v, x, y) = flow_median_window(&a->src.v, &win, x, y, r, w, W);
+    FLOW_PX(a->dst.u, x, y) = flow_median_window(&a->src.u, &win, r, w, W);
+    FLOW_PX(a->dst.v, x, y) = flow_median_window(&a->src.v, &win, r, w, W);
 }
 
 FLOW_HD void flow_median_px(const flow_median_args *a, int x, int y)

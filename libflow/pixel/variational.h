@@ -347,15 +347,24 @@ FLOW_HD void flow_apply_at(const flow_system *s, const flow_pair *xf, int x, int
     flow_apply_terms(s, &t, nu, nv);
 }
 
+/* r = f - N(x) at a pixel from its terms t and right-hand side (fu, fv). */
+FLOW_HD void flow_residual_terms(const flow_system *s, const flow_var_terms *t, float fu,
+                                 float fv, float *ru, float *rv)
+{
+    float nu, nv;
+    flow_apply_terms(s, t, &nu, &nv);
+    *ru = fu - nu;
+    *rv = fv - nv;
+}
+
 /* r = f - N(x) at (x, y). */
 FLOW_HD void flow_residual_at(const flow_system *s, const flow_pair *xf, const flow_pair *f,
                               int x, int y, float *ru, float *rv)
 {
-    float nu, nv, fu, fv;
-    flow_apply_at(s, xf, x, y, &nu, &nv);
+    const flow_var_terms t = flow_var_terms_px(s, xf, x, y);
+    float fu, fv;
     flow_rhs_at(s, f, x, y, &fu, &fv);
-    *ru = fu - nu;
-    *rv = fv - nv;
+    flow_residual_terms(s, &t, fu, fv, ru, rv);
 }
 
 /* x_new = (1 - omega) x + omega (f - off-diagonal part) / diagonal for one
@@ -581,13 +590,22 @@ FLOW_HD void flow_apply_base(const flow_apply_args *a, int x, int y, float *ru, 
     *rv = a->with_r ? flow_restrict_at(&a->r.v, x, y) : 0.0f;
 }
 
-FLOW_HD void flow_apply_px(const flow_apply_args *a, int x, int y)
+/* out at (x, y) from the pixel's terms t and flow_apply_base's (ru, rv). */
+FLOW_HD void flow_apply_write(const flow_apply_args *a, const flow_var_terms *t, float ru,
+                              float rv, int x, int y)
 {
-    float nu, nv, ru, rv;
-    flow_apply_base(a, x, y, &ru, &rv);
-    flow_apply_at(&a->s, &a->x, x, y, &nu, &nv);
+    float nu, nv;
+    flow_apply_terms(&a->s, t, &nu, &nv);
     FLOW_PX(a->out.u, x, y) = a->with_r ? ru + nu : nu;
     FLOW_PX(a->out.v, x, y) = a->with_r ? rv + nv : nv;
+}
+
+FLOW_HD void flow_apply_px(const flow_apply_args *a, int x, int y)
+{
+    float ru, rv;
+    flow_apply_base(a, x, y, &ru, &rv);
+    const flow_var_terms t = flow_var_terms_px(&a->s, &a->x, x, y);
+    flow_apply_write(a, &t, ru, rv, x, y);
 }
 
 /* ---- small grids: every sweep of a smoother in one call ---------------- */

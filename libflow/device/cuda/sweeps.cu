@@ -199,12 +199,19 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 
 /* What a tile kernel does at a pixel besides the terms, for each of its
  * operations: load_own reads the pixel's own values before the block
- * stages the flow (the right-hand side, or the restricted residual that
- * N(x) is added to), finish writes the result from the terms t. */
-static __device__ __forceinline__ void load_own(const flow_jacobi_sweep_args &a, int x, int y,
-                                                float *fu, float *fv)
+ * stages the flow (the right-hand side of a Jacobi sweep or a residual,
+ * or the restricted residual that N(x) is added to), finish writes the
+ * result from the terms t. */
+template <class A>
+static __device__ __forceinline__ void load_own(const A &a, int x, int y, float *fu, float *fv)
 {
     flow_rhs_at(&a.s, &a.f, x, y, fu, fv);
+}
+
+static __device__ __forceinline__ void load_own(const flow_apply_args &a, int x, int y,
+                                                float *ru, float *rv)
+{
+    flow_apply_base(&a, x, y, ru, rv);
 }
 
 static __device__ __forceinline__ void finish(const flow_jacobi_sweep_args &a,
@@ -215,35 +222,17 @@ static __device__ __forceinline__ void finish(const flow_jacobi_sweep_args &a,
                        &FLOW_PX(a.out.v, x, y));
 }
 
-static __device__ __forceinline__ void load_own(const flow_residual_args &a, int x, int y,
-                                                float *fu, float *fv)
-{
-    flow_rhs_at(&a.s, &a.f, x, y, fu, fv);
-}
-
 static __device__ __forceinline__ void finish(const flow_residual_args &a,
                                               const flow_var_terms *t, float fu, float fv, int x,
                                               int y)
 {
-    float nu, nv;
-    flow_apply_terms(&a.s, t, &nu, &nv);
-    FLOW_PX(a.r.u, x, y) = fu - nu;
-    FLOW_PX(a.r.v, x, y) = fv - nv;
-}
-
-static __device__ __forceinline__ void load_own(const flow_apply_args &a, int x, int y,
-                                                float *ru, float *rv)
-{
-    flow_apply_base(&a, x, y, ru, rv);
+    flow_residual_terms(&a.s, t, fu, fv, &FLOW_PX(a.r.u, x, y), &FLOW_PX(a.r.v, x, y));
 }
 
 static __device__ __forceinline__ void finish(const flow_apply_args &a, const flow_var_terms *t,
                                               float ru, float rv, int x, int y)
 {
-    float nu, nv;
-    flow_apply_terms(&a.s, t, &nu, &nv);
-    FLOW_PX(a.out.u, x, y) = a.with_r ? ru + nu : nu;
-    FLOW_PX(a.out.v, x, y) = a.with_r ? rv + nv : nv;
+    flow_apply_write(&a, t, ru, rv, x, y);
 }
 
 /* A Jacobi sweep, residual or N(x) of a nonlinear system (args A) on
