@@ -112,40 +112,43 @@ FLOW_HD void flow_small_up(const flow_small_cycle_args *a, const flow_small_leve
     FLOW_BARRIER();
 }
 
-/* The cycle from lev[0], without recursion: visiting level d either
- * smooths it as the bottom or presmooths it and goes down; when level d is
- * done, its finer level takes the correction and goes down again (a
- * W-cycle's second visit) or postsmooths and is done in turn.  ps holds
- * FLOW_SMALL_GRID floats (shared memory on the GPU). */
+/* The cycle from lev[0], without recursion.  Each step visits a level:
+ * coming back from the coarser one it takes the correction first; then it
+ * smooths (n0 sweeps at the bottom, n1 on the way down, n2 when the level
+ * is done) and either goes down (first visit, or a W-cycle's second) or
+ * back up.  Each operation has one call site, so the GPU runs one copy of
+ * its code for every level and visit: copies per site overflowed the
+ * instruction cache.  ps holds FLOW_SMALL_GRID floats (shared memory on
+ * the GPU). */
 FLOW_HD void flow_small_cycle(const flow_small_cycle_args *a, float *ps, int first, int step)
 {
     int left[FLOW_SMALL_LEVELS]; /* coarse corrections still to run from each level */
     const int bottom = a->nlevels - 1;
-    int d = 0, entering = 1;
+    int d = 0, back = 0;
     for (;;) {
-        if (entering) {
-            if (d == bottom) {
-                flow_small_smooth(a, &a->lev[d], a->n0, ps, first, step);
-                entering = 0;
-            } else {
-                flow_small_smooth(a, &a->lev[d], a->n1, ps, first, step);
-                left[d] = a->gamma;
-                flow_small_down(a, &a->lev[d], &a->lev[d + 1], first, step);
-                d++;
-            }
-            continue;
+        const flow_small_level *L = &a->lev[d];
+        int n, down;
+        if (back) {
+            flow_small_up(a, L, L + 1, first, step);
+            down = --left[d] > 0;
+            n = down ? 0 : a->n2;
+        } else {
+            down = d < bottom;
+            n = down ? a->n1 : a->n0;
+            left[d] = a->gamma;
         }
-        /* level d is done */
-        if (d == 0)
-            return;
-        d--;
-        flow_small_up(a, &a->lev[d], &a->lev[d + 1], first, step);
-        if (--left[d] > 0) {
-            flow_small_down(a, &a->lev[d], &a->lev[d + 1], first, step);
+        if (n > 0)
+            flow_small_smooth(a, L, n, ps, first, step);
+        if (down) {
+            flow_small_down(a, L, L + 1, first, step);
             d++;
-            entering = 1;
-        } else
-            flow_small_smooth(a, &a->lev[d], a->n2, ps, first, step);
+            back = 0;
+        } else if (d == 0)
+            return;
+        else {
+            d--;
+            back = 1;
+        }
     }
 }
 
