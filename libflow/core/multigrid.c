@@ -91,9 +91,8 @@ static flow_status level_alloc(flow_mg *mg, int d, const flow_mg_model *m, int w
         t->eps2 = m->term[k].eps2;
         t->robust = m->term[k].robust;
     }
-    L->sys.alpha = m->alpha;
-    L->sys.hx = (float)((double)mg->lev[0].width / w);
-    L->sys.hy = (float)((double)mg->lev[0].height / h);
+    flow_system_grid(&L->sys, m->alpha, (float)((double)mg->lev[0].width / w),
+                     (float)((double)mg->lev[0].height / h));
     L->sys.eps_s2 = m->eps_s2;
     L->sys.flags = m->robust_smooth ? FLOW_SYS_PSI_S : 0u;
     if (m->robust_smooth && m->edge) {

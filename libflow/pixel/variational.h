@@ -57,12 +57,22 @@ typedef struct flow_data_term {
 typedef struct flow_system {
     flow_data_term term[FLOW_TERMS_MAX];
     int nterms;      /* 1 .. FLOW_TERMS_MAX */
-    float alpha;     /* smoothness weight */
-    float hx, hy;    /* grid steps of this level */
+    float ax, ay;    /* alpha / hx^2, alpha / hy^2: the smoothness weight per axis */
+    float dx, dy;    /* 1 / (2 hx), 1 / (2 hy): the central differences' factors */
     float eps_s2;    /* eps_S^2 of Psi_S */
     unsigned flags;  /* FLOW_SYS_* */
     flow_plane g;    /* FLOW_SYS_EDGE: the smoothness weight of each pixel, 0 < g <= 1 */
 } flow_system;
+
+/* The smoothness weight alpha on a grid of steps hx, hy, as the operator
+ * reads it (computed once per level, not at every pixel). */
+FLOW_HD void flow_system_grid(flow_system *s, float alpha, float hx, float hy)
+{
+    s->ax = alpha / (hx * hx);
+    s->ay = alpha / (hy * hy);
+    s->dx = 0.5f / hx;
+    s->dy = 0.5f / hy;
+}
 
 /* Whether the system's weights depend on x (then multigrid needs the full
  * approximation scheme). */
@@ -78,7 +88,7 @@ FLOW_HD int flow_system_nonlinear(const flow_system *s)
  * counts as 0.  eps2 > 0 keeps it finite. */
 FLOW_HD float flow_psi_prime(float s2, float eps2)
 {
-    return 0.5f / sqrtf((s2 > 0.0f ? s2 : 0.0f) + eps2);
+    return 0.5f * flow_rsqrt((s2 > 0.0f ? s2 : 0.0f) + eps2);
 }
 
 /* One data term's motion tensor at a pixel (J33 is read only for a robust
@@ -139,9 +149,8 @@ FLOW_HD flow_stencil flow_stencil_load(const flow_plane *p, int x, int y, int fu
 FLOW_HD float flow_psi_s_diff(const flow_system *s, float uxp, float uxm, float uyp, float uym,
                               float vxp, float vxm, float vyp, float vym)
 {
-    const float ix = 0.5f / s->hx, iy = 0.5f / s->hy;
-    const float ux = (uxp - uxm) * ix, uy = (uyp - uym) * iy;
-    const float vx = (vxp - vxm) * ix, vy = (vyp - vym) * iy;
+    const float ux = (uxp - uxm) * s->dx, uy = (uyp - uym) * s->dy;
+    const float vx = (vxp - vxm) * s->dx, vy = (vyp - vym) * s->dy;
     return flow_psi_prime(ux * ux + uy * uy + vx * vx + vy * vy, s->eps_s2);
 }
 
@@ -228,7 +237,7 @@ FLOW_HD flow_var_terms flow_var_terms_from(const flow_system *s, const flow_sten
                                            float pn, float ps, const flow_tensor_at *J)
 {
     const int psi_s = (s->flags & FLOW_SYS_PSI_S) != 0;
-    const float ax = s->alpha / (s->hx * s->hx), ay = s->alpha / (s->hy * s->hy);
+    const float ax = s->ax, ay = s->ay;
     /* a neighbour outside the grid adds weight 0 (exactly what leaving it
      * out gives): no branch, so the GPU issues every load at once instead
      * of waiting for memory inside each branch */
@@ -372,7 +381,7 @@ FLOW_HD void flow_residual_at(const flow_system *s, const flow_pair *xf, const f
  * neighbours and no data) keeps its value. */
 FLOW_HD float flow_relax(float old, float num, float den, float omega)
 {
-    return den > 1e-30f ? old + omega * (num / den - old) : old;
+    return den > 1e-30f ? old + omega * (flow_div(num, den) - old) : old;
 }
 
 /* The data part of one row of the 2x2 system at a pixel: for the u row

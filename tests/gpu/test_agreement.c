@@ -216,8 +216,7 @@ static void test_sor_sweeps(void)
                 term->eps2 = 0.01f;
                 term->robust = 1;
             }
-            sys[d].alpha = 4.0f;
-            sys[d].hx = sys[d].hy = 1.0f;
+            flow_system_grid(&sys[d], 4.0f, 1.0f, 1.0f);
             sys[d].eps_s2 = 1e-4f;
             sys[d].flags = FLOW_SYS_AFFINE | FLOW_SYS_RHS | FLOW_SYS_PSI_S | FLOW_SYS_EDGE;
             sys[d].g = d ? g.g : g.c;

@@ -578,8 +578,7 @@ static flow_system sweep_case_system(flow_device *d, const sweep_case *c, int nt
         s.term[k].eps2 = k ? 0.25f : 1.0f;
         s.term[k].robust = nonlinear;
     }
-    s.alpha = nonlinear ? 10.0f : 400.0f;
-    s.hx = rhs ? 2.0f : 1.0f, s.hy = rhs ? hy : 1.0f;
+    flow_system_grid(&s, nonlinear ? 10.0f : 400.0f, rhs ? 2.0f : 1.0f, rhs ? hy : 1.0f);
     s.eps_s2 = 1e-4f;
     s.flags = FLOW_SYS_AFFINE | (rhs ? FLOW_SYS_RHS : 0u) | (nonlinear ? FLOW_SYS_PSI_S : 0u);
     if (nonlinear && edge) {
