@@ -60,14 +60,17 @@ FLOW_HD void flow_small_down(const flow_small_cycle_args *a, const flow_small_le
                              const flow_small_level *C, int first, int step)
 {
     const int w = L->x.u.width, np = w * L->x.u.height;
+    const float iw = 1.0f / (float)w, icw = 1.0f / (float)C->x.u.width;
     for (int i = first; i < np; i += step) {
-        const int x = i % w, y = i / w;
+        int x, y;
+        flow_grid_xy(i, w, iw, &x, &y);
         flow_residual_at(&L->s, &L->x, &L->f, x, y, &FLOW_PX(L->t.u, x, y),
                          &FLOW_PX(L->t.v, x, y));
     }
     const int cw = C->x.u.width, cn = cw * C->x.u.height;
     for (int i = first; i < cn; i += step) {
-        const int x = i % cw, y = i / cw;
+        int x, y;
+        flow_grid_xy(i, cw, icw, &x, &y);
         float u = 0.0f, v = 0.0f;
         if (a->fas) {
             u = flow_restrict_at(&L->x.u, x, y);
@@ -80,7 +83,8 @@ FLOW_HD void flow_small_down(const flow_small_cycle_args *a, const flow_small_le
     }
     FLOW_BARRIER();
     for (int i = first; i < cn; i += step) {
-        const int x = i % cw, y = i / cw;
+        int x, y;
+        flow_grid_xy(i, cw, icw, &x, &y);
         float fu = flow_restrict_at(&L->t.u, x, y), fv = flow_restrict_at(&L->t.v, x, y);
         if (a->fas) {
             float nu, nv;
@@ -99,8 +103,10 @@ FLOW_HD void flow_small_up(const flow_small_cycle_args *a, const flow_small_leve
                            const flow_small_level *C, int first, int step)
 {
     const int w = L->x.u.width, np = w * L->x.u.height;
+    const float iw = 1.0f / (float)w;
     for (int i = first; i < np; i += step) {
-        const int x = i % w, y = i / w;
+        int x, y;
+        flow_grid_xy(i, w, iw, &x, &y);
         float u = flow_prolong_at(&C->x.u, x, y), v = flow_prolong_at(&C->x.v, x, y);
         if (a->fas) {
             u -= flow_prolong_at(&C->xr.u, x, y);

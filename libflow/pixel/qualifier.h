@@ -87,6 +87,17 @@ FLOW_HD float flow_div(float a, float b)
 #endif
 }
 
+/* Column x and row y of index i in a grid w wide, given iw = 1.0f / w:
+ * y = floor((i + 1/2) iw) in float is exact for i below 2^22 (two
+ * roundings move the quotient by less than its distance 1 / 2w from an
+ * integer).  A few instructions where an integer division and modulo are
+ * a dependent chain of a dozen, which the small grids' phases wait on. */
+FLOW_HD void flow_grid_xy(int i, int w, float iw, int *x, int *y)
+{
+    *y = (int)(((float)i + 0.5f) * iw);
+    *x = i - *y * w;
+}
+
 FLOW_HD int flow_clampi(int i, int lo, int hi)
 {
     return i < lo ? lo : (i > hi ? hi : i);

@@ -652,8 +652,12 @@ FLOW_HD void flow_small_psi(const flow_system *s, const flow_pair *src, float *p
     if (!(s->flags & FLOW_SYS_PSI_S))
         return;
     const int w = src->u.width, np = w * src->u.height;
-    for (int i = first; i < np; i += step)
-        ps[i] = flow_psi_s_px(s, src, i % w, i / w);
+    const float iw = 1.0f / (float)w;
+    for (int i = first; i < np; i += step) {
+        int x, y;
+        flow_grid_xy(i, w, iw, &x, &y);
+        ps[i] = flow_psi_s_px(s, src, x, y);
+    }
     FLOW_BARRIER();
 }
 
@@ -666,27 +670,27 @@ FLOW_HD void flow_jacobi_small_on(const flow_system *s, const flow_pair *x, cons
                                   int first, int step)
 {
     const int w = x->u.width, np = w * x->u.height;
+    const float iw = 1.0f / (float)w;
     for (int k = 0; k < sweeps; k++) {
-        /* copies, not pointers chosen at run time: on the GPU the pairs live
-         * in the parameter space, and such a pointer would make every field
-         * a generic load */
-        const flow_pair src = (k & 1) ? *t : *x;
-        const flow_pair dst = (k & 1) ? *x : *t;
-        flow_small_psi(s, &src, ps, first, step);
+        /* pointers, not copies: each copy was a dozen loads per sweep */
+        const flow_pair *src = (k & 1) ? t : x, *dst = (k & 1) ? x : t;
+        flow_small_psi(s, src, ps, first, step);
         for (int i = first; i < np; i += step) {
-            const int px = i % w, py = i / w;
-            const flow_var_terms tm = flow_var_terms_psi(s, &src, ps, w, px, py);
+            int px, py;
+            flow_grid_xy(i, w, iw, &px, &py);
+            const flow_var_terms tm = flow_var_terms_psi(s, src, ps, w, px, py);
             float fu, fv, u, v;
             flow_rhs_at(s, f, px, py, &fu, &fv);
             flow_jacobi_update(s, &tm, fu, fv, omega, &u, &v);
-            FLOW_PX(dst.u, px, py) = u;
-            FLOW_PX(dst.v, px, py) = v;
+            FLOW_PX(dst->u, px, py) = u;
+            FLOW_PX(dst->v, px, py) = v;
         }
         FLOW_BARRIER();
     }
     if (sweeps & 1)
         for (int i = first; i < np; i += step) {
-            const int px = i % w, py = i / w;
+            int px, py;
+            flow_grid_xy(i, w, iw, &px, &py);
             FLOW_PX(x->u, px, py) = FLOW_PX(t->u, px, py);
             FLOW_PX(x->v, px, py) = FLOW_PX(t->v, px, py);
         }
@@ -699,11 +703,14 @@ FLOW_HD void flow_sor_small_on(const flow_system *s, const flow_pair *x, const f
 {
     /* each colour's points (hw per row), as flow_sor_half_px numbers them */
     const int w = x->u.width, hw = (w + 1) / 2, nc = hw * x->u.height;
+    const float ihw = 1.0f / (float)hw;
     for (int k = 0; k < sweeps; k++) {
         flow_small_psi(s, x, ps, first, step);
         for (int colour = 0; colour < 2; colour++) {
             for (int i = first; i < nc; i += step) {
-                const int py = i / hw, px = flow_colour_x(i % hw, py, colour, w);
+                int kx, py;
+                flow_grid_xy(i, hw, ihw, &kx, &py);
+                const int px = flow_colour_x(kx, py, colour, w);
                 if (px < 0)
                     continue;
                 const flow_var_terms tm = flow_var_terms_psi(s, x, ps, w, px, py);
