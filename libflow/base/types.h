@@ -14,8 +14,11 @@ extern "C" {
 #endif
 
 /* A plane is width x height floats, row y starting at data + y * pitch
- * (pitch counted in floats, pitch >= width).  Its memory belongs to the
- * device that allocated it (host memory on the CPU, pitched device memory on
+ * (pitch counted in floats, pitch >= width), fewer than 2^31 of them
+ * (FLOW_PLANE_MAX: the allocators refuse more), so that an element's
+ * offset is int arithmetic: on the GPU, 64-bit offsets took twice the
+ * instructions of each load's address.  Its memory belongs to the device
+ * that allocated it (host memory on the CPU, pitched device memory on
  * CUDA).  A copy of the struct with a smaller width and height is a view of
  * the top-left corner of the same memory. */
 typedef struct flow_plane {
@@ -26,7 +29,12 @@ typedef struct flow_plane {
 } flow_plane;
 
 /* The element (x, y) of a plane given as an lvalue (not a pointer). */
+#ifdef FLOW_PX_LONG
 #define FLOW_PX(p, x, y) ((p).data[(long)(y) * (p).pitch + (x)])
+#else
+#define FLOW_PX(p, x, y) ((p).data[(y) * (p).pitch + (x)])
+#endif
+#define FLOW_PLANE_MAX 2147483647L /* elements of a plane, rows padded to the pitch */
 
 /* A flow (u, v), a right-hand side or a residual: two planes of one size. */
 typedef struct flow_pair {

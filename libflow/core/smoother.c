@@ -5,16 +5,17 @@
  * on the checkerboard of the ordinary layout, with the alternate indexing
  * of its section 4.3; the colour-split layout of its section 4.2.1 is not
  * used; a robust smoothness term takes its diffusivities from the sweep's
- * start), whose sweeps the device runs (sor_sweeps of device/device.h).
- * The same loops run alone (solver jacobi / rbsor) and as the smoothers of
- * every multigrid cycle.  A grid of at most FLOW_SMALL_GRID pixels runs all
- * its sweeps in one device call.
+ * start).  The device runs a smoothing's sweeps in one call (sor_sweeps
+ * and jacobi_sweeps of device/device.h).  The same loops run alone (solver
+ * jacobi / rbsor) and as the smoothers of every multigrid cycle.  A grid
+ * of at most FLOW_SMALL_GRID pixels runs all its sweeps in one launch.
  *
  * Results stay in place: after n sweeps the iterate is in the level's x
- * whatever n is (Jacobi, and SOR on the GPU, copy it back from the partner
- * t after an odd count), so a recorded graph replays onto the very planes
- * it names.  A caller that can take the iterate from t (a V-cycle's single
- * pre- and postsweep) passes in_t and saves the GPU's copy back.
+ * whatever n is (the device copies it back from the partner t after an
+ * odd number of passes from one to the other), so a recorded graph
+ * replays onto the very planes it names.  A caller that can take the
+ * iterate from t (a V-cycle's pre- and postsmoothing) passes in_t and
+ * saves the copy back.
  *
  * Trace: residual norms need a read-back from the device, so they are
  * computed only while a trace observer is set. */
@@ -73,18 +74,15 @@ static flow_status sor_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *
     return flow_sor_sweeps_run(mg->dev, &a);
 }
 
-static flow_status jacobi_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n)
+static flow_status jacobi_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n,
+                                 int *in_t)
 {
-    flow_jacobi_sweep_args a = { *s, L->t, L->x, rhs(L, s->flags), (float)mg->p.jacobi_weight };
-    for (int k = 0; k < n; k++) {
-        a.out = k % 2 ? L->x : L->t;
-        a.x = k % 2 ? L->t : L->x;
-        FLOW_TRY(flow_k_jacobi_sweep(mg->dev, &a));
-    }
-    if (n % 2) {
-        const flow_copy_pair_args back = { L->x, L->t };
-        FLOW_TRY(flow_k_copy_pair(mg->dev, &back));
-    }
+    const flow_jacobi_sweeps_args a = { *s, L->x, L->t, rhs(L, s->flags),
+                                        (float)mg->p.jacobi_weight, n, in_t != NULL };
+    int passes = 0;
+    FLOW_TRY(flow_jacobi_sweeps_run(mg->dev, &a, &passes));
+    if (in_t)
+        *in_t = passes % 2;
     return FLOW_OK;
 }
 
@@ -102,7 +100,7 @@ static flow_status sweeps(flow_mg *mg, int d, const flow_system *s, int n, int *
         };
         return flow_smooth_small_run(mg->dev, &a);
     }
-    return mg->use_sor ? sor_sweeps(mg, L, s, n, in_t) : jacobi_sweeps(mg, L, s, n);
+    return mg->use_sor ? sor_sweeps(mg, L, s, n, in_t) : jacobi_sweeps(mg, L, s, n, in_t);
 }
 
 flow_status flow_mg_smooth(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int n,

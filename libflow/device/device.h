@@ -103,6 +103,11 @@ typedef struct flow_device_ops {
      * libflow/pixel/variational.h), the result in x; in t after an odd count
      * with odd_in_t set, on a device with sor_pingpong. */
     flow_status (*sor_sweeps)(flow_device *d, const flow_sor_sweeps_args *a);
+    /* n damped Jacobi sweeps on a grid of any size (flow_jacobi_sweeps_args
+     * of libflow/pixel/variational.h) in passes x -> t -> x ..., their
+     * number into *passes: the result in x, in t after an odd number of
+     * passes with odd_in_t set. */
+    flow_status (*jacobi_sweeps)(flow_device *d, const flow_jacobi_sweeps_args *a, int *passes);
     /* A whole multigrid cycle from a level of at most FLOW_SMALL_GRID pixels
      * down to the coarsest (flow_small_cycle of libflow/pixel/coarse.h) in one call. */
     flow_status (*small_cycle)(flow_device *d, const flow_small_cycle_args *a);
@@ -180,6 +185,11 @@ static inline flow_status flow_smooth_small_run(flow_device *d, const flow_smoot
 static inline flow_status flow_sor_sweeps_run(flow_device *d, const flow_sor_sweeps_args *a)
 {
     return d->ops->sor_sweeps(d, a);
+}
+static inline flow_status flow_jacobi_sweeps_run(flow_device *d,
+                                                 const flow_jacobi_sweeps_args *a, int *passes)
+{
+    return d->ops->jacobi_sweeps(d, a, passes);
 }
 static inline flow_status flow_small_cycle_run(flow_device *d, const flow_small_cycle_args *a)
 {

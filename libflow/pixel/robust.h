@@ -307,7 +307,7 @@ FLOW_HD flow_window flow_window_at(int w, int h, int x, int y, int r)
 /* Value k (row by row) of p's window. */
 FLOW_HD float flow_window_value(const flow_plane *p, const flow_window *win, int n, int k)
 {
-    return p->data[(long)win->ys[k / n] * p->pitch + win->xs[k % n]];
+    return p->data[win->ys[k / n] * p->pitch + win->xs[k % n]];
 }
 
 /* The window's values of p, row by row, into v. */

@@ -33,7 +33,7 @@ FLOW_HD float flow_prolong_at(const flow_plane *c, int x, int y)
     const int xc = x >> 1, yc = y >> 1;
     const int x1 = flow_clampi(xc + (x & 1), 0, c->width - 1);
     const int y1 = flow_clampi(yc + (y & 1), 0, c->height - 1);
-    const float *r0 = c->data + (long)yc * c->pitch, *r1 = c->data + (long)y1 * c->pitch;
+    const float *r0 = c->data + yc * c->pitch, *r1 = c->data + y1 * c->pitch;
     return 0.25f * (r0[xc] + r0[x1] + r1[xc] + r1[x1]);
 }
 
@@ -47,7 +47,7 @@ FLOW_HD float flow_bilinear_at(const flow_plane *f, float px, float py)
     const int x0 = (int)px, y0 = (int)py;
     const int x1 = x0 + 1 < w ? x0 + 1 : x0, y1 = y0 + 1 < h ? y0 + 1 : y0;
     const float ax = px - (float)x0, ay = py - (float)y0;
-    const float *r0 = f->data + (long)y0 * f->pitch, *r1 = f->data + (long)y1 * f->pitch;
+    const float *r0 = f->data + y0 * f->pitch, *r1 = f->data + y1 * f->pitch;
     return (1.0f - ay) * ((1.0f - ax) * r0[x0] + ax * r0[x1])
            + ay * ((1.0f - ax) * r1[x0] + ax * r1[x1]);
 }

@@ -128,8 +128,8 @@ FLOW_HD flow_stencil flow_stencil_load(const flow_plane *p, int x, int y, int fu
     const int w = p->width, h = p->height;
     const int xm = x > 0 ? x - 1 : 0, xp = x < w - 1 ? x + 1 : w - 1;
     const int ym = y > 0 ? y - 1 : 0, yp = y < h - 1 ? y + 1 : h - 1;
-    const float *r = p->data + (long)y * p->pitch;
-    const float *rm = p->data + (long)ym * p->pitch, *rp = p->data + (long)yp * p->pitch;
+    const float *r = p->data + y * p->pitch;
+    const float *rm = p->data + ym * p->pitch, *rp = p->data + yp * p->pitch;
     flow_stencil t;
     t.c = r[x], t.e = r[xp], t.w = r[xm], t.s = rp[x], t.n = rm[x];
     if (full) {
@@ -310,7 +310,7 @@ FLOW_HD flow_var_terms flow_var_terms_psi(const flow_system *s, const flow_pair 
 {
     const flow_stencil vu = flow_stencil_load(&vals->u, x, y, 0);
     const flow_stencil vv = flow_stencil_load(&vals->v, x, y, 0);
-    return flow_var_terms_ps(s, &vu, &vv, ps + (long)y * pitch + x, pitch, x, y, vals->u.width,
+    return flow_var_terms_ps(s, &vu, &vv, ps + y * pitch + x, pitch, x, y, vals->u.width,
                              vals->u.height, NULL);
 }
 
@@ -472,6 +472,22 @@ FLOW_HD void flow_jacobi_sweep_px(const flow_jacobi_sweep_args *a, int x, int y)
     flow_jacobi_update(&a->s, &t, fu, fv, a->weight, &FLOW_PX(a->out.u, x, y),
                        &FLOW_PX(a->out.v, x, y));
 }
+
+/* n damped Jacobi sweeps of a grid of any size, x -> t -> x ... (t:
+ * scratch of x's size): the device's jacobi_sweeps call.  A device runs
+ * them in passes, each from one of x and t into the other: the CPU a
+ * sweep per pass (flow_jacobi_sweep_px); the GPU two where that is faster
+ * (device/cuda/jacobi.cu: the first sweep on a tile and two pixels around
+ * it, the second on the tile, from flow_var_terms_tile), then one for an
+ * odd count.  The result is in x, or in t after an odd number of passes
+ * when odd_in_t is set. */
+typedef struct flow_jacobi_sweeps_args {
+    flow_system s;
+    flow_pair x, t, f;
+    float weight;
+    int sweeps;
+    int odd_in_t;
+} flow_jacobi_sweeps_args;
 
 /* Psi'_S of x at every pixel into ps: what the two colours of a nonlinear
  * SOR sweep read as the diffusivities of the sweep's start (evaluated once

@@ -41,7 +41,7 @@ FLOW_HD float flow_bicubic_at(const flow_plane *f, float px, float py)
     flow_cubic_weights(py - (float)y0, ky);
     float sum = 0.0f;
     for (int j = 0; j < 4; j++) {
-        const float *r = f->data + (long)flow_clampi(y0 + j - 1, 0, h - 1) * f->pitch;
+        const float *r = f->data + flow_clampi(y0 + j - 1, 0, h - 1) * f->pitch;
         float row = 0.0f;
         for (int i = 0; i < 4; i++)
             row += kx[i] * r[flow_clampi(x0 + i - 1, 0, w - 1)];

@@ -336,6 +336,22 @@ static flow_status w_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
     }
     return real->sor_sweeps(d, a);
 }
+/* Jacobi sweeps, a launch per pass (the GPU's passes run two sweeps each
+ * on tiles where that is faster): counted as the traffic of the sweeps
+ * one by one, the same model as the floors, plus the copy back after an
+ * odd number of passes unless the caller takes the result from t. */
+static flow_status w_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a, int *passes)
+{
+    const flow_status s = real->jacobi_sweeps(d, a, passes);
+    if (s == FLOW_OK && a->sweeps > 0) {
+        const double px = NPX(&a->x.u);
+        const int back = *passes % 2 && !a->odd_in_t;
+        dev_bytes += a->sweeps * px * (sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0)
+                     + (back ? 16.0 * px : 0.0);
+        launches += *passes + back;
+    }
+    return s;
+}
 /* A cycle on the small levels in one launch, counted as the traffic of the
  * operations it runs (those of the call-per-operation path), level k
  * visited gamma^k times. */
@@ -395,6 +411,7 @@ static void install_counting(flow_device *d)
     counting.smooth_small = w_smooth_small;
     counting.small_cycle = w_small_cycle;
     counting.sor_sweeps = w_sor_sweeps;
+    counting.jacobi_sweeps = w_jacobi_sweeps;
     counting.plane_max = w_plane_max;
     counting.sort_desc = w_sort_desc;
 #define FLOW_INSTALL(stem, A, W, H, G) counting.stem = w_##stem;

@@ -711,6 +711,64 @@ static void test_sor_sweeps_match_halves(void)
     sweep_case_close(d, &c);
 }
 
+/* The device's Jacobi sweeps (on the GPU: two sweeps per launch on tiles
+ * with their borders, x -> t -> x, then one for an odd count) against the
+ * per-pixel sweeps they stand for: bit for bit, on random systems of one
+ * or two data terms, linear or nonlinear (with and without a random
+ * smoothness weight), with or without a right-hand side, 2 to 5 sweeps,
+ * the result in x or left in t; on grids whose tiles are cut at the right
+ * and bottom edges, of fewer tiles than the GPU's multiprocessors, of a few
+ * times more, and of a single tile narrower than its border. */
+static void test_jacobi_sweeps_match_sweeps(void)
+{
+    flow_device *d = harness_device();
+    if (!d)
+        return;
+    static const int sizes[4][2] = { { 97, 45 }, { 7, 5 }, { 400, 300 }, { 650, 310 } };
+    const flow_pair none = { { 0 }, { 0 } };
+    int cases = 0, identical = 0;
+    for (int z = 0; z < 4; z++) {
+        sweep_case c;
+        sweep_case_open(d, &c, sizes[z][0], sizes[z][1], 110u + (unsigned)z, 20u);
+        for (int combo = 0; combo < 64; combo++) {
+            const int nonlinear = combo & 1, rhs = (combo >> 1) & 1;
+            const int nterms = 1 + ((combo >> 2) & 1), edge = (combo >> 3) & 1;
+            const int sweeps = 2 + ((combo >> 4) & 3), odd_in_t = (combo + z) % 3 == 0;
+            if (edge && !nonlinear)
+                continue;
+            const flow_system s = sweep_case_system(d, &c, nterms, nonlinear, edge, rhs, 1.5f);
+            const float weight = 0.8f;
+            const flow_pair fr = rhs ? c.f : none;
+            const flow_jacobi_sweeps_args a = { s, c.xs, c.ts, fr, weight, sweeps, odd_in_t };
+            int passes = 0;
+            CHECK_OK(flow_jacobi_sweeps_run(d, &a, &passes));
+            CHECK(passes >= (sweeps + 1) / 2 && passes <= sweeps);
+            flow_jacobi_sweep_args j = { s, c.tp, c.xp, fr, weight };
+            for (int k = 0; k < sweeps; k++) {
+                j.out = k % 2 ? c.xp : c.tp;
+                j.x = k % 2 ? c.tp : c.xp;
+                CHECK_OK(flow_k_jacobi_sweep(d, &j));
+            }
+            const int in_t = odd_in_t && passes % 2;
+            const flow_pair *got = in_t ? &c.ts : &c.xs, *want = sweeps % 2 ? &c.tp : &c.xp;
+            const int same = same_pair(d, got, want);
+            if (!same)
+                fprintf(stderr, "    %dx%d differs by up to %.3g: %d sweeps%s, %s%s, %d term(s), "
+                        "%s\n", sizes[z][0], sizes[z][1], max_diff(d, got, want), sweeps,
+                        in_t ? " (in t)" : "", nonlinear ? "nonlinear" : "linear",
+                        edge ? " with g" : "", nterms, rhs ? "with f" : "f = 0");
+            cases++;
+            identical += same;
+            if (combo == 0) /* the sweeps moved x */
+                CHECK(!same_pair(d, got, &c.x0));
+        }
+        sweep_case_close(d, &c);
+    }
+    printf("    %d of %d systems (4 grids, 2-5 sweeps, in x or t, linear/nonlinear/weighted, "
+           "1/2 terms, f/no f) bit-identical\n", identical, cases);
+    CHECK(identical == cases);
+}
+
 static void ignore_line(void *user, const char *line)
 {
     (void)user, (void)line;
@@ -944,6 +1002,7 @@ int main(void)
     RUN(test_graph_replay);
     RUN(test_small_smoother_matches_sweeps);
     RUN(test_sor_sweeps_match_halves);
+    RUN(test_jacobi_sweeps_match_sweeps);
     RUN(test_mg_smooth_odd_jacobi);
     RUN_PARTS(test_small_cycle_matches_calls, 12);
     RUN(test_edge_weight_scales_alpha);

@@ -48,13 +48,16 @@ static flow_status cpu_plane_alloc(flow_device *d, flow_plane *p, int width, int
     if (width <= 0 || height <= 0)
         return flow_fail(FLOW_ERR_INVALID, "plane size %dx%d is not positive", width, height);
     /* Rows padded to 16 floats (64 bytes) so that rows start cache-aligned. */
-    int pitch = (width + 15) & ~15;
+    const long pitch = ((long)width + 15) & ~15L;
+    if (pitch * height > FLOW_PLANE_MAX)
+        return flow_fail(FLOW_ERR_INVALID, "plane size %dx%d: more than %ld elements", width,
+                         height, FLOW_PLANE_MAX);
     p->data = aligned_alloc(64, (size_t)pitch * (size_t)height * sizeof(float));
     if (!p->data)
         return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a %dx%d plane", width, height);
     p->width = width;
     p->height = height;
-    p->pitch = pitch;
+    p->pitch = (int)pitch;
     return FLOW_OK;
 }
 
@@ -149,6 +152,7 @@ const flow_device_ops flow_cpu_ops = {
     .event_elapsed = cpu_event_elapsed,
     .smooth_small = cpu_smooth_small,
     .sor_sweeps = cpu_sor_sweeps,
+    .jacobi_sweeps = cpu_jacobi_sweeps,
     .small_cycle = cpu_small_cycle,
     .sum_squares = cpu_sum_squares,
     .plane_max = cpu_plane_max,

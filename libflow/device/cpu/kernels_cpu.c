@@ -2,7 +2,7 @@
  * libflow/kernels/list.h expanded into loops over each operation's grid,
  * its rows cut into chunks that the device's thread pool runs, each point
  * computed by the operation's per-pixel function; the small-grid smoother
- * run by one thread; SOR sweeps; the reductions and the sort. */
+ * run by one thread; SOR and Jacobi sweeps; the reductions and the sort. */
 #include "device/cpu/cpu.h"
 
 #include "base/fail.h"
@@ -59,6 +59,23 @@ flow_status cpu_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
             cpu_diffusivity(d, &diff);
         for (half.colour = 0; half.colour < 2; half.colour++)
             cpu_sor_half(d, &half);
+    }
+    return FLOW_OK;
+}
+
+/* A sweep per pass, x -> t -> x ... */
+flow_status cpu_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a, int *passes)
+{
+    *passes = a->sweeps;
+    flow_jacobi_sweep_args j = { a->s, a->t, a->x, a->f, a->weight };
+    for (int k = 0; k < a->sweeps; k++) {
+        j.out = k % 2 ? a->x : a->t;
+        j.x = k % 2 ? a->t : a->x;
+        cpu_jacobi_sweep(d, &j);
+    }
+    if (a->sweeps % 2 && !a->odd_in_t) {
+        const flow_copy_pair_args back = { a->x, a->t };
+        cpu_copy_pair(d, &back);
     }
     return FLOW_OK;
 }

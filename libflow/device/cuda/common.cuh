@@ -100,6 +100,9 @@ flow_status cuda_sum_squares(flow_device *d, const flow_plane *p, double *sum);
 /* sweeps.cu: red-black SOR, a sweep per launch on tiles */
 flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a);
 
+/* jacobi.cu: Jacobi sweeps, two per launch on tiles where that is faster */
+flow_status cuda_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a, int *passes);
+
 /* lanes.cu: the overlapped transfers of a sequence */
 flow_status cuda_lanes_open(flow_cuda *c);
 void cuda_lanes_close(flow_cuda *c);

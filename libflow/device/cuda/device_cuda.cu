@@ -103,6 +103,11 @@ static flow_status cuda_plane_alloc(flow_device *d, flow_plane *p, int width, in
     FLOW_TRY(flow_cuda_alloc_check(d, cudaMallocPitch(&ptr, &pitch_bytes,
                                                       (size_t)width * sizeof(float), (size_t)height),
                                    (size_t)width * height * sizeof(float), what));
+    if ((long)(pitch_bytes / sizeof(float)) * height > FLOW_PLANE_MAX) {
+        cudaFree(ptr);
+        return flow_fail(FLOW_ERR_INVALID, "plane size %dx%d: more than %ld elements", width,
+                         height, FLOW_PLANE_MAX);
+    }
     p->data = (float *)ptr;
     p->width = width;
     p->height = height;
@@ -254,6 +259,7 @@ extern "C" const flow_device_ops flow_cuda_ops = {
     .host_unregister = cuda_host_unregister,
     .smooth_small = cuda_smooth_small,
     .sor_sweeps = cuda_sor_sweeps,
+    .jacobi_sweeps = cuda_jacobi_sweeps,
     .small_cycle = cuda_small_cycle,
     .sum_squares = cuda_sum_squares,
     .plane_max = cuda_plane_max,

@@ -1,0 +1,223 @@
+/* jacobi.cu -- damped Jacobi sweeps two per launch (the device's
+ * jacobi_sweeps call; flow_jacobi_sweeps_args of libflow/pixel/variational.h).
+ *
+ * A sweep launched alone reads the motion tensors, the right-hand side and
+ * the flow of the whole grid and writes the flow: a V-cycle's two pre- or
+ * postsweeps read them twice, and on a coarse level, where a sweep is a
+ * few tiles, each launch waits for memory at its start.  Here a block
+ * takes a tile of 32 x 16 pixels and runs both sweeps of a pair:
+ *   - it stages the flow of the tile and of a border four pixels wide
+ *     (coordinates clamped into the grid, as flow_stencil_load reads), and
+ *     the tensors, the right-hand side and the smoothness weight g of the
+ *     pixels inside the grid that it updates or evaluates Psi'_S at;
+ *   - the first sweep: Psi'_S three pixels around the tile, then the new
+ *     flow two pixels around it (a position outside the grid takes the new
+ *     value of its clamped pixel, what the second sweep's stencils read);
+ *   - the second: Psi'_S one pixel around the tile, then the tile's new
+ *     flow, written to the other buffer.
+ * Every value is that of two launches of flow_jacobi_sweep_px: the same
+ * per-pixel functions (flow_psi_s_tile, flow_var_terms_tile,
+ * flow_jacobi_update) on the same inputs.  The tiles recompute what their
+ * neighbours compute around them, so that no tile reads what another
+ * writes; an odd count ends with one sweep of sweeps.cu, and so does every
+ * sweep where pairs do not pay (use_pairs). */
+#include "common.cuh"
+
+#include <cuda_pipeline_primitives.h>
+
+#define PAIR_X 32
+#define PAIR_Y 16
+/* The region of the tile and m pixels around it: its width, height and
+ * size; position (lx, ly) of a region-m array is pixel (x0 + lx - m,
+ * y0 + ly - m). */
+#define RW(m) (PAIR_X + 2 * (m))
+#define RH(m) (PAIR_Y + 2 * (m))
+#define RA(m) (RW(m) * RH(m))
+/* The threads of a tile on a grid of more tiles than the GPU holds at
+ * once (four blocks per multiprocessor; on the H100, nonlinear CLG's
+ * FMG(2,2) took 1.287 ms at 1080p with these against 1.336 with 512
+ * threads and two blocks); a grid of fewer takes 512 or 1024 threads a
+ * tile, as in sweeps.cu. */
+#ifndef PAIR_THREADS
+#define PAIR_THREADS 256
+#endif
+#ifndef PAIR_MIN_BLOCKS
+#define PAIR_MIN_BLOCKS 4
+#endif
+
+/* The floats a tile stages for a system of nterms data terms: the flow on
+ * region 4, after the first sweep on region 2, g and Psi'_S on region 3,
+ * the right-hand side and six tensor planes a term on region 2. */
+static size_t pair_shared_bytes(int nterms)
+{
+    return sizeof(float) * (2 * RA(4) + 2 * RA(2) + 2 * RA(3) + 2 * RA(2) + 6 * nterms * RA(2));
+}
+
+/* The Jacobi update at pixel (x, y) of a w x h grid: the flow at u, v (row
+ * pitch pu), Psi'_S at ps (pitch pp), the tensors at j (term k, component c
+ * at j[(6k + c) * area]). */
+static __device__ __forceinline__ void pair_update(const flow_system *s, const float *u,
+                                                   const float *v, int pu, const float *ps,
+                                                   int pp, const float *j, float fu, float fv,
+                                                   float weight, int x, int y, int w, int h,
+                                                   float *nu, float *nv)
+{
+    flow_tensor_at J[FLOW_TERMS_MAX];
+    FLOW_UNROLL
+    for (int k = 0; k < FLOW_TERMS_MAX; k++)
+        if (k < s->nterms) {
+            const float *q = j + 6 * k * RA(2);
+            J[k].j11 = q[0], J[k].j12 = q[RA(2)], J[k].j13 = q[2 * RA(2)];
+            J[k].j22 = q[3 * RA(2)], J[k].j23 = q[4 * RA(2)], J[k].j33 = q[5 * RA(2)];
+        }
+    const flow_var_terms t = flow_var_terms_tile(s, u, v, pu, ps, pp, J, x, y, w, h);
+    flow_jacobi_update(s, &t, fu, fv, weight, nu, nv);
+}
+
+template <int THREADS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+    flow_jacobi_pair_kernel(const __grid_constant__ flow_jacobi_sweeps_args a, flow_pair src,
+                            flow_pair dst)
+{
+    extern __shared__ float sm[];
+    float *const u0 = sm, *const v0 = u0 + RA(4), *const u1 = v0 + RA(4), *const v1 = u1 + RA(2);
+    float *const g = v1 + RA(2), *const ps = g + RA(3), *const fu = ps + RA(3);
+    float *const fv = fu + RA(2), *const sj = fv + RA(2);
+    const flow_system *s = &a.s;
+    const int w = src.u.width, h = src.u.height;
+    const int x0 = blockIdx.x * PAIR_X, y0 = blockIdx.y * PAIR_Y, tid = threadIdx.x;
+    const int psi = (s->flags & FLOW_SYS_PSI_S) != 0, edge = psi && (s->flags & FLOW_SYS_EDGE);
+    const int rhs = (s->flags & FLOW_SYS_RHS) != 0;
+
+    /* staged asynchronously, so that all of a thread's loads are in flight
+     * at once */
+    for (int i = tid; i < RA(4); i += THREADS) {
+        const int gx = flow_clampi(x0 + i % RW(4) - 4, 0, w - 1);
+        const int gy = flow_clampi(y0 + i / RW(4) - 4, 0, h - 1);
+        __pipeline_memcpy_async(&u0[i], &FLOW_PX(src.u, gx, gy), sizeof(float));
+        __pipeline_memcpy_async(&v0[i], &FLOW_PX(src.v, gx, gy), sizeof(float));
+    }
+    for (int i = tid; edge && i < RA(3); i += THREADS) {
+        const int gx = x0 + i % RW(3) - 3, gy = y0 + i / RW(3) - 3;
+        if (gx >= 0 && gx < w && gy >= 0 && gy < h) /* outside: never read */
+            __pipeline_memcpy_async(&g[i], &FLOW_PX(s->g, gx, gy), sizeof(float));
+    }
+    for (int i = tid; i < RA(2); i += THREADS) {
+        const int gx = x0 + i % RW(2) - 2, gy = y0 + i / RW(2) - 2;
+        if (gx < 0 || gx >= w || gy < 0 || gy >= h)
+            continue;
+        for (int k = 0; k < s->nterms; k++) {
+            const flow_data_term *d = &s->term[k];
+            float *q = sj + 6 * k * RA(2) + i;
+            __pipeline_memcpy_async(&q[0], &FLOW_PX(d->J.j11, gx, gy), sizeof(float));
+            __pipeline_memcpy_async(&q[RA(2)], &FLOW_PX(d->J.j12, gx, gy), sizeof(float));
+            __pipeline_memcpy_async(&q[2 * RA(2)], &FLOW_PX(d->J.j13, gx, gy), sizeof(float));
+            __pipeline_memcpy_async(&q[3 * RA(2)], &FLOW_PX(d->J.j22, gx, gy), sizeof(float));
+            __pipeline_memcpy_async(&q[4 * RA(2)], &FLOW_PX(d->J.j23, gx, gy), sizeof(float));
+            if (d->robust)
+                __pipeline_memcpy_async(&q[5 * RA(2)], &FLOW_PX(d->J.j33, gx, gy),
+                                        sizeof(float));
+            else
+                q[5 * RA(2)] = 0.0f;
+        }
+        if (rhs) {
+            __pipeline_memcpy_async(&fu[i], &FLOW_PX(a.f.u, gx, gy), sizeof(float));
+            __pipeline_memcpy_async(&fv[i], &FLOW_PX(a.f.v, gx, gy), sizeof(float));
+        }
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+
+    /* the first sweep: Psi'_S on region 3, the new flow on region 2 */
+    for (int i = tid; psi && i < RA(3); i += THREADS) {
+        const int lx = i % RW(3), ly = i / RW(3), gx = x0 + lx - 3, gy = y0 + ly - 3;
+        if (gx >= 0 && gx < w && gy >= 0 && gy < h) /* outside: never read */
+            ps[i] = flow_psi_s_tile(s, &u0[(ly + 1) * RW(4) + lx + 1],
+                                    &v0[(ly + 1) * RW(4) + lx + 1], RW(4), edge ? g[i] : 1.0f);
+    }
+    if (psi)
+        __syncthreads();
+    for (int i = tid; i < RA(2); i += THREADS) {
+        /* the pixel this position holds: its coordinates clamped */
+        const int gx = flow_clampi(x0 + i % RW(2) - 2, 0, w - 1);
+        const int gy = flow_clampi(y0 + i / RW(2) - 2, 0, h - 1);
+        const int qx = gx - x0 + 2, qy = gy - y0 + 2, q = qy * RW(2) + qx;
+        pair_update(s, &u0[(qy + 2) * RW(4) + qx + 2], &v0[(qy + 2) * RW(4) + qx + 2], RW(4),
+                    &ps[(qy + 1) * RW(3) + qx + 1], RW(3), sj + q, rhs ? fu[q] : 0.0f,
+                    rhs ? fv[q] : 0.0f, a.weight, gx, gy, w, h, &u1[i], &v1[i]);
+    }
+    __syncthreads();
+
+    /* the second: Psi'_S on region 1 (in ps, at its region-3 positions),
+     * the new flow on the tile */
+    for (int i = tid; psi && i < RA(1); i += THREADS) {
+        const int lx = i % RW(1), ly = i / RW(1), gx = x0 + lx - 1, gy = y0 + ly - 1;
+        const int p = (ly + 2) * RW(3) + lx + 2;
+        if (gx >= 0 && gx < w && gy >= 0 && gy < h)
+            ps[p] = flow_psi_s_tile(s, &u1[(ly + 1) * RW(2) + lx + 1],
+                                    &v1[(ly + 1) * RW(2) + lx + 1], RW(2), edge ? g[p] : 1.0f);
+    }
+    if (psi)
+        __syncthreads();
+    for (int i = tid; i < PAIR_X * PAIR_Y; i += THREADS) {
+        const int lx = i % PAIR_X, ly = i / PAIR_X, gx = x0 + lx, gy = y0 + ly;
+        if (gx >= w || gy >= h)
+            continue;
+        const int q = (ly + 2) * RW(2) + lx + 2;
+        pair_update(s, &u1[q], &v1[q], RW(2), &ps[(ly + 3) * RW(3) + lx + 3], RW(3), sj + q,
+                    rhs ? fu[q] : 0.0f, rhs ? fv[q] : 0.0f, a.weight, gx, gy, w, h,
+                    &FLOW_PX(dst.u, gx, gy), &FLOW_PX(dst.v, gx, gy));
+    }
+}
+
+/* Pairs on a nonlinear system, whose single sweeps run on tiles as well
+ * (sweeps.cu), and on a linear one of more tiles than the GPU holds at
+ * once: there the single sweep is a per-pixel kernel that reads its
+ * neighbours through the caches, which on a small grid costs less than
+ * staging a tile's border (H100: HS FMG(2,2) at 316x252 0.295 ms in pairs
+ * against 0.287 in single sweeps, at 1080p 0.871 against 0.895). */
+static int use_pairs(flow_device *d, const flow_jacobi_sweeps_args *a, long tiles)
+{
+    return a->sweeps >= 2
+           && ((a->s.flags & FLOW_SYS_PSI_S) || tiles > 2L * cuda_of(d)->prop.multiProcessorCount);
+}
+
+flow_status cuda_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a, int *passes)
+{
+    FLOW_TRY(cuda_enter(d));
+    const int w = a->x.u.width, h = a->x.u.height;
+    const dim3 grid((unsigned)(w + PAIR_X - 1) / PAIR_X, (unsigned)(h + PAIR_Y - 1) / PAIR_Y);
+    const long tiles = (long)grid.x * grid.y, sms = cuda_of(d)->prop.multiProcessorCount;
+    const int pairs = use_pairs(d, a, tiles) ? a->sweeps / 2 : 0;
+    if (pairs) {
+        const int threads = tiles <= sms ? 1024 : tiles <= 2 * sms ? 512 : PAIR_THREADS;
+        void (*const kernel)(flow_jacobi_sweeps_args, flow_pair, flow_pair) =
+            threads == 1024  ? flow_jacobi_pair_kernel<1024, 1>
+            : threads == 512 ? flow_jacobi_pair_kernel<512, 2>
+                             : flow_jacobi_pair_kernel<PAIR_THREADS, PAIR_MIN_BLOCKS>;
+        const size_t shared = pair_shared_bytes(a->s.nterms);
+        if (shared > 48 * 1024) /* two data terms: above the default limit */
+            FLOW_TRY(flow_cuda_check(
+                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)shared),
+                "jacobi_sweeps: shared memory"));
+        for (int k = 0; k < pairs; k++) {
+            const flow_pair &src = k % 2 ? a->t : a->x, &dst = k % 2 ? a->x : a->t;
+            kernel<<<grid, threads, shared, cuda_stream(d)>>>(*a, src, dst);
+            FLOW_TRY(FLOW_CUDA_LAUNCHED("jacobi_sweeps"));
+        }
+    }
+    *passes = pairs;
+    for (int k = 2 * pairs; k < a->sweeps; k++, ++*passes) {
+        const int back = *passes % 2;
+        const flow_jacobi_sweep_args one = { a->s, back ? a->x : a->t, back ? a->t : a->x, a->f,
+                                             a->weight };
+        FLOW_TRY(cuda_jacobi_sweep(d, &one));
+    }
+    if (*passes % 2 && !a->odd_in_t) { /* the result back into x */
+        const flow_copy_pair_args back = { a->x, a->t };
+        return cuda_copy_pair(d, &back);
+    }
+    return FLOW_OK;
+}
