@@ -29,11 +29,7 @@ typedef struct flow_plane {
 } flow_plane;
 
 /* The element (x, y) of a plane given as an lvalue (not a pointer). */
-#ifdef FLOW_PX_LONG
-#define FLOW_PX(p, x, y) ((p).data[(long)(y) * (p).pitch + (x)])
-#else
 #define FLOW_PX(p, x, y) ((p).data[(y) * (p).pitch + (x)])
-#endif
 #define FLOW_PLANE_MAX 2147483647L /* elements of a plane, rows padded to the pitch */
 
 /* A flow (u, v), a right-hand side or a residual: two planes of one size. */

@@ -106,7 +106,10 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         const int gx = x0 + i % RW(2) - 2, gy = y0 + i / RW(2) - 2;
         if (gx < 0 || gx >= w || gy < 0 || gy >= h)
             continue;
-        for (int k = 0; k < s->nterms; k++) {
+        FLOW_UNROLL /* each plane's address from a fixed place in the parameters */
+        for (int k = 0; k < FLOW_TERMS_MAX; k++) {
+            if (k >= s->nterms)
+                break;
             const flow_data_term *d = &s->term[k];
             float *q = sj + 6 * k * RA(2) + i;
             __pipeline_memcpy_async(&q[0], &FLOW_PX(d->J.j11, gx, gy), sizeof(float));

@@ -158,27 +158,33 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
      * read, never used).  Asynchronous copies, so that all of a thread's
      * loads are in flight at once. */
     stage_flow(s, src, su, sv, sg, BORDER, TILE_Y, x0, y0, w, h, tid, nt);
-    for (int i = tid; i < FLOW_TERMS_MAX * J_W * J_H; i += nt) {
-        const int k = i / (J_W * J_H), lx = i % J_W, ly = i / J_W % J_H;
-        const int gx = x0 + lx - 1, gy = y0 + ly - 1;
-        float(*q)[J_H][J_W] = sj + 6 * k;
-        if (k >= s->nterms) {
-            for (int c = 0; c < 6; c++)
-                q[c][ly][lx] = 0.0f;
-            continue;
+    for (int i = tid; i < J_W * J_H; i += nt) {
+        const int lx = i % J_W, ly = i / J_W, gx = x0 + lx - 1, gy = y0 + ly - 1;
+        const int inside = gx >= 0 && gx < w && gy >= 0 && gy < h;
+        /* unrolled over the terms, so that each plane's address comes from
+         * a fixed place in the parameters (not an indexed load per value) */
+        FLOW_UNROLL
+        for (int k = 0; k < FLOW_TERMS_MAX; k++) {
+            float(*q)[J_H][J_W] = sj + 6 * k;
+            if (k >= s->nterms) {
+                for (int c = 0; c < 6; c++)
+                    q[c][ly][lx] = 0.0f;
+                continue;
+            }
+            const flow_data_term *d = &s->term[k];
+            if (!d->robust)
+                q[5][ly][lx] = 0.0f;
+            if (!inside)
+                continue;
+            __pipeline_memcpy_async(&q[0][ly][lx], &FLOW_PX(d->J.j11, gx, gy), sizeof(float));
+            __pipeline_memcpy_async(&q[1][ly][lx], &FLOW_PX(d->J.j12, gx, gy), sizeof(float));
+            __pipeline_memcpy_async(&q[2][ly][lx], &FLOW_PX(d->J.j13, gx, gy), sizeof(float));
+            __pipeline_memcpy_async(&q[3][ly][lx], &FLOW_PX(d->J.j22, gx, gy), sizeof(float));
+            __pipeline_memcpy_async(&q[4][ly][lx], &FLOW_PX(d->J.j23, gx, gy), sizeof(float));
+            if (d->robust)
+                __pipeline_memcpy_async(&q[5][ly][lx], &FLOW_PX(d->J.j33, gx, gy),
+                                        sizeof(float));
         }
-        const flow_data_term *d = &s->term[k];
-        if (!d->robust)
-            q[5][ly][lx] = 0.0f;
-        if (gx < 0 || gx >= w || gy < 0 || gy >= h)
-            continue;
-        __pipeline_memcpy_async(&q[0][ly][lx], &FLOW_PX(d->J.j11, gx, gy), sizeof(float));
-        __pipeline_memcpy_async(&q[1][ly][lx], &FLOW_PX(d->J.j12, gx, gy), sizeof(float));
-        __pipeline_memcpy_async(&q[2][ly][lx], &FLOW_PX(d->J.j13, gx, gy), sizeof(float));
-        __pipeline_memcpy_async(&q[3][ly][lx], &FLOW_PX(d->J.j22, gx, gy), sizeof(float));
-        __pipeline_memcpy_async(&q[4][ly][lx], &FLOW_PX(d->J.j23, gx, gy), sizeof(float));
-        if (d->robust)
-            __pipeline_memcpy_async(&q[5][ly][lx], &FLOW_PX(d->J.j33, gx, gy), sizeof(float));
     }
     __pipeline_commit();
     __pipeline_wait_prior(0);
