@@ -106,6 +106,9 @@ static void test_upload_download_fill(void)
     flow_plane_free(d, &q);
     CHECK(flow_plane_alloc(d, &q, 0, 5) == FLOW_ERR_INVALID);
     CHECK(q.data == NULL);
+    /* 2^31 elements: offsets are int arithmetic (FLOW_PX), refused before allocating */
+    CHECK(flow_plane_alloc(d, &q, 65536, 32768) == FLOW_ERR_INVALID);
+    CHECK(q.data == NULL);
     free(a);
     free(back);
 }

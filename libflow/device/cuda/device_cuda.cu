@@ -95,6 +95,9 @@ static flow_status cuda_plane_alloc(flow_device *d, flow_plane *p, int width, in
     memset(p, 0, sizeof *p);
     if (width <= 0 || height <= 0)
         return flow_fail(FLOW_ERR_INVALID, "plane size %dx%d is not positive", width, height);
+    if ((long)width * height > FLOW_PLANE_MAX) /* before allocating; the padding after */
+        return flow_fail(FLOW_ERR_INVALID, "plane size %dx%d: more than %ld elements", width,
+                         height, FLOW_PLANE_MAX);
     FLOW_TRY(cuda_enter(d));
     size_t pitch_bytes = 0;
     void *ptr = NULL;
