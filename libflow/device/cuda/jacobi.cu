@@ -175,10 +175,10 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 }
 
 /* Pairs on a nonlinear system, whose single sweeps run on tiles as well
- * (sweeps.cu), and on a linear one of more tiles than the GPU holds at
- * once: there the single sweep is a per-pixel kernel that reads its
- * neighbours through the caches, which on a small grid costs less than
- * staging a tile's border (H100: HS FMG(2,2) at 316x252 0.295 ms in pairs
+ * (sweeps.cu), and on a linear one of more than twice as many tiles as
+ * multiprocessors: a linear system's single sweep is a per-pixel kernel
+ * that reads its neighbours through the caches, which on a small grid
+ * costs less than staging a tile's border (H100: HS FMG(2,2) at 316x252 0.295 ms in pairs
  * against 0.287 in single sweeps, at 1080p 0.871 against 0.895). */
 static int use_pairs(flow_device *d, const flow_jacobi_sweeps_args *a, long tiles)
 {
