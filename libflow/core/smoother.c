@@ -66,12 +66,13 @@ flow_status flow_mg_level_residual_rms(flow_mg *mg, int d, unsigned flags, doubl
 static flow_status sor_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n,
                               int *in_t)
 {
-    const int odd_in_t = in_t && n % 2 && mg->dev->ops->sor_pingpong;
     const flow_sor_sweeps_args a = { *s, L->x, L->t, rhs(L, s->flags), (float)mg->p.omega, n,
-                                     odd_in_t };
+                                     in_t != NULL };
+    int passes = 0;
+    FLOW_TRY(flow_sor_sweeps_run(mg->dev, &a, &passes));
     if (in_t)
-        *in_t = odd_in_t;
-    return flow_sor_sweeps_run(mg->dev, &a);
+        *in_t = passes % 2;
+    return FLOW_OK;
 }
 
 static flow_status jacobi_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n,

@@ -158,3 +158,13 @@ flow_status flow_event_elapsed(const flow_event *start, const flow_event *end, f
         return flow_fail(FLOW_ERR_INVALID, "flow_event_elapsed: events of two devices");
     return start->d->ops->event_elapsed(start->d, start->impl, end->impl, ms);
 }
+
+flow_status flow_plane_size_check(int width, int height, long pitch)
+{
+    if (width <= 0 || height <= 0)
+        return flow_fail(FLOW_ERR_INVALID, "plane size %dx%d is not positive", width, height);
+    if (pitch * height > FLOW_PLANE_MAX)
+        return flow_fail(FLOW_ERR_INVALID, "plane size %dx%d: more than %ld elements", width,
+                         height, FLOW_PLANE_MAX);
+    return FLOW_OK;
+}

@@ -31,9 +31,6 @@ typedef enum flow_lane { FLOW_LANE_COMPUTE, FLOW_LANE_UPLOAD, FLOW_LANE_DOWNLOAD
 
 typedef struct flow_device_ops {
     const char *kind; /* "cpu" or "cuda" */
-    /* 1: sor_sweeps alternates x -> t -> x (CUDA's tiles), so an odd count
-     * ends in t unless it copies back; 0: the sweeps run in place on x. */
-    int sor_pingpong;
 
     /* Opens GPU number `index` (ignored by the CPU), filling d->impl and
      * d->name; FLOW_ERR_NO_DEVICE when it is unusable. */
@@ -99,14 +96,13 @@ typedef struct flow_device_ops {
     /* Every sweep of a smoother on a grid of at most FLOW_SMALL_GRID pixels
      * (flow_jacobi_small or flow_sor_small of libflow/pixel/variational.h) in one call. */
     flow_status (*smooth_small)(flow_device *d, const flow_smooth_small_args *a);
-    /* n red-black SOR sweeps on a grid of any size (flow_sor_sweeps_args of
-     * libflow/pixel/variational.h), the result in x; in t after an odd count
-     * with odd_in_t set, on a device with sor_pingpong. */
-    flow_status (*sor_sweeps)(flow_device *d, const flow_sor_sweeps_args *a);
-    /* n damped Jacobi sweeps on a grid of any size (flow_jacobi_sweeps_args
-     * of libflow/pixel/variational.h) in passes x -> t -> x ..., their
-     * number into *passes: the result in x, in t after an odd number of
-     * passes with odd_in_t set. */
+    /* n red-black SOR sweeps (flow_sor_sweeps_args of
+     * libflow/pixel/variational.h) and n damped Jacobi sweeps
+     * (flow_jacobi_sweeps_args) on a grid of any size, in passes from one of
+     * x and t into the other, their number into *passes (0: in place on
+     * x): the result in x, in t after an odd number of passes with odd_in_t
+     * set. */
+    flow_status (*sor_sweeps)(flow_device *d, const flow_sor_sweeps_args *a, int *passes);
     flow_status (*jacobi_sweeps)(flow_device *d, const flow_jacobi_sweeps_args *a, int *passes);
     /* A whole multigrid cycle from a level of at most FLOW_SMALL_GRID pixels
      * down to the coarsest (flow_small_cycle of libflow/pixel/coarse.h) in one call. */
@@ -140,6 +136,11 @@ struct flow_device {
 
 /* The most values sort_desc orders: indices stay exact in a float. */
 #define FLOW_SORT_MAX (1L << 24)
+
+/* The devices' plane_alloc: FLOW_OK when a width x height plane with rows
+ * of `pitch` floats may exist (positive sides, at most FLOW_PLANE_MAX
+ * elements), else FLOW_ERR_INVALID naming the size. */
+flow_status flow_plane_size_check(int width, int height, long pitch);
 
 /* ---- the calls of the core ---------------------------------------------- */
 
@@ -182,9 +183,10 @@ static inline flow_status flow_smooth_small_run(flow_device *d, const flow_smoot
 {
     return d->ops->smooth_small(d, a);
 }
-static inline flow_status flow_sor_sweeps_run(flow_device *d, const flow_sor_sweeps_args *a)
+static inline flow_status flow_sor_sweeps_run(flow_device *d, const flow_sor_sweeps_args *a,
+                                              int *passes)
 {
-    return d->ops->sor_sweeps(d, a);
+    return d->ops->sor_sweeps(d, a, passes);
 }
 static inline flow_status flow_jacobi_sweeps_run(flow_device *d,
                                                  const flow_jacobi_sweeps_args *a, int *passes)

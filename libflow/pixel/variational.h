@@ -556,7 +556,7 @@ typedef struct flow_sor_sweeps_args {
     flow_pair x, t, f;
     float omega;
     int sweeps;
-    int odd_in_t; /* 1: a ping-pong device leaves an odd count's result in t */
+    int odd_in_t; /* 1: the result may stay in t after an odd number of passes */
 } flow_sor_sweeps_args;
 
 FLOW_HD float flow_psi_s_tile(const flow_system *s, const float *u, const float *v, int pu,

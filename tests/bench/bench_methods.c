@@ -323,18 +323,19 @@ static flow_status w_smooth_small(flow_device *d, const flow_smooth_small_args *
 }
 /* SOR sweeps on tiles, a launch per sweep: each sweep reads the tensors,
  * f and x once and writes x once (the GPU's tiles; the CPU runs the
- * per-pixel operations), plus the copy back after an odd count unless the
- * caller takes the result from t. */
-static flow_status w_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
+ * per-pixel operations in place), plus the copy back after an odd number
+ * of passes unless the caller takes the result from t. */
+static flow_status w_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, int *passes)
 {
-    const double px = NPX(&a->x.u);
-    if (a->sweeps > 0) {
-        const int back = a->sweeps % 2 && !(a->odd_in_t && real->sor_pingpong);
+    const flow_status s = real->sor_sweeps(d, a, passes);
+    if (s == FLOW_OK && a->sweeps > 0) {
+        const double px = NPX(&a->x.u);
+        const int back = *passes % 2 && !a->odd_in_t;
         dev_bytes += a->sweeps * px * (sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0)
                      + (back ? 16.0 * px : 0.0);
         launches += a->sweeps + back;
     }
-    return real->sor_sweeps(d, a);
+    return s;
 }
 /* Jacobi sweeps, a launch per pass (the GPU's passes run two sweeps each
  * on tiles where that is faster): counted as the traffic of the sweeps

@@ -693,7 +693,8 @@ static void test_sor_sweeps_match_halves(void)
         const float omega = 1.4f;
         const flow_pair fr = rhs ? c.f : none;
         const flow_sor_sweeps_args a = { s, c.xs, c.ts, fr, omega, sweeps, 0 };
-        CHECK_OK(flow_sor_sweeps_run(d, &a));
+        int passes = 0;
+        CHECK_OK(flow_sor_sweeps_run(d, &a, &passes));
         per_pixel_sor(d, &s, &c.xp, &c.tp, &fr, omega, sweeps);
         const int same = same_pair(d, &c.xs, &c.xp);
         if (!same)

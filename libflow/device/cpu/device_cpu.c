@@ -45,13 +45,9 @@ static flow_status cpu_plane_alloc(flow_device *d, flow_plane *p, int width, int
 {
     (void)d;
     memset(p, 0, sizeof *p);
-    if (width <= 0 || height <= 0)
-        return flow_fail(FLOW_ERR_INVALID, "plane size %dx%d is not positive", width, height);
     /* Rows padded to 16 floats (64 bytes) so that rows start cache-aligned. */
     const long pitch = ((long)width + 15) & ~15L;
-    if (pitch * height > FLOW_PLANE_MAX)
-        return flow_fail(FLOW_ERR_INVALID, "plane size %dx%d: more than %ld elements", width,
-                         height, FLOW_PLANE_MAX);
+    FLOW_TRY(flow_plane_size_check(width, height, pitch));
     p->data = aligned_alloc(64, (size_t)pitch * (size_t)height * sizeof(float));
     if (!p->data)
         return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a %dx%d plane", width, height);

@@ -49,9 +49,11 @@ flow_status cpu_smooth_small(flow_device *d, const flow_smooth_small_args *a)
     return FLOW_OK;
 }
 
-/* Per sweep the operations of the per-pixel path, Psi'_S into t.u. */
-flow_status cpu_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
+/* Per sweep the operations of the per-pixel path, in place on x (no
+ * passes), Psi'_S into t.u. */
+flow_status cpu_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, int *passes)
 {
+    *passes = 0;
     const flow_diffusivity_args diff = { a->s, a->x, a->t.u };
     flow_sor_half_args half = { a->s, a->x, a->f, a->t.u, 0, a->omega };
     for (int k = 0; k < a->sweeps; k++) {

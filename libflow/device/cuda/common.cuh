@@ -98,7 +98,7 @@ flow_status cuda_small_cycle(flow_device *d, const flow_small_cycle_args *a);
 flow_status cuda_sum_squares(flow_device *d, const flow_plane *p, double *sum);
 
 /* sweeps.cu: red-black SOR, a sweep per launch on tiles */
-flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a);
+flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, int *passes);
 
 /* jacobi.cu: Jacobi sweeps, two per launch on tiles where that is faster */
 flow_status cuda_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a, int *passes);

@@ -93,11 +93,7 @@ static void cuda_close(flow_device *d)
 static flow_status cuda_plane_alloc(flow_device *d, flow_plane *p, int width, int height)
 {
     memset(p, 0, sizeof *p);
-    if (width <= 0 || height <= 0)
-        return flow_fail(FLOW_ERR_INVALID, "plane size %dx%d is not positive", width, height);
-    if ((long)width * height > FLOW_PLANE_MAX) /* before allocating; the padding after */
-        return flow_fail(FLOW_ERR_INVALID, "plane size %dx%d: more than %ld elements", width,
-                         height, FLOW_PLANE_MAX);
+    FLOW_TRY(flow_plane_size_check(width, height, width)); /* before allocating */
     FLOW_TRY(cuda_enter(d));
     size_t pitch_bytes = 0;
     void *ptr = NULL;
@@ -106,10 +102,11 @@ static flow_status cuda_plane_alloc(flow_device *d, flow_plane *p, int width, in
     FLOW_TRY(flow_cuda_alloc_check(d, cudaMallocPitch(&ptr, &pitch_bytes,
                                                       (size_t)width * sizeof(float), (size_t)height),
                                    (size_t)width * height * sizeof(float), what));
-    if ((long)(pitch_bytes / sizeof(float)) * height > FLOW_PLANE_MAX) {
+    const flow_status padded =
+        flow_plane_size_check(width, height, (long)(pitch_bytes / sizeof(float)));
+    if (padded != FLOW_OK) {
         cudaFree(ptr);
-        return flow_fail(FLOW_ERR_INVALID, "plane size %dx%d: more than %ld elements", width,
-                         height, FLOW_PLANE_MAX);
+        return padded;
     }
     p->data = (float *)ptr;
     p->width = width;
@@ -232,7 +229,6 @@ static flow_status cuda_event_elapsed(flow_device *d, void *start, void *end, fl
 #define FLOW_CUDA_ENTRY(stem, A, W, H, G) .stem = cuda_##stem,
 extern "C" const flow_device_ops flow_cuda_ops = {
     .kind = "cuda",
-    .sor_pingpong = 1,
     .open = cuda_open,
     .close = cuda_close,
     .count = cuda_count,

@@ -21,9 +21,7 @@
  * neighbours compute around them, so that no tile reads what another
  * writes; an odd count ends with one sweep of sweeps.cu, and so does every
  * sweep where pairs do not pay (use_pairs). */
-#include "common.cuh"
-
-#include <cuda_pipeline_primitives.h>
+#include "stage.cuh"
 
 #define PAIR_X 32
 #define PAIR_Y 16
@@ -37,13 +35,9 @@
  * once (four blocks per multiprocessor; on the H100, nonlinear CLG's
  * FMG(2,2) took 1.287 ms at 1080p with these against 1.336 with 512
  * threads and two blocks); a grid of fewer takes 512 or 1024 threads a
- * tile, as in sweeps.cu. */
-#ifndef PAIR_THREADS
+ * tile (cuda_tile_threads). */
 #define PAIR_THREADS 256
-#endif
-#ifndef PAIR_MIN_BLOCKS
 #define PAIR_MIN_BLOCKS 4
-#endif
 
 /* The floats a tile stages for a system of nterms data terms: the flow on
  * region 4, after the first sweep on region 2, g and Psi'_S on region 3,
@@ -54,8 +48,8 @@ static size_t pair_shared_bytes(int nterms)
 }
 
 /* The Jacobi update at pixel (x, y) of a w x h grid: the flow at u, v (row
- * pitch pu), Psi'_S at ps (pitch pp), the tensors at j (term k, component c
- * at j[(6k + c) * area]). */
+ * pitch pu), Psi'_S at ps (pitch pp), the tensors staged at j (region 2,
+ * stage.cuh). */
 static __device__ __forceinline__ void pair_update(const flow_system *s, const float *u,
                                                    const float *v, int pu, const float *ps,
                                                    int pp, const float *j, float fu, float fv,
@@ -63,13 +57,7 @@ static __device__ __forceinline__ void pair_update(const flow_system *s, const f
                                                    float *nu, float *nv)
 {
     flow_tensor_at J[FLOW_TERMS_MAX];
-    FLOW_UNROLL
-    for (int k = 0; k < FLOW_TERMS_MAX; k++)
-        if (k < s->nterms) {
-            const float *q = j + 6 * k * RA(2);
-            J[k].j11 = q[0], J[k].j12 = q[RA(2)], J[k].j13 = q[2 * RA(2)];
-            J[k].j22 = q[3 * RA(2)], J[k].j23 = q[4 * RA(2)], J[k].j33 = q[5 * RA(2)];
-        }
+    staged_tensors(s, j, RA(2), J);
     const flow_var_terms t = flow_var_terms_tile(s, u, v, pu, ps, pp, J, x, y, w, h);
     flow_jacobi_update(s, &t, fu, fv, weight, nu, nv);
 }
@@ -106,23 +94,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         const int gx = x0 + i % RW(2) - 2, gy = y0 + i / RW(2) - 2;
         if (gx < 0 || gx >= w || gy < 0 || gy >= h)
             continue;
-        FLOW_UNROLL /* each plane's address from a fixed place in the parameters */
-        for (int k = 0; k < FLOW_TERMS_MAX; k++) {
-            if (k >= s->nterms)
-                break;
-            const flow_data_term *d = &s->term[k];
-            float *q = sj + 6 * k * RA(2) + i;
-            __pipeline_memcpy_async(&q[0], &FLOW_PX(d->J.j11, gx, gy), sizeof(float));
-            __pipeline_memcpy_async(&q[RA(2)], &FLOW_PX(d->J.j12, gx, gy), sizeof(float));
-            __pipeline_memcpy_async(&q[2 * RA(2)], &FLOW_PX(d->J.j13, gx, gy), sizeof(float));
-            __pipeline_memcpy_async(&q[3 * RA(2)], &FLOW_PX(d->J.j22, gx, gy), sizeof(float));
-            __pipeline_memcpy_async(&q[4 * RA(2)], &FLOW_PX(d->J.j23, gx, gy), sizeof(float));
-            if (d->robust)
-                __pipeline_memcpy_async(&q[5 * RA(2)], &FLOW_PX(d->J.j33, gx, gy),
-                                        sizeof(float));
-            else
-                q[5 * RA(2)] = 0.0f;
-        }
+        stage_tensors(s, sj + i, RA(2), gx, gy);
         if (rhs) {
             __pipeline_memcpy_async(&fu[i], &FLOW_PX(a.f.u, gx, gy), sizeof(float));
             __pipeline_memcpy_async(&fv[i], &FLOW_PX(a.f.v, gx, gy), sizeof(float));
@@ -191,10 +163,10 @@ flow_status cuda_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a,
     FLOW_TRY(cuda_enter(d));
     const int w = a->x.u.width, h = a->x.u.height;
     const dim3 grid((unsigned)(w + PAIR_X - 1) / PAIR_X, (unsigned)(h + PAIR_Y - 1) / PAIR_Y);
-    const long tiles = (long)grid.x * grid.y, sms = cuda_of(d)->prop.multiProcessorCount;
+    const long tiles = (long)grid.x * grid.y;
     const int pairs = use_pairs(d, a, tiles) ? a->sweeps / 2 : 0;
     if (pairs) {
-        const int threads = tiles <= sms ? 1024 : tiles <= 2 * sms ? 512 : PAIR_THREADS;
+        const int threads = cuda_tile_threads(d, tiles, PAIR_THREADS);
         void (*const kernel)(flow_jacobi_sweeps_args, flow_pair, flow_pair) =
             threads == 1024  ? flow_jacobi_pair_kernel<1024, 1>
             : threads == 512 ? flow_jacobi_pair_kernel<512, 2>

@@ -28,9 +28,7 @@
  * own pixel's tensors into registers.  Every value comes from
  * flow_psi_s_tile, flow_sor_tile and flow_var_terms_tile of
  * libflow/pixel/variational.h and the per-pixel path's updates. */
-#include "common.cuh"
-
-#include <cuda_pipeline_primitives.h>
+#include "stage.cuh"
 
 #define TILE_X 32
 #define TILE_Y 16
@@ -78,12 +76,7 @@ static __device__ __forceinline__ void colour_pass(const flow_sor_sweeps_args *a
         const int fx = lx - m + BORDER, fy = r - m + BORDER; /* in su, sv */
         const int jx = lx - m + 1, jy = r - m + 1;          /* in sj */
         flow_tensor_at J[FLOW_TERMS_MAX];
-        FLOW_UNROLL
-        for (int k = 0; k < FLOW_TERMS_MAX; k++) {
-            const float(*q)[J_H][J_W] = sj + 6 * k;
-            J[k].j11 = q[0][jy][jx], J[k].j12 = q[1][jy][jx], J[k].j13 = q[2][jy][jx];
-            J[k].j22 = q[3][jy][jx], J[k].j23 = q[4][jy][jx], J[k].j33 = q[5][jy][jx];
-        }
+        staged_tensors(&a->s, &sj[0][jy][jx], J_W * J_H, J);
         float nu, nv;
         flow_sor_tile(&a->s, &su[fy][fx], &sv[fy][fx], FLOW_W, &sp[fy - 1][fx - 1], PSI_W, J,
                       &a->f, gx, gy, w, h, a->omega, &nu, &nv);
@@ -153,38 +146,13 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     const int x0 = blockIdx.x * TILE_X, y0 = blockIdx.y * TILE_Y;
     const int tid = threadIdx.y * blockDim.x + threadIdx.x, nt = blockDim.x * blockDim.y;
     /* the flow as the sweep starts and the tensors of the pixels inside the
-     * grid that the colours update, in the order of flow_tensor_at (J33 0
-     * for a quadratic term, every value 0 for a term the system lacks:
-     * read, never used).  Asynchronous copies, so that all of a thread's
-     * loads are in flight at once. */
+     * grid that the colours update (stage.cuh).  Asynchronous copies, so
+     * that all of a thread's loads are in flight at once. */
     stage_flow(s, src, su, sv, sg, BORDER, TILE_Y, x0, y0, w, h, tid, nt);
     for (int i = tid; i < J_W * J_H; i += nt) {
-        const int lx = i % J_W, ly = i / J_W, gx = x0 + lx - 1, gy = y0 + ly - 1;
-        const int inside = gx >= 0 && gx < w && gy >= 0 && gy < h;
-        /* unrolled over the terms, so that each plane's address comes from
-         * a fixed place in the parameters (not an indexed load per value) */
-        FLOW_UNROLL
-        for (int k = 0; k < FLOW_TERMS_MAX; k++) {
-            float(*q)[J_H][J_W] = sj + 6 * k;
-            if (k >= s->nterms) {
-                for (int c = 0; c < 6; c++)
-                    q[c][ly][lx] = 0.0f;
-                continue;
-            }
-            const flow_data_term *d = &s->term[k];
-            if (!d->robust)
-                q[5][ly][lx] = 0.0f;
-            if (!inside)
-                continue;
-            __pipeline_memcpy_async(&q[0][ly][lx], &FLOW_PX(d->J.j11, gx, gy), sizeof(float));
-            __pipeline_memcpy_async(&q[1][ly][lx], &FLOW_PX(d->J.j12, gx, gy), sizeof(float));
-            __pipeline_memcpy_async(&q[2][ly][lx], &FLOW_PX(d->J.j13, gx, gy), sizeof(float));
-            __pipeline_memcpy_async(&q[3][ly][lx], &FLOW_PX(d->J.j22, gx, gy), sizeof(float));
-            __pipeline_memcpy_async(&q[4][ly][lx], &FLOW_PX(d->J.j23, gx, gy), sizeof(float));
-            if (d->robust)
-                __pipeline_memcpy_async(&q[5][ly][lx], &FLOW_PX(d->J.j33, gx, gy),
-                                        sizeof(float));
-        }
+        const int gx = x0 + i % J_W - 1, gy = y0 + i / J_W - 1;
+        if (gx >= 0 && gx < w && gy >= 0 && gy < h) /* outside: never read */
+            stage_tensors(s, &sj[0][0][0] + i, J_W * J_H, gx, gy);
     }
     __pipeline_commit();
     __pipeline_wait_prior(0);
@@ -303,13 +271,12 @@ static flow_status terms_launch(flow_device *d, const A *a, const char *name)
     return FLOW_CUDA_LAUNCHED(name);
 }
 
-flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
+flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, int *passes)
 {
     FLOW_TRY(cuda_enter(d));
     const int w = a->x.u.width, h = a->x.u.height;
     const dim3 grid((unsigned)(w + TILE_X - 1) / TILE_X, (unsigned)(h + TILE_Y - 1) / TILE_Y);
-    const long tiles = (long)grid.x * grid.y, sms = cuda_of(d)->prop.multiProcessorCount;
-    const int threads = tiles <= sms ? 1024 : tiles <= 2 * sms ? 512 : SWEEP_THREADS;
+    const int threads = cuda_tile_threads(d, (long)grid.x * grid.y, SWEEP_THREADS);
     void (*const kernel)(flow_sor_sweeps_args, flow_pair, flow_pair) =
         threads == 1024  ? flow_sor_sweep_kernel<1024, 1>
         : threads == 512 ? flow_sor_sweep_kernel<512, 2>
@@ -320,6 +287,7 @@ flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a)
         kernel<<<grid, block, 0, cuda_stream(d)>>>(*a, src, dst);
         FLOW_TRY(FLOW_CUDA_LAUNCHED("sor_sweeps"));
     }
+    *passes = a->sweeps;
     if (a->sweeps % 2 && !a->odd_in_t) { /* the result back into x */
         const flow_copy_pair_args back = { a->x, a->t };
         return cuda_copy_pair(d, &back);
