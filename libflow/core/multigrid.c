@@ -175,7 +175,7 @@ static flow_status restrict_tensors(flow_mg *mg)
 }
 
 static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int gamma,
-                         const char *kind);
+                         const char *kind, const flow_prolong_pair_args *pre);
 
 /* RMS of the FAS correction x2 - R x of level L, for the trace only: read
  * back to the host (a trace waits for the device anyway). */
@@ -204,9 +204,11 @@ static flow_status trace_diff_rms(flow_mg *mg, const flow_mg_level *L, double *r
 }
 
 /* The coarse-grid correction of level d from level d + 1 (the middle of
- * algorithms 2.8.4, 2.8.5 and 2.8.8). */
+ * algorithms 2.8.4, 2.8.5 and 2.8.8), up to its prolongation onto x, which
+ * it leaves in *corr for the caller: the postsmoothing takes it with its
+ * first sweeps (flow_mg_smooth). */
 static flow_status coarse_correction(flow_mg *mg, flow_exec *ex, int d, unsigned flags,
-                                     int gamma, const char *kind)
+                                     int gamma, const char *kind, flow_prolong_pair_args *corr)
 {
     flow_device *dev = mg->dev;
     flow_mg_level *L = &mg->lev[d], *C = &mg->lev[d + 1];
@@ -238,7 +240,7 @@ static flow_status coarse_correction(flow_mg *mg, flow_exec *ex, int d, unsigned
         FLOW_TRY(flow_pair_fill(dev, &C->x, 0.0f));
         flow_tracef(ex, d, "  \\ f%d = R[%d->%d] r%d", c, d, c, d);
     }
-    FLOW_TRY(cycle(mg, ex, c, cflags, gamma, kind));
+    FLOW_TRY(cycle(mg, ex, c, cflags, gamma, kind, NULL));
     if (flow_tracing(ex)) {
         double rms;
         FLOW_TRY(mg->nonlinear ? trace_diff_rms(mg, C, &rms) : flow_pair_rms(dev, &C->x, &rms));
@@ -252,7 +254,8 @@ static flow_status coarse_correction(flow_mg *mg, flow_exec *ex, int d, unsigned
     /* x += P (x2 - R x) (FAS) or x += P e2 */
     const flow_prolong_pair_args pp = { L->x, C->x, mg->nonlinear ? C->xr : none,
                                         mg->nonlinear, 1, 0.0f };
-    return flow_k_prolong_pair(dev, &pp);
+    *corr = pp;
+    return FLOW_OK;
 }
 
 /* The cycle from a level of at most FLOW_SMALL_GRID pixels in one device
@@ -264,7 +267,8 @@ static int small_cycle_fits(const flow_mg *mg, const flow_exec *ex, int d)
            && (long)mg->lev[d].width * mg->lev[d].height <= FLOW_SMALL_GRID;
 }
 
-static flow_status small_cycle(flow_mg *mg, int d, unsigned flags, int gamma)
+static flow_status small_cycle(flow_mg *mg, int d, unsigned flags, int gamma,
+                               const flow_prolong_pair_args *pre)
 {
     const flow_solver_params *p = &mg->p;
     flow_small_cycle_args a;
@@ -284,30 +288,40 @@ static flow_status small_cycle(flow_mg *mg, int d, unsigned flags, int gamma)
     a.fas = mg->nonlinear;
     a.sor = mg->use_sor;
     a.omega = (float)(mg->use_sor ? p->omega : p->jacobi_weight);
+    a.with_pre = pre != NULL;
+    if (pre)
+        a.pre = *pre;
     return flow_small_cycle_run(mg->dev, &a);
 }
 
-/* VCYCLE / WCYCLE (gamma 1 / 2) from level d, in place on lev[d].x; the
- * deepest level is smoothed n0 times ("bottom").  A smoothing that leaves
- * the iterate in t (one GPU SOR sweep) swaps the level's x and t for the
- * rest of the cycle, so that V(1,1) ends back in x with no copy. */
+/* VCYCLE / WCYCLE (gamma 1 / 2) from level d, in place on lev[d].x after
+ * the prolongation pre onto it (when given); the deepest level is smoothed
+ * n0 times ("bottom").  A smoothing that leaves the iterate in t (a GPU
+ * pass of SOR or Jacobi pairs after an odd count) swaps the level's x and
+ * t for the rest of the cycle, so that V(1,1) ends back in x with no copy.
+ * Each prolongation goes with the smoothing after it, where one follows. */
 static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int gamma,
-                         const char *kind)
+                         const char *kind, const flow_prolong_pair_args *pre)
 {
     const flow_solver_params *p = &mg->p;
     flow_mg_level *L = &mg->lev[d];
     if (small_cycle_fits(mg, ex, d))
-        return small_cycle(mg, d, flags, gamma);
+        return small_cycle(mg, d, flags, gamma, pre);
     if (d == mg->nlevels - 1)
-        return flow_mg_smooth(mg, ex, d, flags, p->n0, "S", NULL, NULL);
+        return flow_mg_smooth(mg, ex, d, flags, p->n0, "S", NULL, NULL, pre);
     int in_t = 0, swaps = 0;
-    flow_status s = flow_mg_smooth(mg, ex, d, flags, p->n1, kind, "presmooth", &in_t);
+    flow_status s = flow_mg_smooth(mg, ex, d, flags, p->n1, kind, "presmooth", &in_t, pre);
     if (in_t)
         flow_mg_swap_xt(L), swaps++;
-    for (int g = 0; g < gamma && s == FLOW_OK; g++)
-        s = coarse_correction(mg, ex, d, flags, gamma, kind);
+    flow_prolong_pair_args corr;
+    memset(&corr, 0, sizeof corr);
+    for (int g = 0; g < gamma && s == FLOW_OK; g++) {
+        s = coarse_correction(mg, ex, d, flags, gamma, kind, &corr);
+        if (s == FLOW_OK && g + 1 < gamma) /* the next residual reads the corrected x */
+            s = flow_k_prolong_pair(mg->dev, &corr);
+    }
     if (s == FLOW_OK)
-        s = flow_mg_smooth(mg, ex, d, flags, p->n2, kind, "postsmooth", &in_t);
+        s = flow_mg_smooth(mg, ex, d, flags, p->n2, kind, "postsmooth", &in_t, &corr);
     if (s == FLOW_OK && in_t)
         flow_mg_swap_xt(L), swaps++;
     if (swaps % 2) {
@@ -320,14 +334,14 @@ static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int 
 }
 
 /* FMG and cascadic: the solution of level d prolongated as the initial
- * guess of level d - 1. */
-static flow_status to_finer(flow_mg *mg, flow_exec *ex, int d)
+ * guess of level d - 1, applied by the smoothing that starts there. */
+static flow_prolong_pair_args to_finer(flow_mg *mg, flow_exec *ex, int d)
 {
     flow_tracef(ex, d - 1, "[depth: %d] -> [depth: %d] | x%d = P[%d->%d] x%d", d, d - 1, d - 1,
                 d, d - 1, d);
     const flow_pair none = {{0}, {0}};
     const flow_prolong_pair_args a = { mg->lev[d - 1].x, mg->lev[d].x, none, 0, 0, 0.0f };
-    return flow_k_prolong_pair(mg->dev, &a);
+    return a;
 }
 
 /* FMG (algorithms 2.8.7, 2.8.9): from the coarsest level up, `cycles`
@@ -338,13 +352,15 @@ static flow_status fmg(flow_mg *mg, flow_exec *ex)
     const int D = mg->nlevels - 1;
     const unsigned full = flow_mg_flags_full(mg);
     FLOW_TRY(flow_pair_fill(mg->dev, &mg->lev[D].x, 0.0f));
+    flow_prolong_pair_args up;
+    memset(&up, 0, sizeof up);
     for (int d = D; d >= 0; d--) {
         for (int c = 1; c <= mg->p.cycles; c++) {
             flow_tracef(ex, d, "{depth: %d, cycle: %d/%d}", d, c, mg->p.cycles);
-            FLOW_TRY(cycle(mg, ex, d, full, 1, "V"));
+            FLOW_TRY(cycle(mg, ex, d, full, 1, "V", d < D && c == 1 ? &up : NULL));
         }
         if (d > 0)
-            FLOW_TRY(to_finer(mg, ex, d));
+            up = to_finer(mg, ex, d);
     }
     return FLOW_OK;
 }
@@ -356,10 +372,13 @@ static flow_status cascadic(flow_mg *mg, flow_exec *ex)
     const int D = mg->nlevels - 1;
     const unsigned full = flow_mg_flags_full(mg);
     FLOW_TRY(flow_pair_fill(mg->dev, &mg->lev[D].x, 0.0f));
+    flow_prolong_pair_args up;
+    memset(&up, 0, sizeof up);
     for (int d = D; d >= 0; d--) {
-        FLOW_TRY(flow_mg_smooth(mg, ex, d, full, mg->p.iterations, "C", "cascadic", NULL));
+        FLOW_TRY(flow_mg_smooth(mg, ex, d, full, mg->p.iterations, "C", "cascadic", NULL,
+                                d < D ? &up : NULL));
         if (d > 0)
-            FLOW_TRY(to_finer(mg, ex, d));
+            up = to_finer(mg, ex, d);
     }
     return FLOW_OK;
 }
@@ -375,7 +394,7 @@ static flow_status solve(flow_mg *mg, flow_exec *ex)
         s = mg->warm ? FLOW_OK : flow_pair_fill(mg->dev, &mg->lev[0].x, 0.0f);
         if (s == FLOW_OK)
             s = flow_mg_smooth(mg, ex, 0, full, p->iterations,
-                               p->solver == FLOW_SOLVER_RBSOR ? "SOR" : "J", "solve", NULL);
+                               p->solver == FLOW_SOLVER_RBSOR ? "SOR" : "J", "solve", NULL, NULL);
         break;
     case FLOW_SOLVER_VCYCLE:
     case FLOW_SOLVER_WCYCLE:
@@ -383,7 +402,7 @@ static flow_status solve(flow_mg *mg, flow_exec *ex)
         for (int c = 1; s == FLOW_OK && c <= p->cycles; c++) {
             flow_tracef(ex, 0, "{depth: 0, cycle: %d/%d}", c, p->cycles);
             s = cycle(mg, ex, 0, full, p->solver == FLOW_SOLVER_VCYCLE ? 1 : 2,
-                      p->solver == FLOW_SOLVER_VCYCLE ? "V" : "W");
+                      p->solver == FLOW_SOLVER_VCYCLE ? "V" : "W", NULL);
         }
         break;
     case FLOW_SOLVER_CASCADIC:

@@ -165,9 +165,13 @@ unsigned flow_mg_flags_coarse(const flow_mg *mg);
  * nonlinearities.  `kind` and `label` name the step in the trace ("V",
  * "presmooth"; label NULL: the bottom solve).  With in_t, the result may be
  * left in the level's t instead (SOR on the GPU after an odd count): *in_t
- * says so. */
+ * says so.  With pre, the prolongation pre (onto the level's x) comes
+ * first: the sweeps of a grid above FLOW_SMALL_GRID take it with their first
+ * pass where the device can (flow_jacobi_sweeps_args, flow_sor_sweeps_args),
+ * a small grid's after its own launch. */
 flow_status flow_mg_smooth(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int n,
-                           const char *kind, const char *label, int *in_t);
+                           const char *kind, const char *label, int *in_t,
+                           const flow_prolong_pair_args *pre);
 /* RMS of r = f - N(x) on level d (into the level's scratch pair t). */
 flow_status flow_mg_level_residual_rms(flow_mg *mg, int d, unsigned flags, double *rms);
 

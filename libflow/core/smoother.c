@@ -64,10 +64,13 @@ flow_status flow_mg_level_residual_rms(flow_mg *mg, int d, unsigned flags, doubl
 }
 
 static flow_status sor_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n,
-                              int *in_t)
+                              int *in_t, const flow_prolong_pair_args *pre)
 {
-    const flow_sor_sweeps_args a = { *s, L->x, L->t, rhs(L, s->flags), (float)mg->p.omega, n,
-                                     in_t != NULL };
+    flow_sor_sweeps_args a = { .s = *s, .x = L->x, .t = L->t, .f = rhs(L, s->flags),
+                               .omega = (float)mg->p.omega, .sweeps = n,
+                               .odd_in_t = in_t != NULL, .with_pre = pre != NULL };
+    if (pre)
+        a.pre = *pre;
     int passes = 0;
     FLOW_TRY(flow_sor_sweeps_run(mg->dev, &a, &passes));
     if (in_t)
@@ -76,10 +79,13 @@ static flow_status sor_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *
 }
 
 static flow_status jacobi_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n,
-                                 int *in_t)
+                                 int *in_t, const flow_prolong_pair_args *pre)
 {
-    const flow_jacobi_sweeps_args a = { *s, L->x, L->t, rhs(L, s->flags),
-                                        (float)mg->p.jacobi_weight, n, in_t != NULL };
+    flow_jacobi_sweeps_args a = { .s = *s, .x = L->x, .t = L->t, .f = rhs(L, s->flags),
+                                  .weight = (float)mg->p.jacobi_weight, .sweeps = n,
+                                  .odd_in_t = in_t != NULL, .with_pre = pre != NULL };
+    if (pre)
+        a.pre = *pre;
     int passes = 0;
     FLOW_TRY(flow_jacobi_sweeps_run(mg->dev, &a, &passes));
     if (in_t)
@@ -87,31 +93,42 @@ static flow_status jacobi_sweeps(flow_mg *mg, flow_mg_level *L, const flow_syste
     return FLOW_OK;
 }
 
-/* n sweeps of the smoother on level d, the result in x, or in t where
- * *in_t (0 on entry, when given) is set. */
-static flow_status sweeps(flow_mg *mg, int d, const flow_system *s, int n, int *in_t)
+/* n sweeps of the smoother on level d after the prolongation pre (when
+ * given), the result in x, or in t where *in_t (0 on entry, when given) is
+ * set. */
+static flow_status sweeps(flow_mg *mg, int d, const flow_system *s, int n, int *in_t,
+                          const flow_prolong_pair_args *pre)
 {
     flow_mg_level *L = &mg->lev[d];
+    const int small = (long)L->width * L->height <= FLOW_SMALL_GRID;
+    if (pre && (n <= 0 || small)) {
+        FLOW_TRY(flow_k_prolong_pair(mg->dev, pre));
+        pre = NULL;
+    }
     if (n <= 0)
         return FLOW_OK;
-    if ((long)L->width * L->height <= FLOW_SMALL_GRID) {
+    if (small) {
         const flow_smooth_small_args a = {
             *s, L->x, L->t, rhs(L, s->flags),
             (float)(mg->use_sor ? mg->p.omega : mg->p.jacobi_weight), n, mg->use_sor
         };
         return flow_smooth_small_run(mg->dev, &a);
     }
-    return mg->use_sor ? sor_sweeps(mg, L, s, n, in_t) : jacobi_sweeps(mg, L, s, n, in_t);
+    return mg->use_sor ? sor_sweeps(mg, L, s, n, in_t, pre)
+                       : jacobi_sweeps(mg, L, s, n, in_t, pre);
 }
 
 flow_status flow_mg_smooth(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int n,
-                           const char *kind, const char *label, int *in_t)
+                           const char *kind, const char *label, int *in_t,
+                           const flow_prolong_pair_args *pre)
 {
     const flow_system s = level_system(mg, d, flags);
     if (in_t)
         *in_t = 0;
     if (!flow_tracing(ex))
-        return sweeps(mg, d, &s, n, in_t);
+        return sweeps(mg, d, &s, n, in_t, pre);
+    if (pre)
+        FLOW_TRY(flow_k_prolong_pair(mg->dev, pre));
     const char *nl = mg->nonlinear ? "_NL" : "";
     if (label)
         flow_tracef(ex, d, "%s%s[%s, depth: %d, n: %d] | A%d x%d = f%d", kind, nl, label, d, n, d,
@@ -122,7 +139,7 @@ flow_status flow_mg_smooth(flow_mg *mg, flow_exec *ex, int d, unsigned flags, in
     /* one sweep at a time, with the residual norm after the first and the
      * last (as in appendix B) */
     for (int it = 0; it < n; it++) {
-        FLOW_TRY(sweeps(mg, d, &s, 1, NULL));
+        FLOW_TRY(sweeps(mg, d, &s, 1, NULL, NULL));
         if (it == 0 || it == n - 1) {
             double rms;
             FLOW_TRY(flow_mg_level_residual_rms(mg, d, flags, &rms));

@@ -40,6 +40,8 @@ typedef struct flow_small_cycle_args {
     int fas;                                 /* 1: full approximation (nonlinear) */
     int sor;                                 /* smoother: 1 red-black SOR, 0 Jacobi */
     float omega;                             /* its relaxation or damping weight */
+    int with_pre;                            /* first lev[0].x = the prolongation pre */
+    flow_prolong_pair_args pre;              /* (FMG's x = P x2, pre.fine is lev[0].x) */
 } flow_small_cycle_args;
 
 /* n sweeps of the smoother on level L, then a barrier (Jacobi's copy back
@@ -131,6 +133,16 @@ FLOW_HD void flow_small_cycle(const flow_small_cycle_args *a, float *ps, int fir
     int left[FLOW_SMALL_LEVELS]; /* coarse corrections still to run from each level */
     const int bottom = a->nlevels - 1;
     int d = 0, back = 0;
+    if (a->with_pre) {
+        const int w = a->pre.fine.u.width, np = w * a->pre.fine.u.height;
+        const float iw = 1.0f / (float)w;
+        for (int i = first; i < np; i += step) {
+            int x, y;
+            flow_grid_xy(i, w, iw, &x, &y);
+            flow_prolong_pair_px(&a->pre, x, y);
+        }
+        FLOW_BARRIER();
+    }
     for (;;) {
         const flow_small_level *L = &a->lev[d];
         int n, down;

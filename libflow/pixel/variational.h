@@ -480,13 +480,19 @@ FLOW_HD void flow_jacobi_sweep_px(const flow_jacobi_sweep_args *a, int x, int y)
  * (device/cuda/jacobi.cu: the first sweep on a tile and two pixels around
  * it, the second on the tile, from flow_var_terms_tile), then one for an
  * odd count.  The result is in x, or in t after an odd number of passes
- * when odd_in_t is set. */
+ * when odd_in_t is set.  With with_pre, the sweeps start from x after the
+ * prolongation pre (pre.fine is x: a coarse-grid correction or FMG's
+ * x = P x2), which the GPU's first pair computes as it stages the flow
+ * instead of a launch of its own; x itself then holds either value when
+ * the result is in t. */
 typedef struct flow_jacobi_sweeps_args {
     flow_system s;
     flow_pair x, t, f;
     float weight;
     int sweeps;
     int odd_in_t;
+    int with_pre;
+    flow_prolong_pair_args pre;
 } flow_jacobi_sweeps_args;
 
 /* Psi'_S of x at every pixel into ps: what the two colours of a nonlinear
@@ -557,6 +563,9 @@ typedef struct flow_sor_sweeps_args {
     float omega;
     int sweeps;
     int odd_in_t; /* 1: the result may stay in t after an odd number of passes */
+    int with_pre; /* the sweeps start from x after the prolongation pre (as the
+                     Jacobi sweeps' pre: the GPU's first sweep stages it) */
+    flow_prolong_pair_args pre;
 } flow_sor_sweeps_args;
 
 FLOW_HD float flow_psi_s_tile(const flow_system *s, const float *u, const float *v, int pu,

@@ -328,6 +328,9 @@ static flow_status w_smooth_small(flow_device *d, const flow_smooth_small_args *
 static flow_status w_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, int *passes)
 {
     const flow_status s = real->sor_sweeps(d, a, passes);
+    if (s == FLOW_OK && a->with_pre) /* counted as its own operation; a launch unless
+                                        the device's first pass takes it */
+        dev_bytes += bytes_prolong_pair(&a->pre), launches += *passes == 0;
     if (s == FLOW_OK && a->sweeps > 0) {
         const double px = NPX(&a->x.u);
         const int back = *passes % 2 && !a->odd_in_t;
@@ -344,6 +347,9 @@ static flow_status w_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, i
 static flow_status w_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a, int *passes)
 {
     const flow_status s = real->jacobi_sweeps(d, a, passes);
+    if (s == FLOW_OK && a->with_pre) /* counted as its own operation; a launch unless
+                                        the device ran pairs, which take it */
+        dev_bytes += bytes_prolong_pair(&a->pre), launches += *passes == a->sweeps;
     if (s == FLOW_OK && a->sweeps > 0) {
         const double px = NPX(&a->x.u);
         const int back = *passes % 2 && !a->odd_in_t;
@@ -358,7 +364,7 @@ static flow_status w_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args
  * visited gamma^k times. */
 static double bytes_small_cycle(const flow_small_cycle_args *a)
 {
-    double b = 0, visits = 1;
+    double b = a->with_pre ? bytes_prolong_pair(&a->pre) : 0, visits = 1;
     const flow_pair none = { { 0 }, { 0 } };
     for (int k = 0; k < a->nlevels; k++, visits *= a->gamma) {
         const flow_small_level *L = &a->lev[k];

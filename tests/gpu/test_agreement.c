@@ -227,10 +227,14 @@ static void test_sor_sweeps(void)
             char what[48];
             for (int k = 0; k < 2; k++)
                 pair_random(&x[k], 540 + k, 2.0f);
-            const flow_sor_sweeps_args ac = { sys[0], { x[0].c, x[1].c }, { t[0].c, t[1].c },
-                                              { f[0].c, f[1].c }, 1.6f, counts[n], in_t };
-            const flow_sor_sweeps_args ag = { sys[1], { x[0].g, x[1].g }, { t[0].g, t[1].g },
-                                              { f[0].g, f[1].g }, 1.6f, counts[n], in_t };
+            const flow_sor_sweeps_args ac = { .s = sys[0], .x = { x[0].c, x[1].c },
+                                              .t = { t[0].c, t[1].c }, .f = { f[0].c, f[1].c },
+                                              .omega = 1.6f, .sweeps = counts[n],
+                                              .odd_in_t = in_t };
+            const flow_sor_sweeps_args ag = { .s = sys[1], .x = { x[0].g, x[1].g },
+                                              .t = { t[0].g, t[1].g }, .f = { f[0].g, f[1].g },
+                                              .omega = 1.6f, .sweeps = counts[n],
+                                              .odd_in_t = in_t };
             int passes_c = 0, passes_g = 0;
             CHECK_OK(flow_sor_sweeps_run(cpu, &ac, &passes_c));
             CHECK_OK(flow_sor_sweeps_run(gpu, &ag, &passes_g));

@@ -674,7 +674,8 @@ static void test_small_smoother_matches_sweeps(void)
  * random 97x45 system (tiles cut at the right and bottom edges), one or
  * two data terms, linear or nonlinear (with and without a random
  * smoothness weight), with or without a right-hand side, odd and even
- * sweep counts; the result in x. */
+ * sweep counts, after no prolongation or one of the multigrid's three
+ * kinds (the prolongation's own operation first); the result in x. */
 static void test_sor_sweeps_match_halves(void)
 {
     flow_device *d = harness_device();
@@ -683,6 +684,13 @@ static void test_sor_sweeps_match_halves(void)
     sweep_case c;
     sweep_case_open(d, &c, 97, 45, 90u, 10u);
     const flow_pair none = { { 0 }, { 0 } };
+    flow_pair cx, cr;
+    CHECK_OK(flow_pair_alloc(d, &cx, 49, 23));
+    CHECK_OK(flow_pair_alloc(d, &cr, 49, 23));
+    upload_random(d, &cx.u, 41u, -2.0, 2.0);
+    upload_random(d, &cx.v, 42u, -2.0, 2.0);
+    upload_random(d, &cr.u, 43u, -2.0, 2.0);
+    upload_random(d, &cr.v, 44u, -2.0, 2.0);
     int cases = 0, identical = 0;
     for (int combo = 0; combo < 32; combo++) {
         const int nonlinear = combo & 1, rhs = (combo >> 1) & 1, nterms = 1 + ((combo >> 2) & 1);
@@ -692,23 +700,33 @@ static void test_sor_sweeps_match_halves(void)
         const flow_system s = sweep_case_system(d, &c, nterms, nonlinear, edge, rhs, 1.5f);
         const float omega = 1.4f;
         const flow_pair fr = rhs ? c.f : none;
-        const flow_sor_sweeps_args a = { s, c.xs, c.ts, fr, omega, sweeps, 0 };
+        const int pre = combo % 4; /* none, x = P x2, x += P e, x += P (x2 - xr) */
+        const flow_prolong_pair_args pp = { c.xp, cx, pre == 3 ? cr : none, pre == 3, pre > 1,
+                                            0.0f };
+        flow_sor_sweeps_args a = { .s = s, .x = c.xs, .t = c.ts, .f = fr, .omega = omega,
+                                   .sweeps = sweeps, .with_pre = pre > 0, .pre = pp };
+        a.pre.fine = c.xs;
         int passes = 0;
         CHECK_OK(flow_sor_sweeps_run(d, &a, &passes));
+        if (pre)
+            CHECK_OK(flow_k_prolong_pair(d, &pp));
         per_pixel_sor(d, &s, &c.xp, &c.tp, &fr, omega, sweeps);
         const int same = same_pair(d, &c.xs, &c.xp);
         if (!same)
-            fprintf(stderr, "    differs by up to %.3g: %d sweeps, %s%s, %d term(s), %s\n",
-                    max_diff(d, &c.xs, &c.xp), sweeps, nonlinear ? "nonlinear" : "linear",
-                    edge ? " with g" : "", nterms, rhs ? "with f" : "f = 0");
+            fprintf(stderr, "    differs by up to %.3g: %d sweeps, %s%s, %d term(s), %s, "
+                    "prolongation %d\n", max_diff(d, &c.xs, &c.xp), sweeps,
+                    nonlinear ? "nonlinear" : "linear", edge ? " with g" : "", nterms,
+                    rhs ? "with f" : "f = 0", pre);
         cases++;
         identical += same;
         if (combo == 0) /* the sweeps moved x */
             CHECK(!same_pair(d, &c.xs, &c.x0));
     }
-    printf("    %d of %d systems (4/5 sweeps, linear/nonlinear/weighted, 1/2 terms, f/no f) "
-           "bit-identical\n", identical, cases);
+    printf("    %d of %d systems (4/5 sweeps, linear/nonlinear/weighted, 1/2 terms, f/no f, 4 "
+           "prolongations) bit-identical\n", identical, cases);
     CHECK(identical == cases);
+    flow_pair_free(d, &cx);
+    flow_pair_free(d, &cr);
     sweep_case_close(d, &c);
 }
 
@@ -717,9 +735,12 @@ static void test_sor_sweeps_match_halves(void)
  * per-pixel sweeps they stand for: bit for bit, on random systems of one
  * or two data terms, linear or nonlinear (with and without a random
  * smoothness weight), with or without a right-hand side, 2 to 5 sweeps,
- * the result in x or left in t; on grids whose tiles are cut at the right
- * and bottom edges, of fewer tiles than the GPU's multiprocessors, of a few
- * times more, and of a single tile narrower than its border. */
+ * the result in x or left in t, after no prolongation or after one of the
+ * three kinds the multigrid hands them (x = P x2, x += P e, x += P (x2 -
+ * xr); against the prolongation's own operation first); on grids whose
+ * tiles are cut at the right and bottom edges, of fewer tiles than the
+ * GPU's multiprocessors, of a few times more, and of a single tile
+ * narrower than its border. */
 static void test_jacobi_sweeps_match_sweeps(void)
 {
     flow_device *d = harness_device();
@@ -731,6 +752,14 @@ static void test_jacobi_sweeps_match_sweeps(void)
     for (int z = 0; z < 4; z++) {
         sweep_case c;
         sweep_case_open(d, &c, sizes[z][0], sizes[z][1], 110u + (unsigned)z, 20u);
+        const int cw = (sizes[z][0] + 1) / 2, ch = (sizes[z][1] + 1) / 2;
+        flow_pair cx, cr;
+        CHECK_OK(flow_pair_alloc(d, &cx, cw, ch));
+        CHECK_OK(flow_pair_alloc(d, &cr, cw, ch));
+        upload_random(d, &cx.u, 31u + (unsigned)z, -2.0, 2.0);
+        upload_random(d, &cx.v, 32u + (unsigned)z, -2.0, 2.0);
+        upload_random(d, &cr.u, 33u + (unsigned)z, -2.0, 2.0);
+        upload_random(d, &cr.v, 34u + (unsigned)z, -2.0, 2.0);
         for (int combo = 0; combo < 64; combo++) {
             const int nonlinear = combo & 1, rhs = (combo >> 1) & 1;
             const int nterms = 1 + ((combo >> 2) & 1), edge = (combo >> 3) & 1;
@@ -740,10 +769,19 @@ static void test_jacobi_sweeps_match_sweeps(void)
             const flow_system s = sweep_case_system(d, &c, nterms, nonlinear, edge, rhs, 1.5f);
             const float weight = 0.8f;
             const flow_pair fr = rhs ? c.f : none;
-            const flow_jacobi_sweeps_args a = { s, c.xs, c.ts, fr, weight, sweeps, odd_in_t };
+            const int pre = (combo + z) % 4; /* none, x = P x2, x += P e, x += P (x2 - xr) */
+            flow_jacobi_sweeps_args a = { .s = s, .x = c.xs, .t = c.ts, .f = fr,
+                                          .weight = weight, .sweeps = sweeps,
+                                          .odd_in_t = odd_in_t, .with_pre = pre > 0 };
+            const flow_prolong_pair_args pp = { c.xp, cx, pre == 3 ? cr : none, pre == 3,
+                                                pre > 1, 0.0f };
+            a.pre = pp;
+            a.pre.fine = c.xs;
             int passes = 0;
             CHECK_OK(flow_jacobi_sweeps_run(d, &a, &passes));
             CHECK(passes >= (sweeps + 1) / 2 && passes <= sweeps);
+            if (pre)
+                CHECK_OK(flow_k_prolong_pair(d, &pp));
             flow_jacobi_sweep_args j = { s, c.tp, c.xp, fr, weight };
             for (int k = 0; k < sweeps; k++) {
                 j.out = k % 2 ? c.xp : c.tp;
@@ -755,18 +793,20 @@ static void test_jacobi_sweeps_match_sweeps(void)
             const int same = same_pair(d, got, want);
             if (!same)
                 fprintf(stderr, "    %dx%d differs by up to %.3g: %d sweeps%s, %s%s, %d term(s), "
-                        "%s\n", sizes[z][0], sizes[z][1], max_diff(d, got, want), sweeps,
-                        in_t ? " (in t)" : "", nonlinear ? "nonlinear" : "linear",
-                        edge ? " with g" : "", nterms, rhs ? "with f" : "f = 0");
+                        "%s, prolongation %d\n", sizes[z][0], sizes[z][1], max_diff(d, got, want),
+                        sweeps, in_t ? " (in t)" : "", nonlinear ? "nonlinear" : "linear",
+                        edge ? " with g" : "", nterms, rhs ? "with f" : "f = 0", pre);
             cases++;
             identical += same;
             if (combo == 0) /* the sweeps moved x */
                 CHECK(!same_pair(d, got, &c.x0));
         }
+        flow_pair_free(d, &cx);
+        flow_pair_free(d, &cr);
         sweep_case_close(d, &c);
     }
     printf("    %d of %d systems (4 grids, 2-5 sweeps, in x or t, linear/nonlinear/weighted, "
-           "1/2 terms, f/no f) bit-identical\n", identical, cases);
+           "1/2 terms, f/no f, 4 prolongations) bit-identical\n", identical, cases);
     CHECK(identical == cases);
 }
 
@@ -830,7 +870,7 @@ static void test_mg_smooth_odd_jacobi(void)
                 const flow_copy_pair_args start_l = { L->x, x0 }, start_m = { x, x0 };
                 CHECK_OK(flow_k_copy_pair(d, &start_l));
                 CHECK_OK(flow_k_copy_pair(d, &start_m));
-                CHECK_OK(flow_mg_smooth(mg, &ex, 0, flags, n, "J", "test", NULL));
+                CHECK_OK(flow_mg_smooth(mg, &ex, 0, flags, n, "J", "test", NULL, NULL));
                 flow_jacobi_sweep_args j = { s, t, x, none, (float)sp.jacobi_weight };
                 for (int k = 0; k < n; k++) {
                     j.out = k % 2 ? x : t;

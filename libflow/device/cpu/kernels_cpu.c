@@ -49,10 +49,12 @@ flow_status cpu_smooth_small(flow_device *d, const flow_smooth_small_args *a)
     return FLOW_OK;
 }
 
-/* Per sweep the operations of the per-pixel path, in place on x (no
- * passes), Psi'_S into t.u. */
+/* The prolongation first, then per sweep the operations of the per-pixel
+ * path, in place on x (no passes), Psi'_S into t.u. */
 flow_status cpu_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, int *passes)
 {
+    if (a->with_pre)
+        cpu_prolong_pair(d, &a->pre);
     *passes = 0;
     const flow_diffusivity_args diff = { a->s, a->x, a->t.u };
     flow_sor_half_args half = { a->s, a->x, a->f, a->t.u, 0, a->omega };
@@ -65,9 +67,11 @@ flow_status cpu_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, int *p
     return FLOW_OK;
 }
 
-/* A sweep per pass, x -> t -> x ... */
+/* The prolongation first, then a sweep per pass, x -> t -> x ... */
 flow_status cpu_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a, int *passes)
 {
+    if (a->with_pre)
+        cpu_prolong_pair(d, &a->pre);
     *passes = a->sweeps;
     flow_jacobi_sweep_args j = { a->s, a->t, a->x, a->f, a->weight };
     for (int k = 0; k < a->sweeps; k++) {

@@ -7,7 +7,10 @@
  * few tiles, each launch waits for memory at its start.  Here a block
  * takes a tile of 32 x 16 pixels and runs both sweeps of a pair:
  *   - it stages the flow of the tile and of a border four pixels wide
- *     (coordinates clamped into the grid, as flow_stencil_load reads), and
+ *     (coordinates clamped into the grid, as flow_stencil_load reads; the
+ *     first pair of a call with a prolongation to apply stages x after it,
+ *     flow_prolong_pair_value at each position, which saves that
+ *     prolongation its own launch and its pass over x), and
  *     the tensors, the right-hand side and the smoothness weight g of the
  *     pixels inside the grid that it updates or evaluates Psi'_S at;
  *   - the first sweep: Psi'_S three pixels around the tile, then the new
@@ -65,7 +68,7 @@ static __device__ __forceinline__ void pair_update(const flow_system *s, const f
 template <int THREADS, int MIN_BLOCKS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     flow_jacobi_pair_kernel(const __grid_constant__ flow_jacobi_sweeps_args a, flow_pair src,
-                            flow_pair dst)
+                            flow_pair dst, int pre)
 {
     extern __shared__ float sm[];
     float *const u0 = sm, *const v0 = u0 + RA(4), *const u1 = v0 + RA(4), *const v1 = u1 + RA(2);
@@ -78,10 +81,16 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     const int rhs = (s->flags & FLOW_SYS_RHS) != 0;
 
     /* staged asynchronously, so that all of a thread's loads are in flight
-     * at once */
+     * at once; after the prolongation, computed */
     for (int i = tid; i < RA(4); i += THREADS) {
         const int gx = flow_clampi(x0 + i % RW(4) - 4, 0, w - 1);
         const int gy = flow_clampi(y0 + i / RW(4) - 4, 0, h - 1);
+        if (pre) {
+            const int old = a.pre.accumulate;
+            flow_prolong_pair_value(&a.pre, gx, gy, old ? FLOW_PX(src.u, gx, gy) : 0.0f,
+                                    old ? FLOW_PX(src.v, gx, gy) : 0.0f, &u0[i], &v0[i]);
+            continue;
+        }
         __pipeline_memcpy_async(&u0[i], &FLOW_PX(src.u, gx, gy), sizeof(float));
         __pipeline_memcpy_async(&v0[i], &FLOW_PX(src.v, gx, gy), sizeof(float));
     }
@@ -165,9 +174,11 @@ flow_status cuda_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a,
     const dim3 grid((unsigned)(w + PAIR_X - 1) / PAIR_X, (unsigned)(h + PAIR_Y - 1) / PAIR_Y);
     const long tiles = (long)grid.x * grid.y;
     const int pairs = use_pairs(d, a, tiles) ? a->sweeps / 2 : 0;
+    if (a->with_pre && !pairs)
+        FLOW_TRY(cuda_prolong_pair(d, &a->pre));
     if (pairs) {
         const int threads = cuda_tile_threads(d, tiles, PAIR_THREADS);
-        void (*const kernel)(flow_jacobi_sweeps_args, flow_pair, flow_pair) =
+        void (*const kernel)(flow_jacobi_sweeps_args, flow_pair, flow_pair, int) =
             threads == 1024  ? flow_jacobi_pair_kernel<1024, 1>
             : threads == 512 ? flow_jacobi_pair_kernel<512, 2>
                              : flow_jacobi_pair_kernel<PAIR_THREADS, PAIR_MIN_BLOCKS>;
@@ -179,7 +190,7 @@ flow_status cuda_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a,
                 "jacobi_sweeps: shared memory"));
         for (int k = 0; k < pairs; k++) {
             const flow_pair &src = k % 2 ? a->t : a->x, &dst = k % 2 ? a->x : a->t;
-            kernel<<<grid, threads, shared, cuda_stream(d)>>>(*a, src, dst);
+            kernel<<<grid, threads, shared, cuda_stream(d)>>>(*a, src, dst, k == 0 && a->with_pre);
             FLOW_TRY(FLOW_CUDA_LAUNCHED("jacobi_sweeps"));
         }
     }

@@ -88,8 +88,11 @@ static __device__ __forceinline__ void colour_pass(const flow_sor_sweeps_args *a
 /* The flow of src on the tile and `ring` pixels around it (ring <= BORDER),
  * coordinates clamped into the grid, and the smoothness weight g where
  * Psi'_S is evaluated (the tile and ring - 1 pixels around it), copied
- * asynchronously: the caller commits and waits. */
+ * asynchronously: the caller commits and waits.  With pre (its fine pair
+ * is src), the flow after that prolongation, computed
+ * (flow_prolong_pair_value). */
 static __device__ __forceinline__ void stage_flow(const flow_system *s, const flow_pair &src,
+                                                  const flow_prolong_pair_args *pre,
                                                   float (*su)[FLOW_W], float (*sv)[FLOW_W],
                                                   float (*sg)[PSI_W], int ring, int th, int x0,
                                                   int y0, int w, int h, int tid, int nt)
@@ -99,6 +102,13 @@ static __device__ __forceinline__ void stage_flow(const flow_system *s, const fl
         const int lx = i % fw + fo, ly = i / fw + fo;
         const int gx = flow_clampi(x0 + lx - BORDER, 0, w - 1);
         const int gy = flow_clampi(y0 + ly - BORDER, 0, h - 1);
+        if (pre) {
+            const int old = pre->accumulate;
+            flow_prolong_pair_value(pre, gx, gy, old ? FLOW_PX(src.u, gx, gy) : 0.0f,
+                                    old ? FLOW_PX(src.v, gx, gy) : 0.0f, &su[ly][lx],
+                                    &sv[ly][lx]);
+            continue;
+        }
         __pipeline_memcpy_async(&su[ly][lx], &FLOW_PX(src.u, gx, gy), sizeof(float));
         __pipeline_memcpy_async(&sv[ly][lx], &FLOW_PX(src.v, gx, gy), sizeof(float));
     }
@@ -137,7 +147,7 @@ static __device__ __forceinline__ void psi_pass(const flow_system *s, float (*su
 template <int THREADS, int MIN_BLOCKS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     flow_sor_sweep_kernel(const __grid_constant__ flow_sor_sweeps_args a, flow_pair src,
-                          flow_pair dst)
+                          flow_pair dst, int pre)
 {
     __shared__ float su[FLOW_H][FLOW_W], sv[FLOW_H][FLOW_W], sp[PSI_H][PSI_W], sg[PSI_H][PSI_W];
     __shared__ float sj[J_PLANES][J_H][J_W];
@@ -148,7 +158,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     /* the flow as the sweep starts and the tensors of the pixels inside the
      * grid that the colours update (stage.cuh).  Asynchronous copies, so
      * that all of a thread's loads are in flight at once. */
-    stage_flow(s, src, su, sv, sg, BORDER, TILE_Y, x0, y0, w, h, tid, nt);
+    stage_flow(s, src, pre ? &a.pre : NULL, su, sv, sg, BORDER, TILE_Y, x0, y0, w, h, tid, nt);
     for (int i = tid; i < J_W * J_H; i += nt) {
         const int gx = x0 + i % J_W - 1, gy = y0 + i / J_W - 1;
         if (gx >= 0 && gx < w && gy >= 0 && gy < h) /* outside: never read */
@@ -233,7 +243,7 @@ __global__ void __launch_bounds__(TILE_X * TY, MIN_BLOCKS)
                 flow_term_tensor(&s->term[k], gx, gy, &J[k]);
         load_own(a, gx, gy, &fu, &fv);
     }
-    stage_flow(s, a.x, su, sv, sg, 2, TY, x0, y0, w, h, tid, TILE_X * TY);
+    stage_flow(s, a.x, NULL, su, sv, sg, 2, TY, x0, y0, w, h, tid, TILE_X * TY);
     __pipeline_commit();
     __pipeline_wait_prior(0);
     __syncthreads();
@@ -277,14 +287,16 @@ flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, int *
     const int w = a->x.u.width, h = a->x.u.height;
     const dim3 grid((unsigned)(w + TILE_X - 1) / TILE_X, (unsigned)(h + TILE_Y - 1) / TILE_Y);
     const int threads = cuda_tile_threads(d, (long)grid.x * grid.y, SWEEP_THREADS);
-    void (*const kernel)(flow_sor_sweeps_args, flow_pair, flow_pair) =
+    void (*const kernel)(flow_sor_sweeps_args, flow_pair, flow_pair, int) =
         threads == 1024  ? flow_sor_sweep_kernel<1024, 1>
         : threads == 512 ? flow_sor_sweep_kernel<512, 2>
                          : flow_sor_sweep_kernel<SWEEP_THREADS, SWEEP_MIN_BLOCKS>;
     const dim3 block(32, threads / 32);
+    if (a->with_pre && a->sweeps <= 0)
+        FLOW_TRY(cuda_prolong_pair(d, &a->pre));
     for (int k = 0; k < a->sweeps; k++) {
         const flow_pair &src = k % 2 ? a->t : a->x, &dst = k % 2 ? a->x : a->t;
-        kernel<<<grid, block, 0, cuda_stream(d)>>>(*a, src, dst);
+        kernel<<<grid, block, 0, cuda_stream(d)>>>(*a, src, dst, k == 0 && a->with_pre);
         FLOW_TRY(FLOW_CUDA_LAUNCHED("sor_sweeps"));
     }
     *passes = a->sweeps;
