@@ -63,31 +63,24 @@ flow_status flow_mg_level_residual_rms(flow_mg *mg, int d, unsigned flags, doubl
     return flow_pair_rms(mg->dev, &L->t, rms);
 }
 
-static flow_status sor_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n,
-                              int *in_t, const flow_prolong_pair_args *pre)
-{
-    flow_sor_sweeps_args a = { .s = *s, .x = L->x, .t = L->t, .f = rhs(L, s->flags),
-                               .omega = (float)mg->p.omega, .sweeps = n,
-                               .odd_in_t = in_t != NULL, .with_pre = pre != NULL };
-    if (pre)
-        a.pre = *pre;
-    int passes = 0;
-    FLOW_TRY(flow_sor_sweeps_run(mg->dev, &a, &passes));
-    if (in_t)
-        *in_t = passes % 2;
-    return FLOW_OK;
-}
-
-static flow_status jacobi_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n,
+/* The device's SOR or Jacobi sweeps of a grid above FLOW_SMALL_GRID. */
+static flow_status device_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n,
                                  int *in_t, const flow_prolong_pair_args *pre)
 {
-    flow_jacobi_sweeps_args a = { .s = *s, .x = L->x, .t = L->t, .f = rhs(L, s->flags),
-                                  .weight = (float)mg->p.jacobi_weight, .sweeps = n,
-                                  .odd_in_t = in_t != NULL, .with_pre = pre != NULL };
-    if (pre)
-        a.pre = *pre;
+    flow_prolong_pair_args none;
+    memset(&none, 0, sizeof none);
+    const int odd_in_t = in_t != NULL, with_pre = pre != NULL;
     int passes = 0;
-    FLOW_TRY(flow_jacobi_sweeps_run(mg->dev, &a, &passes));
+    if (mg->use_sor) {
+        const flow_sor_sweeps_args a = { *s, L->x, L->t, rhs(L, s->flags), (float)mg->p.omega,
+                                         n, odd_in_t, with_pre, pre ? *pre : none };
+        FLOW_TRY(flow_sor_sweeps_run(mg->dev, &a, &passes));
+    } else {
+        const flow_jacobi_sweeps_args a = { *s, L->x, L->t, rhs(L, s->flags),
+                                            (float)mg->p.jacobi_weight, n, odd_in_t, with_pre,
+                                            pre ? *pre : none };
+        FLOW_TRY(flow_jacobi_sweeps_run(mg->dev, &a, &passes));
+    }
     if (in_t)
         *in_t = passes % 2;
     return FLOW_OK;
@@ -114,8 +107,7 @@ static flow_status sweeps(flow_mg *mg, int d, const flow_system *s, int n, int *
         };
         return flow_smooth_small_run(mg->dev, &a);
     }
-    return mg->use_sor ? sor_sweeps(mg, L, s, n, in_t, pre)
-                       : jacobi_sweeps(mg, L, s, n, in_t, pre);
+    return device_sweeps(mg, L, s, n, in_t, pre);
 }
 
 flow_status flow_mg_smooth(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int n,
