@@ -105,12 +105,12 @@ typedef struct flow_prolong_pair_args {
     float gain;
 } flow_prolong_pair_args;
 
-/* The new fine values at (x, y) (the old ones read only when
- * accumulating): what flow_prolong_pair_px stores, and what the GPU's
- * sweeps that take the prolongation with their staging compute
- * (device/cuda/jacobi.cu, sweeps.cu). */
-FLOW_HD void flow_prolong_pair_value(const flow_prolong_pair_args *a, int x, int y, float *nu,
-                                     float *nv)
+/* The new fine values at (x, y) from the old ones (fu, fv), which are read
+ * only when accumulating: what flow_prolong_pair_px stores, and what a
+ * Jacobi pair that takes the prolongation with its staging computes
+ * (device/cuda/jacobi.cu). */
+FLOW_HD void flow_prolong_pair_value(const flow_prolong_pair_args *a, int x, int y, float fu,
+                                     float fv, float *nu, float *nv)
 {
     float u = flow_prolong_at(&a->coarse.u, x, y);
     float v = flow_prolong_at(&a->coarse.v, x, y);
@@ -120,16 +120,15 @@ FLOW_HD void flow_prolong_pair_value(const flow_prolong_pair_args *a, int x, int
     }
     if (a->gain != 0.0f)
         u *= a->gain, v *= a->gain;
-    *nu = a->accumulate ? FLOW_PX(a->fine.u, x, y) + u : u;
-    *nv = a->accumulate ? FLOW_PX(a->fine.v, x, y) + v : v;
+    *nu = a->accumulate ? fu + u : u;
+    *nv = a->accumulate ? fv + v : v;
 }
 
 FLOW_HD void flow_prolong_pair_px(const flow_prolong_pair_args *a, int x, int y)
 {
-    float u, v;
-    flow_prolong_pair_value(a, x, y, &u, &v);
-    FLOW_PX(a->fine.u, x, y) = u;
-    FLOW_PX(a->fine.v, x, y) = v;
+    float *pu = &FLOW_PX(a->fine.u, x, y), *pv = &FLOW_PX(a->fine.v, x, y);
+    const float fu = a->accumulate ? *pu : 0.0f, fv = a->accumulate ? *pv : 0.0f;
+    flow_prolong_pair_value(a, x, y, fu, fv, pu, pv);
 }
 
 /* coarse[k] = R fine[k] for n planes of one grid (at most

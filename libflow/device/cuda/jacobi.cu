@@ -85,8 +85,10 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     for (int i = tid; i < RA(4); i += THREADS) {
         const int gx = flow_clampi(x0 + i % RW(4) - 4, 0, w - 1);
         const int gy = flow_clampi(y0 + i / RW(4) - 4, 0, h - 1);
-        if (pre) { /* src is a.pre.fine */
-            flow_prolong_pair_value(&a.pre, gx, gy, &u0[i], &v0[i]);
+        if (pre) {
+            const int old = a.pre.accumulate;
+            flow_prolong_pair_value(&a.pre, gx, gy, old ? FLOW_PX(src.u, gx, gy) : 0.0f,
+                                    old ? FLOW_PX(src.v, gx, gy) : 0.0f, &u0[i], &v0[i]);
             continue;
         }
         __pipeline_memcpy_async(&u0[i], &FLOW_PX(src.u, gx, gy), sizeof(float));

@@ -103,7 +103,10 @@ static __device__ __forceinline__ void stage_flow(const flow_system *s, const fl
         const int gx = flow_clampi(x0 + lx - BORDER, 0, w - 1);
         const int gy = flow_clampi(y0 + ly - BORDER, 0, h - 1);
         if (pre) {
-            flow_prolong_pair_value(pre, gx, gy, &su[ly][lx], &sv[ly][lx]);
+            const int old = pre->accumulate;
+            flow_prolong_pair_value(pre, gx, gy, old ? FLOW_PX(src.u, gx, gy) : 0.0f,
+                                    old ? FLOW_PX(src.v, gx, gy) : 0.0f, &su[ly][lx],
+                                    &sv[ly][lx]);
             continue;
         }
         __pipeline_memcpy_async(&su[ly][lx], &FLOW_PX(src.u, gx, gy), sizeof(float));
