@@ -34,6 +34,13 @@
 #define RW(m) (PAIR_X + 2 * (m))
 #define RH(m) (PAIR_Y + 2 * (m))
 #define RA(m) (RW(m) * RH(m))
+/* What is copied from memory is staged four columns at a time (stage.cuh):
+ * rows of the columns x0 - 4 .. x0 + 35 (region 4's width), so position
+ * (lx, ly) of a staged array of region m is pixel (x0 + lx - 4, y0 + ly -
+ * m), at lx + SW * ly. */
+#define SW RW(STAGE_OX)
+#define SA(m) (SW * RH(m))
+#define CHUNKS (SW / 4)
 /* The threads of a tile on a grid of more tiles than the GPU holds at
  * once (four blocks per multiprocessor; on the H100, nonlinear CLG's
  * FMG(2,2) took 1.287 ms at 1080p with these against 1.336 with 512
@@ -44,10 +51,11 @@
 
 /* The floats a tile stages for a system of nterms data terms: the flow on
  * region 4, after the first sweep on region 2, g and Psi'_S on region 3,
- * the right-hand side and six tensor planes a term on region 2. */
+ * the right-hand side and six tensor planes a term on region 2 (all but
+ * the new flow as staged arrays). */
 static size_t pair_shared_bytes(int nterms)
 {
-    return sizeof(float) * (2 * RA(4) + 2 * RA(2) + 2 * RA(3) + 2 * RA(2) + 6 * nterms * RA(2));
+    return sizeof(float) * (2 * RA(4) + 2 * RA(2) + 2 * SA(3) + (2 + 6 * nterms) * SA(2));
 }
 
 /* The Jacobi update at pixel (x, y) of a w x h grid: the flow at u, v (row
@@ -60,7 +68,7 @@ static __device__ __forceinline__ void pair_update(const flow_system *s, const f
                                                    float *nu, float *nv)
 {
     flow_tensor_at J[FLOW_TERMS_MAX];
-    staged_tensors(s, j, RA(2), J);
+    staged_tensors(s, j, SA(2), J);
     const flow_var_terms t = flow_var_terms_tile(s, u, v, pu, ps, pp, J, x, y, w, h);
     flow_jacobi_update(s, &t, fu, fv, weight, nu, nv);
 }
@@ -70,10 +78,10 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     flow_jacobi_pair_kernel(const __grid_constant__ flow_jacobi_sweeps_args a, flow_pair src,
                             flow_pair dst, int pre)
 {
-    extern __shared__ float sm[];
+    extern __shared__ __align__(16) float sm[];
     float *const u0 = sm, *const v0 = u0 + RA(4), *const u1 = v0 + RA(4), *const v1 = u1 + RA(2);
-    float *const g = v1 + RA(2), *const ps = g + RA(3), *const fu = ps + RA(3);
-    float *const fv = fu + RA(2), *const sj = fv + RA(2);
+    float *const g = v1 + RA(2), *const ps = g + SA(3), *const fu = ps + SA(3);
+    float *const fv = fu + SA(2), *const sj = fv + SA(2); /* each on 16 bytes */
     const flow_system *s = &a.s;
     const int w = src.u.width, h = src.u.height;
     const int x0 = blockIdx.x * PAIR_X, y0 = blockIdx.y * PAIR_Y, tid = threadIdx.x;
@@ -81,32 +89,41 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     const int rhs = (s->flags & FLOW_SYS_RHS) != 0;
 
     /* staged asynchronously, so that all of a thread's loads are in flight
-     * at once; after the prolongation, computed */
-    for (int i = tid; i < RA(4); i += THREADS) {
+     * at once; after the prolongation, computed, a value per thread (each
+     * one's reads wait for memory).  Region 4 is as wide as a staged array. */
+    for (int i = tid; pre && i < RA(4); i += THREADS) {
         const int gx = flow_clampi(x0 + i % RW(4) - 4, 0, w - 1);
-        const int gy = flow_clampi(y0 + i / RW(4) - 4, 0, h - 1);
-        if (pre) {
-            const int old = a.pre.accumulate;
-            flow_prolong_pair_value(&a.pre, gx, gy, old ? FLOW_PX(src.u, gx, gy) : 0.0f,
-                                    old ? FLOW_PX(src.v, gx, gy) : 0.0f, &u0[i], &v0[i]);
+        const int gy = flow_clampi(y0 + i / RW(4) - 4, 0, h - 1), old = a.pre.accumulate;
+        flow_prolong_pair_value(&a.pre, gx, gy, old ? FLOW_PX(src.u, gx, gy) : 0.0f,
+                                old ? FLOW_PX(src.v, gx, gy) : 0.0f, &u0[i], &v0[i]);
+    }
+    for (int i = tid; !pre && i < CHUNKS * RH(4); i += THREADS) {
+        const int lx = 4 * (i % CHUNKS), ly = i / CHUNKS, cx = x0 + lx - 4;
+        const int gy = flow_clampi(y0 + ly - 4, 0, h - 1), q = ly * SW + lx;
+        if (cx >= 0 && cx + 4 <= w) {
+            copy4_async(&u0[q], &src.u, cx, gy);
+            copy4_async(&v0[q], &src.v, cx, gy);
             continue;
         }
-        __pipeline_memcpy_async(&u0[i], &FLOW_PX(src.u, gx, gy), sizeof(float));
-        __pipeline_memcpy_async(&v0[i], &FLOW_PX(src.v, gx, gy), sizeof(float));
+        for (int e = 0; e < 4; e++) { /* at the grid's sides: each clamped */
+            const int gx = flow_clampi(cx + e, 0, w - 1);
+            __pipeline_memcpy_async(&u0[q + e], &FLOW_PX(src.u, gx, gy), sizeof(float));
+            __pipeline_memcpy_async(&v0[q + e], &FLOW_PX(src.v, gx, gy), sizeof(float));
+        }
     }
-    for (int i = tid; edge && i < RA(3); i += THREADS) {
-        const int gx = x0 + i % RW(3) - 3, gy = y0 + i / RW(3) - 3;
-        if (gx >= 0 && gx < w && gy >= 0 && gy < h) /* outside: never read */
-            __pipeline_memcpy_async(&g[i], &FLOW_PX(s->g, gx, gy), sizeof(float));
+    for (int i = tid; edge && i < CHUNKS * RH(3); i += THREADS) {
+        const int lx = 4 * (i % CHUNKS), ly = i / CHUNKS, cx = x0 + lx - 4, gy = y0 + ly - 3;
+        if (chunk_inside(cx, gy, w, h)) /* outside: never read */
+            copy4_async(&g[ly * SW + lx], &s->g, cx, gy);
     }
-    for (int i = tid; i < RA(2); i += THREADS) {
-        const int gx = x0 + i % RW(2) - 2, gy = y0 + i / RW(2) - 2;
-        if (gx < 0 || gx >= w || gy < 0 || gy >= h)
+    for (int i = tid; i < CHUNKS * RH(2); i += THREADS) {
+        const int lx = 4 * (i % CHUNKS), ly = i / CHUNKS, cx = x0 + lx - 4, gy = y0 + ly - 2;
+        if (!chunk_inside(cx, gy, w, h))
             continue;
-        stage_tensors(s, sj + i, RA(2), gx, gy);
+        stage_tensors4(s, sj + ly * SW + lx, SA(2), cx, gy);
         if (rhs) {
-            __pipeline_memcpy_async(&fu[i], &FLOW_PX(a.f.u, gx, gy), sizeof(float));
-            __pipeline_memcpy_async(&fv[i], &FLOW_PX(a.f.v, gx, gy), sizeof(float));
+            copy4_async(&fu[ly * SW + lx], &a.f.u, cx, gy);
+            copy4_async(&fv[ly * SW + lx], &a.f.v, cx, gy);
         }
     }
     __pipeline_commit();
@@ -116,9 +133,10 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     /* the first sweep: Psi'_S on region 3, the new flow on region 2 */
     for (int i = tid; psi && i < RA(3); i += THREADS) {
         const int lx = i % RW(3), ly = i / RW(3), gx = x0 + lx - 3, gy = y0 + ly - 3;
+        const int p = ly * SW + lx + 1;
         if (gx >= 0 && gx < w && gy >= 0 && gy < h) /* outside: never read */
-            ps[i] = flow_psi_s_tile(s, &u0[(ly + 1) * RW(4) + lx + 1],
-                                    &v0[(ly + 1) * RW(4) + lx + 1], RW(4), edge ? g[i] : 1.0f);
+            ps[p] = flow_psi_s_tile(s, &u0[(ly + 1) * RW(4) + lx + 1],
+                                    &v0[(ly + 1) * RW(4) + lx + 1], RW(4), edge ? g[p] : 1.0f);
     }
     if (psi)
         __syncthreads();
@@ -126,9 +144,9 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         /* the pixel this position holds: its coordinates clamped */
         const int gx = flow_clampi(x0 + i % RW(2) - 2, 0, w - 1);
         const int gy = flow_clampi(y0 + i / RW(2) - 2, 0, h - 1);
-        const int qx = gx - x0 + 2, qy = gy - y0 + 2, q = qy * RW(2) + qx;
+        const int qx = gx - x0 + 2, qy = gy - y0 + 2, q = qy * SW + qx + 2;
         pair_update(s, &u0[(qy + 2) * RW(4) + qx + 2], &v0[(qy + 2) * RW(4) + qx + 2], RW(4),
-                    &ps[(qy + 1) * RW(3) + qx + 1], RW(3), sj + q, rhs ? fu[q] : 0.0f,
+                    &ps[(qy + 1) * SW + qx + 2], SW, sj + q, rhs ? fu[q] : 0.0f,
                     rhs ? fv[q] : 0.0f, a.weight, gx, gy, w, h, &u1[i], &v1[i]);
     }
     __syncthreads();
@@ -137,7 +155,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
      * the new flow on the tile */
     for (int i = tid; psi && i < RA(1); i += THREADS) {
         const int lx = i % RW(1), ly = i / RW(1), gx = x0 + lx - 1, gy = y0 + ly - 1;
-        const int p = (ly + 2) * RW(3) + lx + 2;
+        const int p = (ly + 2) * SW + lx + 3;
         if (gx >= 0 && gx < w && gy >= 0 && gy < h)
             ps[p] = flow_psi_s_tile(s, &u1[(ly + 1) * RW(2) + lx + 1],
                                     &v1[(ly + 1) * RW(2) + lx + 1], RW(2), edge ? g[p] : 1.0f);
@@ -148,9 +166,9 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         const int lx = i % PAIR_X, ly = i / PAIR_X, gx = x0 + lx, gy = y0 + ly;
         if (gx >= w || gy >= h)
             continue;
-        const int q = (ly + 2) * RW(2) + lx + 2;
-        pair_update(s, &u1[q], &v1[q], RW(2), &ps[(ly + 3) * RW(3) + lx + 3], RW(3), sj + q,
-                    rhs ? fu[q] : 0.0f, rhs ? fv[q] : 0.0f, a.weight, gx, gy, w, h,
+        const int q = (ly + 2) * RW(2) + lx + 2, qs = (ly + 2) * SW + lx + 4;
+        pair_update(s, &u1[q], &v1[q], RW(2), &ps[(ly + 3) * SW + lx + 4], SW, sj + qs,
+                    rhs ? fu[qs] : 0.0f, rhs ? fv[qs] : 0.0f, a.weight, gx, gy, w, h,
                     &FLOW_PX(dst.u, gx, gy), &FLOW_PX(dst.v, gx, gy));
     }
 }

@@ -9,12 +9,35 @@
 
 #include <cuda_pipeline_primitives.h>
 
-/* The tensor values of pixel (x, y) for the system's terms into q, copied
- * asynchronously (J33 0 for a quadratic term): the caller commits and
- * waits.  Unrolled over the terms, so that each plane's address is read
- * from a fixed place in the parameters, not by an indexed load per value. */
-static __device__ __forceinline__ void stage_tensors(const flow_system *s, float *q, int area,
-                                                     int x, int y)
+/* Four floats at a time.  A plane of the CUDA device starts every row on
+ * 16 bytes (cudaMallocPitch) and its pitch is at least its width rounded
+ * up to 4, so from a column x that is a multiple of 4 with 0 <= x < width,
+ * columns x .. x + 3 are one 16-byte copy (those past the width are copied
+ * and never read).  A tile kernel whose staged rows start 4 columns left
+ * of its tile (STAGE_OX; tiles 32 pixels wide) thus stages them in a
+ * quarter of the copies, each with a quarter of the addressing. */
+#define STAGE_OX 4
+
+/* Whether the chunk of columns x .. x + 3 (x a multiple of 4) of row y is
+ * one copy: it starts inside the w x h grid. */
+static __device__ __forceinline__ int chunk_inside(int x, int y, int w, int h)
+{
+    return x >= 0 && x < w && y >= 0 && y < h;
+}
+
+static __device__ __forceinline__ void copy4_async(float *dst, const flow_plane *p, int x, int y)
+{
+    __pipeline_memcpy_async(dst, &FLOW_PX(*p, x, y), 4 * sizeof(float));
+}
+
+/* The tensor values of the chunk of columns x .. x + 3 of row y for the
+ * system's terms into q (16-byte aligned, as every plane of the staged
+ * tensors), copied asynchronously (J33 0 for a quadratic term): the caller
+ * commits and waits.  Unrolled over the terms, so that each plane's
+ * address is read from a fixed place in the parameters, not by an indexed
+ * load per value. */
+static __device__ __forceinline__ void stage_tensors4(const flow_system *s, float *q, int area,
+                                                      int x, int y)
 {
     FLOW_UNROLL
     for (int k = 0; k < FLOW_TERMS_MAX; k++) {
@@ -22,15 +45,15 @@ static __device__ __forceinline__ void stage_tensors(const flow_system *s, float
             break;
         const flow_data_term *d = &s->term[k];
         float *p = q + 6 * k * area;
-        __pipeline_memcpy_async(&p[0], &FLOW_PX(d->J.j11, x, y), sizeof(float));
-        __pipeline_memcpy_async(&p[area], &FLOW_PX(d->J.j12, x, y), sizeof(float));
-        __pipeline_memcpy_async(&p[2 * area], &FLOW_PX(d->J.j13, x, y), sizeof(float));
-        __pipeline_memcpy_async(&p[3 * area], &FLOW_PX(d->J.j22, x, y), sizeof(float));
-        __pipeline_memcpy_async(&p[4 * area], &FLOW_PX(d->J.j23, x, y), sizeof(float));
+        copy4_async(&p[0], &d->J.j11, x, y);
+        copy4_async(&p[area], &d->J.j12, x, y);
+        copy4_async(&p[2 * area], &d->J.j13, x, y);
+        copy4_async(&p[3 * area], &d->J.j22, x, y);
+        copy4_async(&p[4 * area], &d->J.j23, x, y);
         if (d->robust)
-            __pipeline_memcpy_async(&p[5 * area], &FLOW_PX(d->J.j33, x, y), sizeof(float));
+            copy4_async(&p[5 * area], &d->J.j33, x, y);
         else
-            p[5 * area] = 0.0f;
+            p[5 * area] = p[5 * area + 1] = p[5 * area + 2] = p[5 * area + 3] = 0.0f;
     }
 }
 

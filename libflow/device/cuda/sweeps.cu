@@ -33,12 +33,15 @@
 #define TILE_X 32
 #define TILE_Y 16
 #define BORDER 3 /* the flow: Psi'_S two pixels around the tile needs its neighbours */
-#define FLOW_W (TILE_X + 2 * BORDER)
-#define FLOW_H (TILE_Y + 2 * BORDER)
-#define PSI_W (TILE_X + 4)
-#define PSI_H (TILE_Y + 4)
-#define J_W (TILE_X + 2) /* the tensors: the tile and one pixel around it */
-#define J_H (TILE_Y + 2)
+/* Every staged array holds the columns x0 - STAGE_OX .. x0 + TILE_X +
+ * STAGE_OX - 1 of its rows (x0 the tile's first column), copied four at a
+ * time (stage.cuh): column lx is pixel x0 + lx - STAGE_OX. */
+#define STAGED_W (TILE_X + 2 * STAGE_OX)
+#define CHUNKS (STAGED_W / 4)
+#define FLOW_H (TILE_Y + 2 * BORDER) /* row ly: pixel y0 + ly - BORDER */
+#define PSI_H (TILE_Y + 4)           /* g, then Psi'_S: row ly is y0 + ly - 2 */
+#define J_H (TILE_Y + 2) /* the tensors: the tile and one pixel around it; y0 + ly - 1 */
+#define J_AREA (J_H * STAGED_W)
 #define J_PLANES (6 * FLOW_TERMS_MAX)
 /* A large grid: 256 threads a tile, five blocks per multiprocessor (48
  * registers, no spill; on the H100 robust took 43.7 ms at 1080p against
@@ -62,9 +65,9 @@
  * pixels around it, updated in shared memory: point k of row r of that
  * region is pixel 2k + parity (x0 and y0 are even). */
 static __device__ __forceinline__ void colour_pass(const flow_sor_sweeps_args *a,
-                                                   float (*su)[FLOW_W], float (*sv)[FLOW_W],
-                                                   float (*sp)[PSI_W],
-                                                   float (*sj)[J_H][J_W], int colour, int m,
+                                                   float (*su)[STAGED_W], float (*sv)[STAGED_W],
+                                                   float (*sp)[STAGED_W],
+                                                   float (*sj)[J_H][STAGED_W], int colour, int m,
                                                    int x0, int y0, int w, int h, int tid, int nt)
 {
     const int per_row = TILE_X / 2 + m, rows = TILE_Y + 2 * m;
@@ -73,73 +76,82 @@ static __device__ __forceinline__ void colour_pass(const flow_sor_sweeps_args *a
         const int gx = x0 + lx - m, gy = y0 + r - m;
         if (gx < 0 || gx >= w || gy < 0 || gy >= h)
             continue;
-        const int fx = lx - m + BORDER, fy = r - m + BORDER; /* in su, sv */
-        const int jx = lx - m + 1, jy = r - m + 1;          /* in sj */
+        const int fx = lx - m + STAGE_OX, fy = r - m + BORDER; /* in every array */
         flow_tensor_at J[FLOW_TERMS_MAX];
-        staged_tensors(&a->s, &sj[0][jy][jx], J_W * J_H, J);
+        staged_tensors(&a->s, &sj[0][fy - BORDER + 1][fx], J_AREA, J);
         float nu, nv;
-        flow_sor_tile(&a->s, &su[fy][fx], &sv[fy][fx], FLOW_W, &sp[fy - 1][fx - 1], PSI_W, J,
+        flow_sor_tile(&a->s, &su[fy][fx], &sv[fy][fx], STAGED_W, &sp[fy - 1][fx], STAGED_W, J,
                       &a->f, gx, gy, w, h, a->omega, &nu, &nv);
         su[fy][fx] = nu;
         sv[fy][fx] = nv;
     }
 }
 
-/* The flow of src on the tile and `ring` pixels around it (ring <= BORDER),
- * coordinates clamped into the grid, and the smoothness weight g where
- * Psi'_S is evaluated (the tile and ring - 1 pixels around it), copied
- * asynchronously: the caller commits and waits.  With pre (its fine pair
- * is src), the flow after that prolongation, computed
- * (flow_prolong_pair_value). */
+/* The flow of src on the tile and `ring` pixels around it (ring <= BORDER;
+ * whole chunks of columns), coordinates clamped into the grid, and the
+ * smoothness weight g into sp where Psi'_S is evaluated (the tile and
+ * ring - 1 pixels around it), copied asynchronously: the caller commits
+ * and waits.  With pre (its fine pair is src), the flow after that
+ * prolongation, computed (flow_prolong_pair_value). */
 static __device__ __forceinline__ void stage_flow(const flow_system *s, const flow_pair &src,
                                                   const flow_prolong_pair_args *pre,
-                                                  float (*su)[FLOW_W], float (*sv)[FLOW_W],
-                                                  float (*sg)[PSI_W], int ring, int th, int x0,
-                                                  int y0, int w, int h, int tid, int nt)
+                                                  float (*su)[STAGED_W], float (*sv)[STAGED_W],
+                                                  float (*sp)[STAGED_W], int ring, int th,
+                                                  int x0, int y0, int w, int h, int tid, int nt)
 {
-    const int fw = TILE_X + 2 * ring, fo = BORDER - ring;
-    for (int i = tid; i < fw * (th + 2 * ring); i += nt) {
-        const int lx = i % fw + fo, ly = i / fw + fo;
-        const int gx = flow_clampi(x0 + lx - BORDER, 0, w - 1);
-        const int gy = flow_clampi(y0 + ly - BORDER, 0, h - 1);
-        if (pre) {
-            const int old = pre->accumulate;
+    const int rows = th + 2 * ring, top = BORDER - ring;
+    if (pre) { /* a value per thread: each one's reads wait for memory */
+        for (int i = tid; i < STAGED_W * rows; i += nt) {
+            const int ly = i / STAGED_W + top, lx = i % STAGED_W;
+            const int gx = flow_clampi(x0 + lx - STAGE_OX, 0, w - 1);
+            const int gy = flow_clampi(y0 + ly - BORDER, 0, h - 1), old = pre->accumulate;
             flow_prolong_pair_value(pre, gx, gy, old ? FLOW_PX(src.u, gx, gy) : 0.0f,
                                     old ? FLOW_PX(src.v, gx, gy) : 0.0f, &su[ly][lx],
                                     &sv[ly][lx]);
+        }
+    }
+    for (int i = tid; !pre && i < CHUNKS * rows; i += nt) {
+        const int ly = i / CHUNKS + top, lx = 4 * (i % CHUNKS);
+        const int gy = flow_clampi(y0 + ly - BORDER, 0, h - 1), cx = x0 + lx - STAGE_OX;
+        if (cx >= 0 && cx + 4 <= w) {
+            copy4_async(&su[ly][lx], &src.u, cx, gy);
+            copy4_async(&sv[ly][lx], &src.v, cx, gy);
             continue;
         }
-        __pipeline_memcpy_async(&su[ly][lx], &FLOW_PX(src.u, gx, gy), sizeof(float));
-        __pipeline_memcpy_async(&sv[ly][lx], &FLOW_PX(src.v, gx, gy), sizeof(float));
+        for (int e = 0; e < 4; e++) { /* at the grid's sides: each clamped */
+            const int gx = flow_clampi(cx + e, 0, w - 1);
+            __pipeline_memcpy_async(&su[ly][lx + e], &FLOW_PX(src.u, gx, gy), sizeof(float));
+            __pipeline_memcpy_async(&sv[ly][lx + e], &FLOW_PX(src.v, gx, gy), sizeof(float));
+        }
     }
     if (!(s->flags & FLOW_SYS_EDGE))
         return;
-    const int pw = TILE_X + 2 * (ring - 1), po = 3 - ring;
-    for (int i = tid; i < pw * (th + 2 * (ring - 1)); i += nt) {
-        const int lx = i % pw + po, ly = i / pw + po;
-        const int gx = x0 + lx - 2, gy = y0 + ly - 2;
-        if (gx >= 0 && gx < w && gy >= 0 && gy < h) /* outside: never read */
-            __pipeline_memcpy_async(&sg[ly][lx], &FLOW_PX(s->g, gx, gy), sizeof(float));
+    for (int i = tid; i < CHUNKS * (th + 2 * (ring - 1)); i += nt) {
+        const int ly = i / CHUNKS + 3 - ring, lx = 4 * (i % CHUNKS);
+        const int cx = x0 + lx - STAGE_OX, gy = y0 + ly - 2;
+        if (chunk_inside(cx, gy, w, h)) /* outside: never read */
+            copy4_async(&sp[ly][lx], &s->g, cx, gy);
     }
 }
 
-/* Psi'_S of the staged flow on the tile and m pixels around it (m <= 2),
- * then a barrier (robust smoothness only). */
-static __device__ __forceinline__ void psi_pass(const flow_system *s, float (*su)[FLOW_W],
-                                                float (*sv)[FLOW_W], float (*sg)[PSI_W],
-                                                float (*sp)[PSI_W], int m, int th, int x0, int y0,
-                                                int w, int h, int tid, int nt)
+/* Psi'_S of the staged flow on the tile and m pixels around it (m <= 2)
+ * into sp, in place of the weight g staged there, then a barrier (robust
+ * smoothness only). */
+static __device__ __forceinline__ void psi_pass(const flow_system *s, float (*su)[STAGED_W],
+                                                float (*sv)[STAGED_W], float (*sp)[STAGED_W],
+                                                int m, int th, int x0, int y0, int w, int h,
+                                                int tid, int nt)
 {
     if (!(s->flags & FLOW_SYS_PSI_S))
         return;
     const int edge = (s->flags & FLOW_SYS_EDGE) != 0;
-    const int pw = TILE_X + 2 * m, o = 2 - m;
+    const int pw = TILE_X + 2 * m;
     for (int i = tid; i < pw * (th + 2 * m); i += nt) {
-        const int lx = i % pw + o, ly = i / pw + o;
-        const int gx = x0 + lx - 2, gy = y0 + ly - 2;
+        const int gx = x0 + i % pw - m, gy = y0 + i / pw - m;
+        const int lx = gx - x0 + STAGE_OX, ly = gy - y0 + 2; /* in sp; su's row ly + 1 */
         if (gx >= 0 && gx < w && gy >= 0 && gy < h) /* outside: never read */
-            sp[ly][lx] = flow_psi_s_tile(s, &su[ly + 1][lx + 1], &sv[ly + 1][lx + 1], FLOW_W,
-                                         edge ? sg[ly][lx] : 1.0f);
+            sp[ly][lx] = flow_psi_s_tile(s, &su[ly + 1][lx], &sv[ly + 1][lx], STAGED_W,
+                                         edge ? sp[ly][lx] : 1.0f);
     }
     __syncthreads();
 }
@@ -149,8 +161,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     flow_sor_sweep_kernel(const __grid_constant__ flow_sor_sweeps_args a, flow_pair src,
                           flow_pair dst, int pre)
 {
-    __shared__ float su[FLOW_H][FLOW_W], sv[FLOW_H][FLOW_W], sp[PSI_H][PSI_W], sg[PSI_H][PSI_W];
-    __shared__ float sj[J_PLANES][J_H][J_W];
+    __shared__ __align__(16) float su[FLOW_H][STAGED_W], sv[FLOW_H][STAGED_W];
+    __shared__ __align__(16) float sp[PSI_H][STAGED_W], sj[J_PLANES][J_H][STAGED_W];
     const flow_system *s = &a.s;
     const int w = src.u.width, h = src.u.height;
     const int x0 = blockIdx.x * TILE_X, y0 = blockIdx.y * TILE_Y;
@@ -158,16 +170,17 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     /* the flow as the sweep starts and the tensors of the pixels inside the
      * grid that the colours update (stage.cuh).  Asynchronous copies, so
      * that all of a thread's loads are in flight at once. */
-    stage_flow(s, src, pre ? &a.pre : NULL, su, sv, sg, BORDER, TILE_Y, x0, y0, w, h, tid, nt);
-    for (int i = tid; i < J_W * J_H; i += nt) {
-        const int gx = x0 + i % J_W - 1, gy = y0 + i / J_W - 1;
-        if (gx >= 0 && gx < w && gy >= 0 && gy < h) /* outside: never read */
-            stage_tensors(s, &sj[0][0][0] + i, J_W * J_H, gx, gy);
+    stage_flow(s, src, pre ? &a.pre : NULL, su, sv, sp, BORDER, TILE_Y, x0, y0, w, h, tid, nt);
+    for (int i = tid; i < CHUNKS * J_H; i += nt) {
+        const int ly = i / CHUNKS, lx = 4 * (i % CHUNKS);
+        const int cx = x0 + lx - STAGE_OX, gy = y0 + ly - 1;
+        if (chunk_inside(cx, gy, w, h)) /* outside: never read */
+            stage_tensors4(s, &sj[0][ly][lx], J_AREA, cx, gy);
     }
     __pipeline_commit();
     __pipeline_wait_prior(0);
     __syncthreads();
-    psi_pass(s, su, sv, sg, sp, 2, TILE_Y, x0, y0, w, h, tid, nt);
+    psi_pass(s, su, sv, sp, 2, TILE_Y, x0, y0, w, h, tid, nt);
     colour_pass(&a, su, sv, sp, sj, 0, 1, x0, y0, w, h, tid, nt);
     __syncthreads();
     colour_pass(&a, su, sv, sp, sj, 1, 0, x0, y0, w, h, tid, nt);
@@ -175,8 +188,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     for (int i = tid; i < TILE_X * TILE_Y; i += nt) {
         const int lx = i % TILE_X, ly = i / TILE_X, gx = x0 + lx, gy = y0 + ly;
         if (gx < w && gy < h) {
-            FLOW_PX(dst.u, gx, gy) = su[ly + BORDER][lx + BORDER];
-            FLOW_PX(dst.v, gx, gy) = sv[ly + BORDER][lx + BORDER];
+            FLOW_PX(dst.u, gx, gy) = su[ly + BORDER][lx + STAGE_OX];
+            FLOW_PX(dst.v, gx, gy) = sv[ly + BORDER][lx + STAGE_OX];
         }
     }
 }
@@ -227,8 +240,8 @@ template <class A, int TY, int MIN_BLOCKS>
 __global__ void __launch_bounds__(TILE_X * TY, MIN_BLOCKS)
     flow_terms_tile_kernel(const __grid_constant__ A a)
 {
-    __shared__ float su[TY + 2 * BORDER][FLOW_W], sv[TY + 2 * BORDER][FLOW_W];
-    __shared__ float sp[TY + 4][PSI_W], sg[TY + 4][PSI_W];
+    __shared__ __align__(16) float su[TY + 2 * BORDER][STAGED_W], sv[TY + 2 * BORDER][STAGED_W];
+    __shared__ __align__(16) float sp[TY + 4][STAGED_W];
     const flow_system *s = &a.s;
     const int w = a.x.u.width, h = a.x.u.height;
     const int x0 = blockIdx.x * TILE_X, y0 = blockIdx.y * TY;
@@ -243,15 +256,16 @@ __global__ void __launch_bounds__(TILE_X * TY, MIN_BLOCKS)
                 flow_term_tensor(&s->term[k], gx, gy, &J[k]);
         load_own(a, gx, gy, &fu, &fv);
     }
-    stage_flow(s, a.x, NULL, su, sv, sg, 2, TY, x0, y0, w, h, tid, TILE_X * TY);
+    stage_flow(s, a.x, NULL, su, sv, sp, 2, TY, x0, y0, w, h, tid, TILE_X * TY);
     __pipeline_commit();
     __pipeline_wait_prior(0);
     __syncthreads();
-    psi_pass(s, su, sv, sg, sp, 1, TY, x0, y0, w, h, tid, TILE_X * TY);
+    psi_pass(s, su, sv, sp, 1, TY, x0, y0, w, h, tid, TILE_X * TY);
     if (inside) {
+        const int lx = tx + STAGE_OX;
         const flow_var_terms t =
-            flow_var_terms_tile(s, &su[ty + BORDER][tx + BORDER], &sv[ty + BORDER][tx + BORDER],
-                                FLOW_W, &sp[ty + 2][tx + 2], PSI_W, J, gx, gy, w, h);
+            flow_var_terms_tile(s, &su[ty + BORDER][lx], &sv[ty + BORDER][lx], STAGED_W,
+                                &sp[ty + 2][lx], STAGED_W, J, gx, gy, w, h);
         finish(a, &t, fu, fv, gx, gy);
     }
 }
