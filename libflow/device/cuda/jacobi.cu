@@ -35,12 +35,12 @@
 #define RH(m) (PAIR_Y + 2 * (m))
 #define RA(m) (RW(m) * RH(m))
 /* What is copied from memory is staged four columns at a time (stage.cuh):
- * rows of the columns x0 - 4 .. x0 + 35 (region 4's width), so position
- * (lx, ly) of a staged array of region m is pixel (x0 + lx - 4, y0 + ly -
- * m), at lx + SW * ly. */
-#define SW RW(STAGE_OX)
+ * rows of STAGE_W columns (region 4's width), so position (lx, ly) of a
+ * staged array of region m is pixel (x0 + lx - 4, y0 + ly - m), at
+ * lx + SW * ly. */
+#define SW STAGE_W
 #define SA(m) (SW * RH(m))
-#define CHUNKS (SW / 4)
+static_assert(PAIR_X == STAGE_TILE_X && RW(4) == SW, "region 4 is a staged array");
 /* The threads of a tile on a grid of more tiles than the GPU holds at
  * once (four blocks per multiprocessor; on the H100, nonlinear CLG's
  * FMG(2,2) took 1.287 ms at 1080p with these against 1.336 with 512
@@ -91,33 +91,12 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     /* staged asynchronously, so that all of a thread's loads are in flight
      * at once; after the prolongation, computed, a value per thread (each
      * one's reads wait for memory).  Region 4 is as wide as a staged array. */
-    for (int i = tid; pre && i < RA(4); i += THREADS) {
-        const int gx = flow_clampi(x0 + i % RW(4) - 4, 0, w - 1);
-        const int gy = flow_clampi(y0 + i / RW(4) - 4, 0, h - 1), old = a.pre.accumulate;
-        flow_prolong_pair_value(&a.pre, gx, gy, old ? FLOW_PX(src.u, gx, gy) : 0.0f,
-                                old ? FLOW_PX(src.v, gx, gy) : 0.0f, &u0[i], &v0[i]);
-    }
-    for (int i = tid; !pre && i < CHUNKS * RH(4); i += THREADS) {
-        const int lx = 4 * (i % CHUNKS), ly = i / CHUNKS, cx = x0 + lx - 4;
-        const int gy = flow_clampi(y0 + ly - 4, 0, h - 1), q = ly * SW + lx;
-        if (cx >= 0 && cx + 4 <= w) {
-            copy4_async(&u0[q], &src.u, cx, gy);
-            copy4_async(&v0[q], &src.v, cx, gy);
-            continue;
-        }
-        for (int e = 0; e < 4; e++) { /* at the grid's sides: each clamped */
-            const int gx = flow_clampi(cx + e, 0, w - 1);
-            __pipeline_memcpy_async(&u0[q + e], &FLOW_PX(src.u, gx, gy), sizeof(float));
-            __pipeline_memcpy_async(&v0[q + e], &FLOW_PX(src.v, gx, gy), sizeof(float));
-        }
-    }
-    for (int i = tid; edge && i < CHUNKS * RH(3); i += THREADS) {
-        const int lx = 4 * (i % CHUNKS), ly = i / CHUNKS, cx = x0 + lx - 4, gy = y0 + ly - 3;
-        if (chunk_inside(cx, gy, w, h)) /* outside: never read */
-            copy4_async(&g[ly * SW + lx], &s->g, cx, gy);
-    }
-    for (int i = tid; i < CHUNKS * RH(2); i += THREADS) {
-        const int lx = 4 * (i % CHUNKS), ly = i / CHUNKS, cx = x0 + lx - 4, gy = y0 + ly - 2;
+    stage_flow_rows(src, pre ? &a.pre : NULL, u0, v0, x0, y0 - 4, RH(4), tid, THREADS);
+    if (edge)
+        stage_plane(&s->g, g, x0, y0 - 3, RH(3), w, h, tid, THREADS);
+    for (int i = tid; i < STAGE_CHUNKS * RH(2); i += THREADS) {
+        const int lx = 4 * (i % STAGE_CHUNKS), ly = i / STAGE_CHUNKS;
+        const int cx = x0 + lx - STAGE_OX, gy = y0 + ly - 2;
         if (!chunk_inside(cx, gy, w, h))
             continue;
         stage_tensors4(s, sj + ly * SW + lx, SA(2), cx, gy);

@@ -14,9 +14,14 @@
  * up to 4, so from a column x that is a multiple of 4 with 0 <= x < width,
  * columns x .. x + 3 are one 16-byte copy (those past the width are copied
  * and never read).  A tile kernel whose staged rows start 4 columns left
- * of its tile (STAGE_OX; tiles 32 pixels wide) thus stages them in a
- * quarter of the copies, each with a quarter of the addressing. */
+ * of its tile (STAGE_OX; tiles STAGE_TILE_X pixels wide) thus stages them
+ * in a quarter of the copies, each with a quarter of the addressing: a
+ * staged row holds the STAGE_W columns x0 - STAGE_OX .. x0 + STAGE_TILE_X +
+ * STAGE_OX - 1 (x0 the tile's first column). */
 #define STAGE_OX 4
+#define STAGE_TILE_X 32
+#define STAGE_W (STAGE_TILE_X + 2 * STAGE_OX)
+#define STAGE_CHUNKS (STAGE_W / 4)
 
 /* Whether the chunk of columns x .. x + 3 (x a multiple of 4) of row y is
  * one copy: it starts inside the w x h grid. */
@@ -54,6 +59,59 @@ static __device__ __forceinline__ void stage_tensors4(const flow_system *s, floa
             copy4_async(&p[5 * area], &d->J.j33, x, y);
         else
             p[5 * area] = p[5 * area + 1] = p[5 * area + 2] = p[5 * area + 3] = 0.0f;
+    }
+}
+
+/* Staged rows ly = 0 .. rows - 1 of plane p into dst (STAGE_W floats a
+ * row), row ly from grid row y + ly, the chunks that start inside the w x h
+ * grid (the others are never read), copied asynchronously: the caller
+ * commits and waits. */
+static __device__ __forceinline__ void stage_plane(const flow_plane *p, float *dst, int x0, int y,
+                                                   int rows, int w, int h, int tid, int nt)
+{
+    for (int i = tid; i < STAGE_CHUNKS * rows; i += nt) {
+        const int ly = i / STAGE_CHUNKS, lx = 4 * (i % STAGE_CHUNKS);
+        const int cx = x0 + lx - STAGE_OX, gy = y + ly;
+        if (chunk_inside(cx, gy, w, h))
+            copy4_async(&dst[ly * STAGE_W + lx], p, cx, gy);
+    }
+}
+
+/* Staged rows ly = 0 .. rows - 1 of the flow src into u, v (STAGE_W floats
+ * a row), row ly from grid row y + ly, every coordinate clamped into the
+ * grid (what flow_stencil_load reads), copied asynchronously: the caller
+ * commits and waits.  Only at the grid's sides is a chunk copied a float at
+ * a time.  With pre (its fine pair is src), the flow after that
+ * prolongation, computed a value per thread (each one's reads wait for
+ * memory; flow_prolong_pair_value). */
+static __device__ __forceinline__ void stage_flow_rows(const flow_pair &src,
+                                                       const flow_prolong_pair_args *pre,
+                                                       float *u, float *v, int x0, int y,
+                                                       int rows, int tid, int nt)
+{
+    const int w = src.u.width, h = src.u.height;
+    if (pre) {
+        for (int i = tid; i < STAGE_W * rows; i += nt) {
+            const int gx = flow_clampi(x0 + i % STAGE_W - STAGE_OX, 0, w - 1);
+            const int gy = flow_clampi(y + i / STAGE_W, 0, h - 1), old = pre->accumulate;
+            flow_prolong_pair_value(pre, gx, gy, old ? FLOW_PX(src.u, gx, gy) : 0.0f,
+                                    old ? FLOW_PX(src.v, gx, gy) : 0.0f, &u[i], &v[i]);
+        }
+        return;
+    }
+    for (int i = tid; i < STAGE_CHUNKS * rows; i += nt) {
+        const int ly = i / STAGE_CHUNKS, lx = 4 * (i % STAGE_CHUNKS), q = ly * STAGE_W + lx;
+        const int gy = flow_clampi(y + ly, 0, h - 1), cx = x0 + lx - STAGE_OX;
+        if (cx >= 0 && cx + 4 <= w) {
+            copy4_async(&u[q], &src.u, cx, gy);
+            copy4_async(&v[q], &src.v, cx, gy);
+            continue;
+        }
+        for (int e = 0; e < 4; e++) {
+            const int gx = flow_clampi(cx + e, 0, w - 1);
+            __pipeline_memcpy_async(&u[q + e], &FLOW_PX(src.u, gx, gy), sizeof(float));
+            __pipeline_memcpy_async(&v[q + e], &FLOW_PX(src.v, gx, gy), sizeof(float));
+        }
     }
 }
 

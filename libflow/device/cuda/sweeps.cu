@@ -33,16 +33,14 @@
 #define TILE_X 32
 #define TILE_Y 16
 #define BORDER 3 /* the flow: Psi'_S two pixels around the tile needs its neighbours */
-/* Every staged array holds the columns x0 - STAGE_OX .. x0 + TILE_X +
- * STAGE_OX - 1 of its rows (x0 the tile's first column), copied four at a
+/* Every staged array holds STAGE_W columns of its rows, copied four at a
  * time (stage.cuh): column lx is pixel x0 + lx - STAGE_OX. */
-#define STAGED_W (TILE_X + 2 * STAGE_OX)
-#define CHUNKS (STAGED_W / 4)
 #define FLOW_H (TILE_Y + 2 * BORDER) /* row ly: pixel y0 + ly - BORDER */
 #define PSI_H (TILE_Y + 4)           /* g, then Psi'_S: row ly is y0 + ly - 2 */
 #define J_H (TILE_Y + 2) /* the tensors: the tile and one pixel around it; y0 + ly - 1 */
-#define J_AREA (J_H * STAGED_W)
+#define J_AREA (J_H * STAGE_W)
 #define J_PLANES (6 * FLOW_TERMS_MAX)
+static_assert(TILE_X == STAGE_TILE_X, "a tile is as wide as stage.cuh's rows assume");
 /* A large grid: 256 threads a tile, five blocks per multiprocessor (48
  * registers, no spill; on the H100 robust took 43.7 ms at 1080p against
  * 44.8 with 56 registers and four).  A grid of fewer tiles than the GPU
@@ -65,9 +63,9 @@
  * pixels around it, updated in shared memory: point k of row r of that
  * region is pixel 2k + parity (x0 and y0 are even). */
 static __device__ __forceinline__ void colour_pass(const flow_sor_sweeps_args *a,
-                                                   float (*su)[STAGED_W], float (*sv)[STAGED_W],
-                                                   float (*sp)[STAGED_W],
-                                                   float (*sj)[J_H][STAGED_W], int colour, int m,
+                                                   float (*su)[STAGE_W], float (*sv)[STAGE_W],
+                                                   float (*sp)[STAGE_W],
+                                                   float (*sj)[J_H][STAGE_W], int colour, int m,
                                                    int x0, int y0, int w, int h, int tid, int nt)
 {
     const int per_row = TILE_X / 2 + m, rows = TILE_Y + 2 * m;
@@ -80,7 +78,7 @@ static __device__ __forceinline__ void colour_pass(const flow_sor_sweeps_args *a
         flow_tensor_at J[FLOW_TERMS_MAX];
         staged_tensors(&a->s, &sj[0][fy - BORDER + 1][fx], J_AREA, J);
         float nu, nv;
-        flow_sor_tile(&a->s, &su[fy][fx], &sv[fy][fx], STAGED_W, &sp[fy - 1][fx], STAGED_W, J,
+        flow_sor_tile(&a->s, &su[fy][fx], &sv[fy][fx], STAGE_W, &sp[fy - 1][fx], STAGE_W, J,
                       &a->f, gx, gy, w, h, a->omega, &nu, &nv);
         su[fy][fx] = nu;
         sv[fy][fx] = nv;
@@ -92,53 +90,24 @@ static __device__ __forceinline__ void colour_pass(const flow_sor_sweeps_args *a
  * smoothness weight g into sp where Psi'_S is evaluated (the tile and
  * ring - 1 pixels around it), copied asynchronously: the caller commits
  * and waits.  With pre (its fine pair is src), the flow after that
- * prolongation, computed (flow_prolong_pair_value). */
+ * prolongation, computed (stage_flow_rows). */
 static __device__ __forceinline__ void stage_flow(const flow_system *s, const flow_pair &src,
                                                   const flow_prolong_pair_args *pre,
-                                                  float (*su)[STAGED_W], float (*sv)[STAGED_W],
-                                                  float (*sp)[STAGED_W], int ring, int th,
+                                                  float (*su)[STAGE_W], float (*sv)[STAGE_W],
+                                                  float (*sp)[STAGE_W], int ring, int th,
                                                   int x0, int y0, int w, int h, int tid, int nt)
 {
-    const int rows = th + 2 * ring, top = BORDER - ring;
-    if (pre) { /* a value per thread: each one's reads wait for memory */
-        for (int i = tid; i < STAGED_W * rows; i += nt) {
-            const int ly = i / STAGED_W + top, lx = i % STAGED_W;
-            const int gx = flow_clampi(x0 + lx - STAGE_OX, 0, w - 1);
-            const int gy = flow_clampi(y0 + ly - BORDER, 0, h - 1), old = pre->accumulate;
-            flow_prolong_pair_value(pre, gx, gy, old ? FLOW_PX(src.u, gx, gy) : 0.0f,
-                                    old ? FLOW_PX(src.v, gx, gy) : 0.0f, &su[ly][lx],
-                                    &sv[ly][lx]);
-        }
-    }
-    for (int i = tid; !pre && i < CHUNKS * rows; i += nt) {
-        const int ly = i / CHUNKS + top, lx = 4 * (i % CHUNKS);
-        const int gy = flow_clampi(y0 + ly - BORDER, 0, h - 1), cx = x0 + lx - STAGE_OX;
-        if (cx >= 0 && cx + 4 <= w) {
-            copy4_async(&su[ly][lx], &src.u, cx, gy);
-            copy4_async(&sv[ly][lx], &src.v, cx, gy);
-            continue;
-        }
-        for (int e = 0; e < 4; e++) { /* at the grid's sides: each clamped */
-            const int gx = flow_clampi(cx + e, 0, w - 1);
-            __pipeline_memcpy_async(&su[ly][lx + e], &FLOW_PX(src.u, gx, gy), sizeof(float));
-            __pipeline_memcpy_async(&sv[ly][lx + e], &FLOW_PX(src.v, gx, gy), sizeof(float));
-        }
-    }
-    if (!(s->flags & FLOW_SYS_EDGE))
-        return;
-    for (int i = tid; i < CHUNKS * (th + 2 * (ring - 1)); i += nt) {
-        const int ly = i / CHUNKS + 3 - ring, lx = 4 * (i % CHUNKS);
-        const int cx = x0 + lx - STAGE_OX, gy = y0 + ly - 2;
-        if (chunk_inside(cx, gy, w, h)) /* outside: never read */
-            copy4_async(&sp[ly][lx], &s->g, cx, gy);
-    }
+    const int top = BORDER - ring; /* su's row ly is grid row y0 + ly - BORDER */
+    stage_flow_rows(src, pre, su[top], sv[top], x0, y0 - ring, th + 2 * ring, tid, nt);
+    if (s->flags & FLOW_SYS_EDGE) /* sp's row ly is y0 + ly - 2 */
+        stage_plane(&s->g, sp[3 - ring], x0, y0 - ring + 1, th + 2 * (ring - 1), w, h, tid, nt);
 }
 
 /* Psi'_S of the staged flow on the tile and m pixels around it (m <= 2)
  * into sp, in place of the weight g staged there, then a barrier (robust
  * smoothness only). */
-static __device__ __forceinline__ void psi_pass(const flow_system *s, float (*su)[STAGED_W],
-                                                float (*sv)[STAGED_W], float (*sp)[STAGED_W],
+static __device__ __forceinline__ void psi_pass(const flow_system *s, float (*su)[STAGE_W],
+                                                float (*sv)[STAGE_W], float (*sp)[STAGE_W],
                                                 int m, int th, int x0, int y0, int w, int h,
                                                 int tid, int nt)
 {
@@ -150,7 +119,7 @@ static __device__ __forceinline__ void psi_pass(const flow_system *s, float (*su
         const int gx = x0 + i % pw - m, gy = y0 + i / pw - m;
         const int lx = gx - x0 + STAGE_OX, ly = gy - y0 + 2; /* in sp; su's row ly + 1 */
         if (gx >= 0 && gx < w && gy >= 0 && gy < h) /* outside: never read */
-            sp[ly][lx] = flow_psi_s_tile(s, &su[ly + 1][lx], &sv[ly + 1][lx], STAGED_W,
+            sp[ly][lx] = flow_psi_s_tile(s, &su[ly + 1][lx], &sv[ly + 1][lx], STAGE_W,
                                          edge ? sp[ly][lx] : 1.0f);
     }
     __syncthreads();
@@ -161,8 +130,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     flow_sor_sweep_kernel(const __grid_constant__ flow_sor_sweeps_args a, flow_pair src,
                           flow_pair dst, int pre)
 {
-    __shared__ __align__(16) float su[FLOW_H][STAGED_W], sv[FLOW_H][STAGED_W];
-    __shared__ __align__(16) float sp[PSI_H][STAGED_W], sj[J_PLANES][J_H][STAGED_W];
+    __shared__ __align__(16) float su[FLOW_H][STAGE_W], sv[FLOW_H][STAGE_W];
+    __shared__ __align__(16) float sp[PSI_H][STAGE_W], sj[J_PLANES][J_H][STAGE_W];
     const flow_system *s = &a.s;
     const int w = src.u.width, h = src.u.height;
     const int x0 = blockIdx.x * TILE_X, y0 = blockIdx.y * TILE_Y;
@@ -171,8 +140,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
      * grid that the colours update (stage.cuh).  Asynchronous copies, so
      * that all of a thread's loads are in flight at once. */
     stage_flow(s, src, pre ? &a.pre : NULL, su, sv, sp, BORDER, TILE_Y, x0, y0, w, h, tid, nt);
-    for (int i = tid; i < CHUNKS * J_H; i += nt) {
-        const int ly = i / CHUNKS, lx = 4 * (i % CHUNKS);
+    for (int i = tid; i < STAGE_CHUNKS * J_H; i += nt) {
+        const int ly = i / STAGE_CHUNKS, lx = 4 * (i % STAGE_CHUNKS);
         const int cx = x0 + lx - STAGE_OX, gy = y0 + ly - 1;
         if (chunk_inside(cx, gy, w, h)) /* outside: never read */
             stage_tensors4(s, &sj[0][ly][lx], J_AREA, cx, gy);
@@ -240,8 +209,8 @@ template <class A, int TY, int MIN_BLOCKS>
 __global__ void __launch_bounds__(TILE_X * TY, MIN_BLOCKS)
     flow_terms_tile_kernel(const __grid_constant__ A a)
 {
-    __shared__ __align__(16) float su[TY + 2 * BORDER][STAGED_W], sv[TY + 2 * BORDER][STAGED_W];
-    __shared__ __align__(16) float sp[TY + 4][STAGED_W];
+    __shared__ __align__(16) float su[TY + 2 * BORDER][STAGE_W], sv[TY + 2 * BORDER][STAGE_W];
+    __shared__ __align__(16) float sp[TY + 4][STAGE_W];
     const flow_system *s = &a.s;
     const int w = a.x.u.width, h = a.x.u.height;
     const int x0 = blockIdx.x * TILE_X, y0 = blockIdx.y * TY;
@@ -264,8 +233,8 @@ __global__ void __launch_bounds__(TILE_X * TY, MIN_BLOCKS)
     if (inside) {
         const int lx = tx + STAGE_OX;
         const flow_var_terms t =
-            flow_var_terms_tile(s, &su[ty + BORDER][lx], &sv[ty + BORDER][lx], STAGED_W,
-                                &sp[ty + 2][lx], STAGED_W, J, gx, gy, w, h);
+            flow_var_terms_tile(s, &su[ty + BORDER][lx], &sv[ty + BORDER][lx], STAGE_W,
+                                &sp[ty + 2][lx], STAGE_W, J, gx, gy, w, h);
         finish(a, &t, fu, fv, gx, gy);
     }
 }
