@@ -152,10 +152,14 @@ flow_status flow_mg_create(flow_device *d, int width, int height, const flow_sol
 _Static_assert(6 * FLOW_TERMS_MAX + 1 <= FLOW_RESTRICT_PLANES,
                "a level's tensors and smoothness weight fit one restriction");
 
+static int level_small(const flow_mg *mg, int d);
+
 static flow_status restrict_tensors(flow_mg *mg)
 {
     const int edge = mg->edge_stale;
     mg->edge_stale = 0;
+    flow_restrict_small_args chain; /* the small levels at the bottom, in one call */
+    memset(&chain, 0, sizeof chain);
     for (int d = 1; d < mg->nlevels; d++) {
         flow_system *c = &mg->lev[d].sys, *f = &mg->lev[d - 1].sys;
         flow_restrict_planes_args a;
@@ -169,13 +173,21 @@ static flow_status restrict_tensors(flow_mg *mg)
             a.coarse[a.n] = c->g;
             a.fine[a.n++] = f->g;
         }
-        FLOW_TRY(flow_k_restrict_planes(mg->dev, &a));
+        if (!level_small(mg, d))
+            FLOW_TRY(flow_k_restrict_planes(mg->dev, &a));
+        else {
+            if (chain.nlevels == 0)
+                memcpy(chain.fine, a.fine, sizeof a.fine);
+            memcpy(chain.coarse[chain.nlevels++], a.coarse, sizeof a.coarse);
+            chain.n = a.n;
+        }
     }
-    return FLOW_OK;
+    return chain.nlevels ? flow_restrict_small_run(mg->dev, &chain) : FLOW_OK;
 }
 
 static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int gamma,
-                         const char *kind, const flow_prolong_pair_args *pre);
+                         const char *kind, const flow_prolong_pair_args *pre,
+                         const flow_pair *entry);
 
 /* RMS of the FAS correction x2 - R x of level L, for the trace only: read
  * back to the host (a trace waits for the device anyway). */
@@ -203,10 +215,15 @@ static flow_status trace_diff_rms(flow_mg *mg, const flow_mg_level *L, double *r
     return s;
 }
 
+static int small_cycle_fits(const flow_mg *mg, const flow_exec *ex, int d);
+
 /* The coarse-grid correction of level d from level d + 1 (the middle of
  * algorithms 2.8.4, 2.8.5 and 2.8.8), up to its prolongation onto x, which
  * it leaves in *corr for the caller: the postsmoothing takes it with its
- * first sweeps (flow_mg_smooth). */
+ * first sweeps (flow_mg_smooth).  FAS restricts x in the residual's pass;
+ * the coarse right-hand side comes with the first smoothing of level
+ * d + 1 (its entry), or with the call that runs its whole cycle when it is
+ * small. */
 static flow_status coarse_correction(flow_mg *mg, flow_exec *ex, int d, unsigned flags,
                                      int gamma, const char *kind, flow_prolong_pair_args *corr)
 {
@@ -216,31 +233,21 @@ static flow_status coarse_correction(flow_mg *mg, flow_exec *ex, int d, unsigned
     const int c = d + 1;
     flow_pair none = {{0}, {0}};
 
-    /* f2 = R (f - N(x)) */
+    /* r = f - N(x); FAS: x2 = R x as well, kept in xr for e = x2 - R x */
     flow_system s = L->sys;
     s.flags = flags;
-    const flow_residual_args r = { s, L->t, L->x, (flags & FLOW_SYS_RHS) ? L->f : none };
+    const flow_residual_args r = { .s = s, .r = L->t, .x = L->x,
+                                   .f = (flags & FLOW_SYS_RHS) ? L->f : none,
+                                   .with_rx = mg->nonlinear,
+                                   .rx = { C->x, C->xr, L->x, 1 } };
     FLOW_TRY(flow_k_residual(dev, &r));
     flow_tracef(ex, d, " \\ r%d = f%d - A%d x%d", d, d, d, d);
-    if (mg->nonlinear) {
-        /* f2 = R r + N2(R x), started from x2 = R x (kept in xr for e = x2 -
-         * R x); R r is restricted where N2 is added to it */
-        const flow_restrict_pair_args rx = { C->x, C->xr, L->x, 1 };
-        FLOW_TRY(flow_k_restrict_pair(dev, &rx));
-        flow_system sc = C->sys;
-        sc.flags = cflags;
-        const flow_apply_args ap = { sc, C->f, C->x, L->t, 1 };
-        FLOW_TRY(flow_k_apply(dev, &ap));
-        flow_tracef(ex, d, "  \\ f%d = R[%d->%d] r%d + A%d( R[%d->%d] x%d )", c, d, c, d, c, d, c,
-                    d);
-    } else {
-        /* A2 e2 = R r, started from e2 = 0 */
-        const flow_restrict_pair_args rf = { C->f, none, L->t, 0 };
-        FLOW_TRY(flow_k_restrict_pair(dev, &rf));
-        FLOW_TRY(flow_pair_fill(dev, &C->x, 0.0f));
+    if (mg->nonlinear) /* f2 = R r + N2(x2), started from x2 */
+        flow_tracef(ex, d, "  \\ f%d = R[%d->%d] r%d + A%d( R[%d->%d] x%d )", c, d, c, d, c, d,
+                    c, d);
+    else /* A2 e2 = R r, started from e2 = 0 */
         flow_tracef(ex, d, "  \\ f%d = R[%d->%d] r%d", c, d, c, d);
-    }
-    FLOW_TRY(cycle(mg, ex, c, cflags, gamma, kind, NULL));
+    FLOW_TRY(cycle(mg, ex, c, cflags, gamma, kind, NULL, &L->t));
     if (flow_tracing(ex)) {
         double rms;
         FLOW_TRY(mg->nonlinear ? trace_diff_rms(mg, C, &rms) : flow_pair_rms(dev, &C->x, &rms));
@@ -260,15 +267,23 @@ static flow_status coarse_correction(flow_mg *mg, flow_exec *ex, int d, unsigned
 
 /* The cycle from a level of at most FLOW_SMALL_GRID pixels in one device
  * call (pixel/coarse.h): the same operations as the recursion below, its
- * launches saved. */
-static int small_cycle_fits(const flow_mg *mg, const flow_exec *ex, int d)
+ * launches saved.  entry: the residual of the level above, from which the
+ * call first computes level d's right-hand side (coarse_correction's
+ * step); fmg_cycles > 0: FMG from the coarsest level up to d instead, that
+ * many V-cycles a level (fmg below). */
+static int level_small(const flow_mg *mg, int d)
 {
-    return mg->fuse_small && !flow_tracing(ex) && mg->nlevels - d <= FLOW_SMALL_LEVELS
+    return mg->fuse_small && mg->nlevels - d <= FLOW_SMALL_LEVELS
            && (long)mg->lev[d].width * mg->lev[d].height <= FLOW_SMALL_GRID;
 }
 
+static int small_cycle_fits(const flow_mg *mg, const flow_exec *ex, int d)
+{
+    return level_small(mg, d) && !flow_tracing(ex);
+}
+
 static flow_status small_cycle(flow_mg *mg, int d, unsigned flags, int gamma,
-                               const flow_prolong_pair_args *pre)
+                               const flow_pair *entry, int fmg_cycles)
 {
     const flow_solver_params *p = &mg->p;
     flow_small_cycle_args a;
@@ -288,29 +303,38 @@ static flow_status small_cycle(flow_mg *mg, int d, unsigned flags, int gamma,
     a.fas = mg->nonlinear;
     a.sor = mg->use_sor;
     a.omega = (float)(mg->use_sor ? p->omega : p->jacobi_weight);
-    a.with_pre = pre != NULL;
-    if (pre)
-        a.pre = *pre;
+    a.with_entry = entry != NULL;
+    if (entry)
+        a.entry = *entry;
+    a.fmg_cycles = fmg_cycles;
+    a.coarse_flags = flow_mg_flags_coarse(mg);
     return flow_small_cycle_run(mg->dev, &a);
 }
 
 /* VCYCLE / WCYCLE (gamma 1 / 2) from level d, in place on lev[d].x after
- * the prolongation pre onto it (when given); the deepest level is smoothed
- * n0 times ("bottom").  A smoothing that leaves the iterate in t (a GPU
- * pass of SOR or Jacobi pairs after an odd count) swaps the level's x and
- * t for the rest of the cycle, so that V(1,1) ends back in x with no copy.
- * Each prolongation goes with the smoothing after it, where one follows. */
+ * the prolongation pre onto it (when given) and, for a coarse level, its
+ * right-hand side from the residual entry of the level above (when given);
+ * the deepest level is smoothed n0 times ("bottom").  A smoothing that
+ * leaves the iterate in t (a GPU pass of SOR or Jacobi pairs after an odd
+ * count) swaps the level's x and t for the rest of the cycle, so that
+ * V(1,1) ends back in x with no copy.  Each prolongation, and the entry,
+ * goes with the smoothing after it, where one follows. */
 static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int gamma,
-                         const char *kind, const flow_prolong_pair_args *pre)
+                         const char *kind, const flow_prolong_pair_args *pre,
+                         const flow_pair *entry)
 {
     const flow_solver_params *p = &mg->p;
     flow_mg_level *L = &mg->lev[d];
-    if (small_cycle_fits(mg, ex, d))
-        return small_cycle(mg, d, flags, gamma, pre);
+    if (small_cycle_fits(mg, ex, d)) {
+        if (pre)
+            FLOW_TRY(flow_k_prolong_pair(mg->dev, pre));
+        return small_cycle(mg, d, flags, gamma, entry, 0);
+    }
     if (d == mg->nlevels - 1)
-        return flow_mg_smooth(mg, ex, d, flags, p->n0, "S", NULL, NULL, pre);
+        return flow_mg_smooth(mg, ex, d, flags, p->n0, "S", NULL, NULL, pre, entry);
     int in_t = 0, swaps = 0;
-    flow_status s = flow_mg_smooth(mg, ex, d, flags, p->n1, kind, "presmooth", &in_t, pre);
+    flow_status s =
+        flow_mg_smooth(mg, ex, d, flags, p->n1, kind, "presmooth", &in_t, pre, entry);
     if (in_t)
         flow_mg_swap_xt(L), swaps++;
     flow_prolong_pair_args corr;
@@ -321,7 +345,7 @@ static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int 
             s = flow_k_prolong_pair(mg->dev, &corr);
     }
     if (s == FLOW_OK)
-        s = flow_mg_smooth(mg, ex, d, flags, p->n2, kind, "postsmooth", &in_t, &corr);
+        s = flow_mg_smooth(mg, ex, d, flags, p->n2, kind, "postsmooth", &in_t, &corr, NULL);
     if (s == FLOW_OK && in_t)
         flow_mg_swap_xt(L), swaps++;
     if (swaps % 2) {
@@ -346,18 +370,28 @@ static flow_prolong_pair_args to_finer(flow_mg *mg, flow_exec *ex, int d)
 
 /* FMG (algorithms 2.8.7, 2.8.9): from the coarsest level up, `cycles`
  * V-cycles on each level's full problem, the result prolongated as the next
- * finer level's initial guess. */
+ * finer level's initial guess.  The small levels at the bottom run their
+ * part in one call. */
 static flow_status fmg(flow_mg *mg, flow_exec *ex)
 {
     const int D = mg->nlevels - 1;
     const unsigned full = flow_mg_flags_full(mg);
-    FLOW_TRY(flow_pair_fill(mg->dev, &mg->lev[D].x, 0.0f));
+    int top = D + 1; /* levels top .. D: small */
+    while (top > 0 && small_cycle_fits(mg, ex, top - 1))
+        top--;
     flow_prolong_pair_args up;
     memset(&up, 0, sizeof up);
-    for (int d = D; d >= 0; d--) {
+    if (top > D)
+        FLOW_TRY(flow_pair_fill(mg->dev, &mg->lev[D].x, 0.0f));
+    else {
+        FLOW_TRY(small_cycle(mg, top, full, 1, NULL, mg->p.cycles));
+        if (top > 0)
+            up = to_finer(mg, ex, top);
+    }
+    for (int d = (top > D ? D : top - 1); d >= 0; d--) {
         for (int c = 1; c <= mg->p.cycles; c++) {
             flow_tracef(ex, d, "{depth: %d, cycle: %d/%d}", d, c, mg->p.cycles);
-            FLOW_TRY(cycle(mg, ex, d, full, 1, "V", d < D && c == 1 ? &up : NULL));
+            FLOW_TRY(cycle(mg, ex, d, full, 1, "V", d < D && c == 1 ? &up : NULL, NULL));
         }
         if (d > 0)
             up = to_finer(mg, ex, d);
@@ -376,7 +410,7 @@ static flow_status cascadic(flow_mg *mg, flow_exec *ex)
     memset(&up, 0, sizeof up);
     for (int d = D; d >= 0; d--) {
         FLOW_TRY(flow_mg_smooth(mg, ex, d, full, mg->p.iterations, "C", "cascadic", NULL,
-                                d < D ? &up : NULL));
+                                d < D ? &up : NULL, NULL));
         if (d > 0)
             up = to_finer(mg, ex, d);
     }
@@ -394,7 +428,8 @@ static flow_status solve(flow_mg *mg, flow_exec *ex)
         s = mg->warm ? FLOW_OK : flow_pair_fill(mg->dev, &mg->lev[0].x, 0.0f);
         if (s == FLOW_OK)
             s = flow_mg_smooth(mg, ex, 0, full, p->iterations,
-                               p->solver == FLOW_SOLVER_RBSOR ? "SOR" : "J", "solve", NULL, NULL);
+                               p->solver == FLOW_SOLVER_RBSOR ? "SOR" : "J", "solve", NULL, NULL,
+                               NULL);
         break;
     case FLOW_SOLVER_VCYCLE:
     case FLOW_SOLVER_WCYCLE:
@@ -402,7 +437,7 @@ static flow_status solve(flow_mg *mg, flow_exec *ex)
         for (int c = 1; s == FLOW_OK && c <= p->cycles; c++) {
             flow_tracef(ex, 0, "{depth: 0, cycle: %d/%d}", c, p->cycles);
             s = cycle(mg, ex, 0, full, p->solver == FLOW_SOLVER_VCYCLE ? 1 : 2,
-                      p->solver == FLOW_SOLVER_VCYCLE ? "V" : "W", NULL);
+                      p->solver == FLOW_SOLVER_VCYCLE ? "V" : "W", NULL, NULL);
         }
         break;
     case FLOW_SOLVER_CASCADIC:

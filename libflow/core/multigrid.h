@@ -69,7 +69,8 @@ typedef struct flow_mg {
     int nonlinear; /* a robust term: lagged weights, and FAS on coarse grids */
     int use_sor;   /* the smoother is red-black SOR */
     int warm;      /* Jacobi, SOR, V and W start from the x already there (else 0) */
-    int fuse_small; /* cycles from a small level run as one small_cycle call (1 unless a
+    int fuse_small; /* cycles from a small level run as one small_cycle call, and the
+                       small levels' coefficients are restricted in one call (1 unless a
                        test compares them with the call-per-operation path) */
     int edge_stale; /* the finest smoothness weight was handed out: the next solve
                        restricts it (once, not at every solve of the same weight) */
@@ -168,10 +169,17 @@ unsigned flow_mg_flags_coarse(const flow_mg *mg);
  * says so.  With pre, the prolongation pre (onto the level's x) comes
  * first: the sweeps of a grid above FLOW_SMALL_GRID take it with their first
  * pass where the device can (flow_jacobi_sweeps_args, flow_sor_sweeps_args),
- * a small grid's after its own launch. */
+ * a small grid's after its own launch.  With entry (a coarse level's first
+ * smoothing of a cycle), the level's right-hand side comes next, from the
+ * residual entry of the level above (flow_mg_coarse_rhs): FAS Jacobi sweeps
+ * of a grid above FLOW_SMALL_GRID take it with their first pass. */
 flow_status flow_mg_smooth(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int n,
                            const char *kind, const char *label, int *in_t,
-                           const flow_prolong_pair_args *pre);
+                           const flow_prolong_pair_args *pre, const flow_pair *entry);
+/* Level d's right-hand side from the residual r of level d - 1: f = R r +
+ * N(x) for FAS (x = R x, restricted with that residual), f = R r and x = 0
+ * for the correction scheme. */
+flow_status flow_mg_coarse_rhs(flow_mg *mg, int d, const flow_pair *r);
 /* RMS of r = f - N(x) on level d (into the level's scratch pair t). */
 flow_status flow_mg_level_residual_rms(flow_mg *mg, int d, unsigned flags, double *rms);
 

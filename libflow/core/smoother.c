@@ -58,15 +58,32 @@ static flow_pair rhs(const flow_mg_level *L, unsigned flags)
 flow_status flow_mg_level_residual_rms(flow_mg *mg, int d, unsigned flags, double *rms)
 {
     flow_mg_level *L = &mg->lev[d];
-    const flow_residual_args a = { level_system(mg, d, flags), L->t, L->x, rhs(L, flags) };
+    const flow_residual_args a = { .s = level_system(mg, d, flags), .r = L->t, .x = L->x,
+                                   .f = rhs(L, flags) };
     FLOW_TRY(flow_k_residual(mg->dev, &a));
     return flow_pair_rms(mg->dev, &L->t, rms);
 }
 
+flow_status flow_mg_coarse_rhs(flow_mg *mg, int d, const flow_pair *r)
+{
+    flow_mg_level *C = &mg->lev[d];
+    if (!mg->nonlinear) {
+        const flow_pair none = { { 0 }, { 0 } };
+        const flow_restrict_pair_args rf = { C->f, none, *r, 0 };
+        FLOW_TRY(flow_k_restrict_pair(mg->dev, &rf));
+        return flow_pair_fill(mg->dev, &C->x, 0.0f);
+    }
+    const flow_apply_args ap = { level_system(mg, d, flow_mg_flags_coarse(mg)), C->f, C->x, *r,
+                                 1 };
+    return flow_k_apply(mg->dev, &ap);
+}
+
 /* The device's SOR or Jacobi sweeps of a grid above FLOW_SMALL_GRID. */
 static flow_status device_sweeps(flow_mg *mg, flow_mg_level *L, const flow_system *s, int n,
-                                 int *in_t, const flow_prolong_pair_args *pre)
+                                 int *in_t, const flow_prolong_pair_args *pre,
+                                 const flow_pair *entry)
 {
+    const flow_pair no_pair = { { 0 }, { 0 } };
     flow_prolong_pair_args none;
     memset(&none, 0, sizeof none);
     const int odd_in_t = in_t != NULL, with_pre = pre != NULL;
@@ -78,7 +95,8 @@ static flow_status device_sweeps(flow_mg *mg, flow_mg_level *L, const flow_syste
     } else {
         const flow_jacobi_sweeps_args a = { *s, L->x, L->t, rhs(L, s->flags),
                                             (float)mg->p.jacobi_weight, n, odd_in_t, with_pre,
-                                            pre ? *pre : none };
+                                            pre ? *pre : none, entry != NULL,
+                                            entry ? *entry : no_pair };
         FLOW_TRY(flow_jacobi_sweeps_run(mg->dev, &a, &passes));
     }
     if (in_t)
@@ -86,17 +104,21 @@ static flow_status device_sweeps(flow_mg *mg, flow_mg_level *L, const flow_syste
     return FLOW_OK;
 }
 
-/* n sweeps of the smoother on level d after the prolongation pre (when
- * given), the result in x, or in t where *in_t (0 on entry, when given) is
- * set. */
+/* n sweeps of the smoother on level d after the prolongation pre and the
+ * right-hand side from entry (when given), the result in x, or in t where
+ * *in_t (0 on entry, when given) is set. */
 static flow_status sweeps(flow_mg *mg, int d, const flow_system *s, int n, int *in_t,
-                          const flow_prolong_pair_args *pre)
+                          const flow_prolong_pair_args *pre, const flow_pair *entry)
 {
     flow_mg_level *L = &mg->lev[d];
     const int small = (long)L->width * L->height <= FLOW_SMALL_GRID;
     if (pre && (n <= 0 || small)) {
         FLOW_TRY(flow_k_prolong_pair(mg->dev, pre));
         pre = NULL;
+    }
+    if (entry && (n <= 0 || small || mg->use_sor || !mg->nonlinear)) {
+        FLOW_TRY(flow_mg_coarse_rhs(mg, d, entry));
+        entry = NULL;
     }
     if (n <= 0)
         return FLOW_OK;
@@ -107,20 +129,22 @@ static flow_status sweeps(flow_mg *mg, int d, const flow_system *s, int n, int *
         };
         return flow_smooth_small_run(mg->dev, &a);
     }
-    return device_sweeps(mg, L, s, n, in_t, pre);
+    return device_sweeps(mg, L, s, n, in_t, pre, entry);
 }
 
 flow_status flow_mg_smooth(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int n,
                            const char *kind, const char *label, int *in_t,
-                           const flow_prolong_pair_args *pre)
+                           const flow_prolong_pair_args *pre, const flow_pair *entry)
 {
     const flow_system s = level_system(mg, d, flags);
     if (in_t)
         *in_t = 0;
     if (!flow_tracing(ex))
-        return sweeps(mg, d, &s, n, in_t, pre);
+        return sweeps(mg, d, &s, n, in_t, pre, entry);
     if (pre)
         FLOW_TRY(flow_k_prolong_pair(mg->dev, pre));
+    if (entry)
+        FLOW_TRY(flow_mg_coarse_rhs(mg, d, entry));
     const char *nl = mg->nonlinear ? "_NL" : "";
     if (label)
         flow_tracef(ex, d, "%s%s[%s, depth: %d, n: %d] | A%d x%d = f%d", kind, nl, label, d, n, d,
@@ -131,7 +155,7 @@ flow_status flow_mg_smooth(flow_mg *mg, flow_exec *ex, int d, unsigned flags, in
     /* one sweep at a time, with the residual norm after the first and the
      * last (as in appendix B) */
     for (int it = 0; it < n; it++) {
-        FLOW_TRY(sweeps(mg, d, &s, 1, NULL, NULL));
+        FLOW_TRY(sweeps(mg, d, &s, 1, NULL, NULL, NULL));
         if (it == 0 || it == n - 1) {
             double rms;
             FLOW_TRY(flow_mg_level_residual_rms(mg, d, flags, &rms));

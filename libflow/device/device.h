@@ -107,6 +107,9 @@ typedef struct flow_device_ops {
     /* A whole multigrid cycle from a level of at most FLOW_SMALL_GRID pixels
      * down to the coarsest (flow_small_cycle of libflow/pixel/coarse.h) in one call. */
     flow_status (*small_cycle)(flow_device *d, const flow_small_cycle_args *a);
+    /* The restrictions of a hierarchy's coefficients onto its small levels
+     * (flow_restrict_small of libflow/pixel/coarse.h) in one call. */
+    flow_status (*restrict_small)(flow_device *d, const flow_restrict_small_args *a);
     /* *sum = the sum of the squares of p's values, accumulated in double.
      * Waits for the device: for traces and tests, never inside a timed
      * solve. */
@@ -196,6 +199,11 @@ static inline flow_status flow_jacobi_sweeps_run(flow_device *d,
 static inline flow_status flow_small_cycle_run(flow_device *d, const flow_small_cycle_args *a)
 {
     return d->ops->small_cycle(d, a);
+}
+static inline flow_status flow_restrict_small_run(flow_device *d,
+                                                  const flow_restrict_small_args *a)
+{
+    return d->ops->restrict_small(d, a);
 }
 
 /* flow_k_<stem>(d, &args): the operation <stem> of the list on device d. */

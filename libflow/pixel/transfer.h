@@ -142,19 +142,26 @@ typedef struct flow_restrict_planes_args {
     int n;
 } flow_restrict_planes_args;
 
-FLOW_HD void flow_restrict_planes_px(const flow_restrict_planes_args *a, int x, int y)
+/* coarse[k] = R fine[k] at (x, y) for the n planes. */
+FLOW_HD void flow_restrict_planes_at(const flow_plane *coarse, const flow_plane *fine, int n,
+                                     int x, int y)
 {
     /* every value before the first store, so that the loads are in flight
      * together (a store could alias the planes read after it) */
     float r[FLOW_RESTRICT_PLANES];
     FLOW_UNROLL
     for (int k = 0; k < FLOW_RESTRICT_PLANES; k++)
-        if (k < a->n)
-            r[k] = flow_restrict_at(&a->fine[k], x, y);
+        if (k < n)
+            r[k] = flow_restrict_at(&fine[k], x, y);
     FLOW_UNROLL
     for (int k = 0; k < FLOW_RESTRICT_PLANES; k++)
-        if (k < a->n)
-            FLOW_PX(a->coarse[k], x, y) = r[k];
+        if (k < n)
+            FLOW_PX(coarse[k], x, y) = r[k];
+}
+
+FLOW_HD void flow_restrict_planes_px(const flow_restrict_planes_args *a, int x, int y)
+{
+    flow_restrict_planes_at(a->coarse, a->fine, a->n, x, y);
 }
 
 /* dst(x, y) = gain * src(sx x, sy y), bilinear: a pyramid of scale factor

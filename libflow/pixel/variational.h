@@ -356,6 +356,17 @@ FLOW_HD void flow_apply_at(const flow_system *s, const flow_pair *xf, int x, int
     flow_apply_terms(s, &t, nu, nv);
 }
 
+/* f = R r + N(x) at (x, y) from the pixel's terms t, r a residual of the
+ * finer grid: the right-hand side of a FAS coarse grid. */
+FLOW_HD void flow_fas_rhs(const flow_system *s, const flow_var_terms *t, const flow_pair *r,
+                          int x, int y, float *fu, float *fv)
+{
+    float nu, nv;
+    flow_apply_terms(s, t, &nu, &nv);
+    *fu = flow_restrict_at(&r->u, x, y) + nu;
+    *fv = flow_restrict_at(&r->v, x, y) + nv;
+}
+
 /* r = f - N(x) at a pixel from its terms t and right-hand side (fu, fv). */
 FLOW_HD void flow_residual_terms(const flow_system *s, const flow_var_terms *t, float fu,
                                  float fv, float *ru, float *rv)
@@ -484,7 +495,12 @@ FLOW_HD void flow_jacobi_sweep_px(const flow_jacobi_sweep_args *a, int x, int y)
  * prolongation pre (pre.fine is x: a coarse-grid correction or FMG's
  * x = P x2), which the GPU's first pair computes as it stages the flow
  * instead of a launch of its own; x itself then holds either value when
- * the result is in t. */
+ * the result is in t.  With with_entry (a system with FLOW_SYS_RHS), the
+ * sweeps first set f = R entry + N(x) (flow_fas_rhs: the right-hand side
+ * of a FAS coarse grid from the finer grid's residual entry, what an apply
+ * with with_r writes), which the GPU's first pair computes from the terms
+ * of its first sweep instead of a launch and a pass over the tensors of
+ * its own. */
 typedef struct flow_jacobi_sweeps_args {
     flow_system s;
     flow_pair x, t, f;
@@ -493,6 +509,8 @@ typedef struct flow_jacobi_sweeps_args {
     int odd_in_t;
     int with_pre;
     flow_prolong_pair_args pre;
+    int with_entry;
+    flow_pair entry;
 } flow_jacobi_sweeps_args;
 
 /* Psi'_S of x at every pixel into ps: what the two colours of a nonlinear
@@ -598,15 +616,29 @@ FLOW_HD void flow_sor_tile(const flow_system *s, const float *u, const float *v,
     flow_sor_new(s, &t, fu, fv, omega, nu, nv);
 }
 
-/* r = f - N(x). */
+/* r = f - N(x); with_rx, also the FAS restriction rx of x onto the coarser
+ * grid (x2 = R x, its copy xr), which reads x as the residual does and
+ * writes neither: done in the same pass, it saves a launch per level of a
+ * cycle.  The fine grid's points cover the coarse grid's, coarse point
+ * (x, y) being taken at fine point (x, y). */
 typedef struct flow_residual_args {
     flow_system s;
     flow_pair r, x, f;
+    int with_rx;
+    flow_restrict_pair_args rx;
 } flow_residual_args;
+
+/* The restriction that rides along at (x, y), if any. */
+FLOW_HD void flow_residual_rx_px(const flow_residual_args *a, int x, int y)
+{
+    if (a->with_rx && x < a->rx.coarse.u.width && y < a->rx.coarse.u.height)
+        flow_restrict_pair_px(&a->rx, x, y);
+}
 
 FLOW_HD void flow_residual_px(const flow_residual_args *a, int x, int y)
 {
     flow_residual_at(&a->s, &a->x, &a->f, x, y, &FLOW_PX(a->r.u, x, y), &FLOW_PX(a->r.v, x, y));
+    flow_residual_rx_px(a, x, y);
 }
 
 /* out = N(x), or with_r: out = R r + N(x), r a residual of the finer grid

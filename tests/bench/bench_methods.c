@@ -153,9 +153,11 @@ static double bytes_diffusivity(const flow_diffusivity_args *a)
 {
     return 12.0 * NPX(&a->ps);
 }
+/* With the FAS restriction of x: counted as its own operation. */
 static double bytes_residual(const flow_residual_args *a)
 {
-    return NPX(&a->x.u) * (sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0);
+    return NPX(&a->x.u) * (sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0)
+           + (a->with_rx ? bytes_restrict_pair(&a->rx) : 0.0);
 }
 static double bytes_apply(const flow_apply_args *a)
 {
@@ -350,6 +352,10 @@ static flow_status w_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args
     if (s == FLOW_OK && a->with_pre) /* counted as its own operation; a launch unless
                                         the device ran pairs, which take it */
         dev_bytes += bytes_prolong_pair(&a->pre), launches += *passes == a->sweeps;
+    if (s == FLOW_OK && a->with_entry) { /* likewise the entry's apply */
+        const flow_apply_args ap = { a->s, a->f, a->x, a->entry, 1 };
+        dev_bytes += bytes_apply(&ap), launches += *passes == a->sweeps;
+    }
     if (s == FLOW_OK && a->sweeps > 0) {
         const double px = NPX(&a->x.u);
         const int back = *passes % 2 && !a->odd_in_t;
@@ -360,13 +366,13 @@ static flow_status w_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args
     return s;
 }
 /* A cycle on the small levels in one launch, counted as the traffic of the
- * operations it runs (those of the call-per-operation path), level k
- * visited gamma^k times. */
-static double bytes_small_cycle(const flow_small_cycle_args *a)
+ * operations it runs (those of the call-per-operation path): from level
+ * top, level k visited gamma^(k - top) times. */
+static double bytes_small_cycle_from(const flow_small_cycle_args *a, int top)
 {
-    double b = a->with_pre ? bytes_prolong_pair(&a->pre) : 0, visits = 1;
+    double b = 0, visits = 1;
     const flow_pair none = { { 0 }, { 0 } };
-    for (int k = 0; k < a->nlevels; k++, visits *= a->gamma) {
+    for (int k = top; k < a->nlevels; k++, visits *= a->gamma) {
         const flow_small_level *L = &a->lev[k];
         if (k == a->nlevels - 1) {
             b += visits * bytes_small_sweeps(&L->s, &L->x.u, a->n0, a->sor);
@@ -375,15 +381,41 @@ static double bytes_small_cycle(const flow_small_cycle_args *a)
         const flow_small_level *C = &a->lev[k + 1];
         double v = bytes_small_sweeps(&L->s, &L->x.u, a->n1, a->sor)
                    + bytes_small_sweeps(&L->s, &L->x.u, a->n2, a->sor);
-        const flow_residual_args r = { L->s, L->t, L->x, L->f };
-        const flow_restrict_pair_args rf = { C->f, none, L->t, 0 }, rx = { C->x, C->xr, L->x, 1 };
+        const flow_residual_args r = { .s = L->s, .r = L->t, .x = L->x, .f = L->f,
+                                       .with_rx = a->fas, .rx = { C->x, C->xr, L->x, 1 } };
+        const flow_restrict_pair_args rf = { C->f, none, L->t, 0 };
         const flow_apply_args ap = { C->s, C->f, C->x, L->t, 1 };
         const flow_fill_args fill = { C->x.u, 0.0f };
         const flow_prolong_pair_args pp = { L->x, C->x, C->xr, a->fas, 1, 0.0f };
         double g = bytes_residual(&r) + bytes_prolong_pair(&pp)
-                   + (a->fas ? bytes_restrict_pair(&rx) + bytes_apply(&ap)
-                             : bytes_restrict_pair(&rf) + 2 * bytes_fill(&fill));
+                   + (a->fas ? bytes_apply(&ap) : bytes_restrict_pair(&rf) + 2 * bytes_fill(&fill));
         b += visits * (v + a->gamma * g);
+    }
+    return b;
+}
+/* The call: the entry's right-hand side (an apply of R r, or R r and the
+ * zero start), then one cycle, or FMG: the zero start at the bottom, a
+ * prolongation onto each level above, fmg_cycles cycles from each. */
+static double bytes_small_cycle(const flow_small_cycle_args *a)
+{
+    const flow_small_level *T = &a->lev[0];
+    const flow_pair none = { { 0 }, { 0 } };
+    double b = 0;
+    if (a->with_entry) {
+        const flow_apply_args ap = { T->s, T->f, T->x, a->entry, 1 };
+        const flow_restrict_pair_args rf = { T->f, none, a->entry, 0 };
+        const flow_fill_args fill = { T->x.u, 0.0f };
+        b += a->fas ? bytes_apply(&ap) : bytes_restrict_pair(&rf) + 2 * bytes_fill(&fill);
+    }
+    if (a->fmg_cycles <= 0)
+        return b + bytes_small_cycle_from(a, 0);
+    for (int k = a->nlevels - 1; k >= 0; k--) {
+        const flow_small_level *L = &a->lev[k];
+        const flow_fill_args fill = { L->x.u, 0.0f };
+        const flow_prolong_pair_args up = { L->x, k < a->nlevels - 1 ? L[1].x : none, none, 0, 0,
+                                            0.0f };
+        b += k < a->nlevels - 1 ? bytes_prolong_pair(&up) : 2 * bytes_fill(&fill);
+        b += a->fmg_cycles * bytes_small_cycle_from(a, k);
     }
     return b;
 }
@@ -391,6 +423,15 @@ static flow_status w_small_cycle(flow_device *d, const flow_small_cycle_args *a)
 {
     dev_bytes += bytes_small_cycle(a), launches++;
     return real->small_cycle(d, a);
+}
+/* The small levels' restrictions in one launch: each plane of each level
+ * read and its restriction written, as restrict_planes counts them. */
+static flow_status w_restrict_small(flow_device *d, const flow_restrict_small_args *a)
+{
+    for (int k = 0; k < a->nlevels; k++)
+        dev_bytes += a->n * (PX(&a->coarse[k][0]) + PX(k ? &a->coarse[k - 1][0] : &a->fine[0]));
+    launches++;
+    return real->restrict_small(d, a);
 }
 
 static flow_status w_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst)
@@ -417,6 +458,7 @@ static void install_counting(flow_device *d)
     counting.copy = w_copy;
     counting.smooth_small = w_smooth_small;
     counting.small_cycle = w_small_cycle;
+    counting.restrict_small = w_restrict_small;
     counting.sor_sweeps = w_sor_sweeps;
     counting.jacobi_sweeps = w_jacobi_sweeps;
     counting.plane_max = w_plane_max;

@@ -737,7 +737,10 @@ static void test_sor_sweeps_match_halves(void)
  * smoothness weight), with or without a right-hand side, 2 to 5 sweeps,
  * the result in x or left in t, after no prolongation or after one of the
  * three kinds the multigrid hands them (x = P x2, x += P e, x += P (x2 -
- * xr); against the prolongation's own operation first); on grids whose
+ * xr); against the prolongation's own operation first), with a
+ * right-hand side given or computed from an entry (f = R r + N(x) of a
+ * random finer residual r; against an apply first, f itself compared
+ * too); on grids whose
  * tiles are cut at the right and bottom edges, of fewer tiles than the
  * GPU's multiprocessors, of a few times more, and of a single tile
  * narrower than its border. */
@@ -753,13 +756,18 @@ static void test_jacobi_sweeps_match_sweeps(void)
         sweep_case c;
         sweep_case_open(d, &c, sizes[z][0], sizes[z][1], 110u + (unsigned)z, 20u);
         const int cw = (sizes[z][0] + 1) / 2, ch = (sizes[z][1] + 1) / 2;
-        flow_pair cx, cr;
+        flow_pair cx, cr, er, fe, fp; /* er: a residual of the finer grid; fe, fp: f from it */
         CHECK_OK(flow_pair_alloc(d, &cx, cw, ch));
         CHECK_OK(flow_pair_alloc(d, &cr, cw, ch));
+        CHECK_OK(flow_pair_alloc(d, &er, 2 * sizes[z][0] - 1, 2 * sizes[z][1]));
+        CHECK_OK(flow_pair_alloc(d, &fe, sizes[z][0], sizes[z][1]));
+        CHECK_OK(flow_pair_alloc(d, &fp, sizes[z][0], sizes[z][1]));
         upload_random(d, &cx.u, 31u + (unsigned)z, -2.0, 2.0);
         upload_random(d, &cx.v, 32u + (unsigned)z, -2.0, 2.0);
         upload_random(d, &cr.u, 33u + (unsigned)z, -2.0, 2.0);
         upload_random(d, &cr.v, 34u + (unsigned)z, -2.0, 2.0);
+        upload_random(d, &er.u, 35u + (unsigned)z, -1.0, 1.0);
+        upload_random(d, &er.v, 36u + (unsigned)z, -1.0, 1.0);
         for (int combo = 0; combo < 64; combo++) {
             const int nonlinear = combo & 1, rhs = (combo >> 1) & 1;
             const int nterms = 1 + ((combo >> 2) & 1), edge = (combo >> 3) & 1;
@@ -770,9 +778,11 @@ static void test_jacobi_sweeps_match_sweeps(void)
             const float weight = 0.8f;
             const flow_pair fr = rhs ? c.f : none;
             const int pre = (combo + z) % 4; /* none, x = P x2, x += P e, x += P (x2 - xr) */
-            flow_jacobi_sweeps_args a = { .s = s, .x = c.xs, .t = c.ts, .f = fr,
+            const int entry = rhs && (combo + z) % 3 == 1;
+            flow_jacobi_sweeps_args a = { .s = s, .x = c.xs, .t = c.ts, .f = entry ? fe : fr,
                                           .weight = weight, .sweeps = sweeps,
-                                          .odd_in_t = odd_in_t, .with_pre = pre > 0 };
+                                          .odd_in_t = odd_in_t, .with_pre = pre > 0,
+                                          .with_entry = entry, .entry = er };
             const flow_prolong_pair_args pp = { c.xp, cx, pre == 3 ? cr : none, pre == 3,
                                                 pre > 1, 0.0f };
             a.pre = pp;
@@ -782,7 +792,11 @@ static void test_jacobi_sweeps_match_sweeps(void)
             CHECK(passes >= (sweeps + 1) / 2 && passes <= sweeps);
             if (pre)
                 CHECK_OK(flow_k_prolong_pair(d, &pp));
-            flow_jacobi_sweep_args j = { s, c.tp, c.xp, fr, weight };
+            if (entry) {
+                const flow_apply_args ap = { s, fp, c.xp, er, 1 };
+                CHECK_OK(flow_k_apply(d, &ap));
+            }
+            flow_jacobi_sweep_args j = { s, c.tp, c.xp, entry ? fp : fr, weight };
             for (int k = 0; k < sweeps; k++) {
                 j.out = k % 2 ? c.xp : c.tp;
                 j.x = k % 2 ? c.tp : c.xp;
@@ -790,12 +804,13 @@ static void test_jacobi_sweeps_match_sweeps(void)
             }
             const int in_t = odd_in_t && passes % 2;
             const flow_pair *got = in_t ? &c.ts : &c.xs, *want = sweeps % 2 ? &c.tp : &c.xp;
-            const int same = same_pair(d, got, want);
+            const int same = same_pair(d, got, want) && (!entry || same_pair(d, &fe, &fp));
             if (!same)
                 fprintf(stderr, "    %dx%d differs by up to %.3g: %d sweeps%s, %s%s, %d term(s), "
                         "%s, prolongation %d\n", sizes[z][0], sizes[z][1], max_diff(d, got, want),
                         sweeps, in_t ? " (in t)" : "", nonlinear ? "nonlinear" : "linear",
-                        edge ? " with g" : "", nterms, rhs ? "with f" : "f = 0", pre);
+                        edge ? " with g" : "", nterms,
+                        entry ? "f from an entry" : rhs ? "with f" : "f = 0", pre);
             cases++;
             identical += same;
             if (combo == 0) /* the sweeps moved x */
@@ -803,10 +818,14 @@ static void test_jacobi_sweeps_match_sweeps(void)
         }
         flow_pair_free(d, &cx);
         flow_pair_free(d, &cr);
+        flow_pair_free(d, &er);
+        flow_pair_free(d, &fe);
+        flow_pair_free(d, &fp);
         sweep_case_close(d, &c);
     }
     printf("    %d of %d systems (4 grids, 2-5 sweeps, in x or t, linear/nonlinear/weighted, "
-           "1/2 terms, f/no f, 4 prolongations) bit-identical\n", identical, cases);
+           "1/2 terms, f/no f/f from an entry, 4 prolongations) bit-identical\n", identical,
+           cases);
     CHECK(identical == cases);
 }
 
@@ -870,7 +889,7 @@ static void test_mg_smooth_odd_jacobi(void)
                 const flow_copy_pair_args start_l = { L->x, x0 }, start_m = { x, x0 };
                 CHECK_OK(flow_k_copy_pair(d, &start_l));
                 CHECK_OK(flow_k_copy_pair(d, &start_m));
-                CHECK_OK(flow_mg_smooth(mg, &ex, 0, flags, n, "J", "test", NULL, NULL));
+                CHECK_OK(flow_mg_smooth(mg, &ex, 0, flags, n, "J", "test", NULL, NULL, NULL));
                 flow_jacobi_sweep_args j = { s, t, x, none, (float)sp.jacobi_weight };
                 for (int k = 0; k < n; k++) {
                     j.out = k % 2 ? x : t;

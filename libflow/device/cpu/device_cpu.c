@@ -150,6 +150,7 @@ const flow_device_ops flow_cpu_ops = {
     .sor_sweeps = cpu_sor_sweeps,
     .jacobi_sweeps = cpu_jacobi_sweeps,
     .small_cycle = cpu_small_cycle,
+    .restrict_small = cpu_restrict_small,
     .sum_squares = cpu_sum_squares,
     .plane_max = cpu_plane_max,
     .sort_desc = cpu_sort_desc,

@@ -67,11 +67,16 @@ flow_status cpu_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, int *p
     return FLOW_OK;
 }
 
-/* The prolongation first, then a sweep per pass, x -> t -> x ... */
+/* The prolongation first, then the entry's right-hand side, then a sweep
+ * per pass, x -> t -> x ... */
 flow_status cpu_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a, int *passes)
 {
     if (a->with_pre)
         cpu_prolong_pair(d, &a->pre);
+    if (a->with_entry) {
+        const flow_apply_args rhs = { a->s, a->f, a->x, a->entry, 1 };
+        cpu_apply(d, &rhs);
+    }
     *passes = a->sweeps;
     flow_jacobi_sweep_args j = { a->s, a->t, a->x, a->f, a->weight };
     for (int k = 0; k < a->sweeps; k++) {
@@ -90,7 +95,15 @@ flow_status cpu_small_cycle(flow_device *d, const flow_small_cycle_args *a)
 {
     (void)d;
     float ps[FLOW_SMALL_GRID];
-    flow_small_cycle(a, ps, 0, 1);
+    flow_small_cycle_args own = *a; /* FMG changes its levels' flags */
+    flow_small_cycle(&own, ps, 0, 1);
+    return FLOW_OK;
+}
+
+flow_status cpu_restrict_small(flow_device *d, const flow_restrict_small_args *a)
+{
+    (void)d;
+    flow_restrict_small(a, 0, 1);
     return FLOW_OK;
 }
 

@@ -95,6 +95,7 @@ FLOW_KERNELS(FLOW_CUDA_DECLARE)
 #undef FLOW_CUDA_DECLARE
 flow_status cuda_smooth_small(flow_device *d, const flow_smooth_small_args *a);
 flow_status cuda_small_cycle(flow_device *d, const flow_small_cycle_args *a);
+flow_status cuda_restrict_small(flow_device *d, const flow_restrict_small_args *a);
 flow_status cuda_sum_squares(flow_device *d, const flow_plane *p, double *sum);
 
 /* sweeps.cu: red-black SOR, a sweep per launch on tiles */

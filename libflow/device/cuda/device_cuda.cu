@@ -260,6 +260,7 @@ extern "C" const flow_device_ops flow_cuda_ops = {
     .sor_sweeps = cuda_sor_sweeps,
     .jacobi_sweeps = cuda_jacobi_sweeps,
     .small_cycle = cuda_small_cycle,
+    .restrict_small = cuda_restrict_small,
     .sum_squares = cuda_sum_squares,
     .plane_max = cuda_plane_max,
     .sort_desc = cuda_sort_desc,

@@ -16,6 +16,9 @@
  *   - the first sweep: Psi'_S three pixels around the tile, then the new
  *     flow two pixels around it (a position outside the grid takes the new
  *     value of its clamped pixel, what the second sweep's stencils read);
+ *     the first pair of a call with an entry computes the right-hand side
+ *     there, instead of staging it, from the terms this sweep evaluates
+ *     (flow_fas_rhs), and writes it on the tile;
  *   - the second: Psi'_S one pixel around the tile, then the tile's new
  *     flow, written to the other buffer.
  * Every value is that of two launches of flow_jacobi_sweep_px: the same
@@ -58,25 +61,24 @@ static size_t pair_shared_bytes(int nterms)
     return sizeof(float) * (2 * RA(4) + 2 * RA(2) + 2 * SA(3) + (2 + 6 * nterms) * SA(2));
 }
 
-/* The Jacobi update at pixel (x, y) of a w x h grid: the flow at u, v (row
- * pitch pu), Psi'_S at ps (pitch pp), the tensors staged at j (region 2,
+/* The terms at pixel (x, y) of a w x h grid: the flow at u, v (row pitch
+ * pu), Psi'_S at ps (pitch pp), the tensors staged at j (region 2,
  * stage.cuh). */
-static __device__ __forceinline__ void pair_update(const flow_system *s, const float *u,
-                                                   const float *v, int pu, const float *ps,
-                                                   int pp, const float *j, float fu, float fv,
-                                                   float weight, int x, int y, int w, int h,
-                                                   float *nu, float *nv)
+static __device__ __forceinline__ flow_var_terms pair_terms(const flow_system *s, const float *u,
+                                                            const float *v, int pu,
+                                                            const float *ps, int pp,
+                                                            const float *j, int x, int y, int w,
+                                                            int h)
 {
     flow_tensor_at J[FLOW_TERMS_MAX];
     staged_tensors(s, j, SA(2), J);
-    const flow_var_terms t = flow_var_terms_tile(s, u, v, pu, ps, pp, J, x, y, w, h);
-    flow_jacobi_update(s, &t, fu, fv, weight, nu, nv);
+    return flow_var_terms_tile(s, u, v, pu, ps, pp, J, x, y, w, h);
 }
 
 template <int THREADS, int MIN_BLOCKS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     flow_jacobi_pair_kernel(const __grid_constant__ flow_jacobi_sweeps_args a, flow_pair src,
-                            flow_pair dst, int pre)
+                            flow_pair dst, int pre, int entry)
 {
     extern __shared__ __align__(16) float sm[];
     float *const u0 = sm, *const v0 = u0 + RA(4), *const u1 = v0 + RA(4), *const v1 = u1 + RA(2);
@@ -100,7 +102,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         if (!chunk_inside(cx, gy, w, h))
             continue;
         stage_tensors4(s, sj + ly * SW + lx, SA(2), cx, gy);
-        if (rhs) {
+        if (rhs && !entry) {
             copy4_async(&fu[ly * SW + lx], &a.f.u, cx, gy);
             copy4_async(&fv[ly * SW + lx], &a.f.v, cx, gy);
         }
@@ -121,12 +123,20 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         __syncthreads();
     for (int i = tid; i < RA(2); i += THREADS) {
         /* the pixel this position holds: its coordinates clamped */
-        const int gx = flow_clampi(x0 + i % RW(2) - 2, 0, w - 1);
-        const int gy = flow_clampi(y0 + i / RW(2) - 2, 0, h - 1);
+        const int px = x0 + i % RW(2) - 2, py = y0 + i / RW(2) - 2;
+        const int gx = flow_clampi(px, 0, w - 1), gy = flow_clampi(py, 0, h - 1);
         const int qx = gx - x0 + 2, qy = gy - y0 + 2, q = qy * SW + qx + 2;
-        pair_update(s, &u0[(qy + 2) * RW(4) + qx + 2], &v0[(qy + 2) * RW(4) + qx + 2], RW(4),
-                    &ps[(qy + 1) * SW + qx + 2], SW, sj + q, rhs ? fu[q] : 0.0f,
-                    rhs ? fv[q] : 0.0f, a.weight, gx, gy, w, h, &u1[i], &v1[i]);
+        const flow_var_terms t =
+            pair_terms(s, &u0[(qy + 2) * RW(4) + qx + 2], &v0[(qy + 2) * RW(4) + qx + 2], RW(4),
+                       &ps[(qy + 1) * SW + qx + 2], SW, sj + q, gx, gy, w, h);
+        float f_u = 0.0f, f_v = 0.0f;
+        if (entry) {
+            flow_fas_rhs(s, &t, &a.entry, gx, gy, &f_u, &f_v);
+            if (px == gx && py == gy) /* once per pixel: the second sweep reads it */
+                fu[q] = f_u, fv[q] = f_v;
+        } else if (rhs)
+            f_u = fu[q], f_v = fv[q];
+        flow_jacobi_update(s, &t, f_u, f_v, a.weight, &u1[i], &v1[i]);
     }
     __syncthreads();
 
@@ -146,9 +156,13 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         if (gx >= w || gy >= h)
             continue;
         const int q = (ly + 2) * RW(2) + lx + 2, qs = (ly + 2) * SW + lx + 4;
-        pair_update(s, &u1[q], &v1[q], RW(2), &ps[(ly + 3) * SW + lx + 4], SW, sj + qs,
-                    rhs ? fu[qs] : 0.0f, rhs ? fv[qs] : 0.0f, a.weight, gx, gy, w, h,
-                    &FLOW_PX(dst.u, gx, gy), &FLOW_PX(dst.v, gx, gy));
+        const flow_var_terms t = pair_terms(s, &u1[q], &v1[q], RW(2),
+                                            &ps[(ly + 3) * SW + lx + 4], SW, sj + qs, gx, gy, w, h);
+        const float f_u = rhs || entry ? fu[qs] : 0.0f, f_v = rhs || entry ? fv[qs] : 0.0f;
+        flow_jacobi_update(s, &t, f_u, f_v, a.weight, &FLOW_PX(dst.u, gx, gy),
+                           &FLOW_PX(dst.v, gx, gy));
+        if (entry)
+            FLOW_PX(a.f.u, gx, gy) = f_u, FLOW_PX(a.f.v, gx, gy) = f_v;
     }
 }
 
@@ -173,9 +187,13 @@ flow_status cuda_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a,
     const int pairs = use_pairs(d, a, tiles) ? a->sweeps / 2 : 0;
     if (a->with_pre && !pairs)
         FLOW_TRY(cuda_prolong_pair(d, &a->pre));
+    if (a->with_entry && !pairs) {
+        const flow_apply_args rhs = { a->s, a->f, a->x, a->entry, 1 };
+        FLOW_TRY(cuda_apply(d, &rhs));
+    }
     if (pairs) {
         const int threads = cuda_tile_threads(d, tiles, PAIR_THREADS);
-        void (*const kernel)(flow_jacobi_sweeps_args, flow_pair, flow_pair, int) =
+        void (*const kernel)(flow_jacobi_sweeps_args, flow_pair, flow_pair, int, int) =
             threads == 1024  ? flow_jacobi_pair_kernel<1024, 1>
             : threads == 512 ? flow_jacobi_pair_kernel<512, 2>
                              : flow_jacobi_pair_kernel<PAIR_THREADS, PAIR_MIN_BLOCKS>;
@@ -187,7 +205,8 @@ flow_status cuda_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a,
                 "jacobi_sweeps: shared memory"));
         for (int k = 0; k < pairs; k++) {
             const flow_pair &src = k % 2 ? a->t : a->x, &dst = k % 2 ? a->x : a->t;
-            kernel<<<grid, threads, shared, cuda_stream(d)>>>(*a, src, dst, k == 0 && a->with_pre);
+            kernel<<<grid, threads, shared, cuda_stream(d)>>>(*a, src, dst, k == 0 && a->with_pre,
+                                                              k == 0 && a->with_entry);
             FLOW_TRY(FLOW_CUDA_LAUNCHED("jacobi_sweeps"));
         }
     }

@@ -89,16 +89,22 @@ flow_status cuda_smooth_small(flow_device *d, const flow_smooth_small_args *a)
  * leave each more registers for the longer code. */
 #define SMALL_CYCLE_THREADS 512
 
-__global__ void __launch_bounds__(SMALL_CYCLE_THREADS)
-    flow_small_cycle_kernel(const __grid_constant__ flow_small_cycle_args a)
+/* b = a, a word per thread, then a barrier. */
+template <class A> static __device__ __forceinline__ void args_to_shared(const A &a, A &b)
 {
-    __shared__ float ps[FLOW_SMALL_GRID];
-    __shared__ flow_small_cycle_args b;
     static_assert(sizeof b % sizeof(int) == 0, "the arguments are copied by words");
     const int *from = (const int *)&a;
     for (unsigned i = threadIdx.x; i < sizeof b / sizeof(int); i += blockDim.x)
         ((int *)&b)[i] = from[i];
     __syncthreads();
+}
+
+__global__ void __launch_bounds__(SMALL_CYCLE_THREADS)
+    flow_small_cycle_kernel(const __grid_constant__ flow_small_cycle_args a)
+{
+    __shared__ float ps[FLOW_SMALL_GRID];
+    __shared__ flow_small_cycle_args b;
+    args_to_shared(a, b);
     flow_small_cycle(&b, ps, threadIdx.x, blockDim.x);
 }
 
@@ -107,6 +113,24 @@ flow_status cuda_small_cycle(flow_device *d, const flow_small_cycle_args *a)
     FLOW_TRY(cuda_enter(d));
     flow_small_cycle_kernel<<<1, SMALL_CYCLE_THREADS, 0, cuda_stream(d)>>>(*a);
     return FLOW_CUDA_LAUNCHED("small_cycle");
+}
+
+/* The small levels' restrictions: one block, a level per phase, the
+ * arguments in shared memory as the cycle's (the planes of a level are
+ * picked by a run-time index). */
+__global__ void __launch_bounds__(SMALL_CYCLE_THREADS)
+    flow_restrict_small_kernel(const __grid_constant__ flow_restrict_small_args a)
+{
+    __shared__ flow_restrict_small_args b;
+    args_to_shared(a, b);
+    flow_restrict_small(&b, threadIdx.x, blockDim.x);
+}
+
+flow_status cuda_restrict_small(flow_device *d, const flow_restrict_small_args *a)
+{
+    FLOW_TRY(cuda_enter(d));
+    flow_restrict_small_kernel<<<1, SMALL_CYCLE_THREADS, 0, cuda_stream(d)>>>(*a);
+    return FLOW_CUDA_LAUNCHED("restrict_small");
 }
 
 /* ---- sum of squares ----------------------------------------------------- */

@@ -193,6 +193,7 @@ static __device__ __forceinline__ void finish(const flow_residual_args &a,
                                               int y)
 {
     flow_residual_terms(&a.s, t, fu, fv, &FLOW_PX(a.r.u, x, y), &FLOW_PX(a.r.v, x, y));
+    flow_residual_rx_px(&a, x, y);
 }
 
 static __device__ __forceinline__ void finish(const flow_apply_args &a, const flow_var_terms *t,
