@@ -74,15 +74,19 @@ static double pair_rel_error(const pair *p, const char *what)
 static const int sizes[][2] = { { 316, 252 }, { 79, 63 }, { 640, 480 }, { 3, 2 }, { 1, 1 } };
 #define NSIZES (int)(sizeof sizes / sizeof *sizes)
 
+/* At every size, and at one whose grids of tiles are long enough for the
+ * GPU's larger tiles (device/cuda/tiles.cu; the others take the short
+ * ones). */
 static void test_convolution(void)
 {
     flow_kernel k;
     CHECK_OK(flow_gauss_kernel(2.3, &k));
-    for (int s = 0; s < NSIZES; s++) {
+    for (int s = 0; s <= NSIZES; s++) {
+        const int w = s < NSIZES ? sizes[s][0] : 1500, h = s < NSIZES ? sizes[s][1] : 1100;
         pair src, dst, tmp;
-        pair_alloc(&src, sizes[s][0], sizes[s][1]);
-        pair_alloc(&dst, sizes[s][0], sizes[s][1]);
-        pair_alloc(&tmp, sizes[s][0], sizes[s][1]);
+        pair_alloc(&src, w, h);
+        pair_alloc(&dst, w, h);
+        pair_alloc(&tmp, w, h);
         pair_random(&src, 1 + s, 255.0f);
         CHECK_OK(flow_smooth(cpu, &dst.c, &src.c, &tmp.c, &k));
         CHECK_OK(flow_smooth(gpu, &dst.g, &src.g, &tmp.g, &k));

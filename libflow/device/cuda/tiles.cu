@@ -8,18 +8,29 @@
  * stencil, with each input read from global memory about once instead of
  * 2r + 1 times.  blockIdx.z picks the plane of the batch.  The weights
  * travel in the launch parameters (no constant memory upload, so the
- * launches can be captured in a CUDA graph). */
+ * launches can be captured in a CUDA graph).
+ *
+ * A block computes 4 outputs a thread along its rows, 8 along its columns
+ * (tiles of 128 x 8 and 32 x 64: the halo is read a few percent more than
+ * once).  A grid of fewer such blocks than the GPU holds several times over
+ * is one wave whose time is one block's latency; there each thread computes
+ * one output along rows and two along columns (tiles of 32 x 8 and 32 x
+ * 16), the halo read more often and the wave four times shorter (H100,
+ * nonlinear CLG's tensor pipeline at 316x252). */
 #include "common.cuh"
 
 #define ROW_TILE_W 128 /* outputs of a block along x (block 32 x 8: 4 per thread) */
 #define COL_TILE_H 64  /* outputs of a block along y (block 32 x 8: 8 per thread) */
+#define SHORT_ROW_TILE_W 32
+#define SHORT_COL_TILE_H 16
 
+template <int TW>
 __global__ void flow_convolve_rows_kernel(const __grid_constant__ flow_convolve_args a)
 {
-    extern __shared__ float tile[]; /* blockDim.y rows of ROW_TILE_W + 2r */
+    extern __shared__ float tile[]; /* blockDim.y rows of TW + 2r */
     const flow_plane d = a.dst[blockIdx.z], s = a.src[blockIdx.z];
-    const int r = a.k.radius, tw = ROW_TILE_W + 2 * r;
-    const int x0 = blockIdx.x * ROW_TILE_W, y = blockIdx.y * blockDim.y + threadIdx.y;
+    const int r = a.k.radius, tw = TW + 2 * r;
+    const int x0 = blockIdx.x * TW, y = blockIdx.y * blockDim.y + threadIdx.y;
     const flow_plane row = {tile + threadIdx.y * tw, tw, 1, tw};
     if (y < s.height)
         for (int i = threadIdx.x; i < tw; i += blockDim.x)
@@ -27,16 +38,17 @@ __global__ void flow_convolve_rows_kernel(const __grid_constant__ flow_convolve_
     __syncthreads();
     if (y >= d.height)
         return;
-    for (int i = threadIdx.x; i < ROW_TILE_W && x0 + i < d.width; i += blockDim.x)
+    for (int i = threadIdx.x; i < TW && x0 + i < d.width; i += blockDim.x)
         FLOW_PX(d, x0 + i, y) = flow_convolve_row_at(&row, i + r, 0, a.k.w, r);
 }
 
+template <int TH>
 __global__ void flow_convolve_cols_kernel(const __grid_constant__ flow_convolve_args a)
 {
-    extern __shared__ float tile[]; /* COL_TILE_H + 2r rows of blockDim.x */
+    extern __shared__ float tile[]; /* TH + 2r rows of blockDim.x */
     const flow_plane d = a.dst[blockIdx.z], s = a.src[blockIdx.z];
-    const int r = a.k.radius, th = COL_TILE_H + 2 * r, tx = threadIdx.x, bw = blockDim.x;
-    const int x = blockIdx.x * bw + tx, y0 = blockIdx.y * COL_TILE_H;
+    const int r = a.k.radius, th = TH + 2 * r, tx = threadIdx.x, bw = blockDim.x;
+    const int x = blockIdx.x * bw + tx, y0 = blockIdx.y * TH;
     const flow_plane col = {tile + tx, 1, th, bw};
     if (x < s.width)
         for (int i = threadIdx.y; i < th; i += blockDim.y)
@@ -44,27 +56,47 @@ __global__ void flow_convolve_cols_kernel(const __grid_constant__ flow_convolve_
     __syncthreads();
     if (x >= d.width)
         return;
-    for (int i = threadIdx.y; i < COL_TILE_H && y0 + i < d.height; i += blockDim.y)
+    for (int i = threadIdx.y; i < TH && y0 + i < d.height; i += blockDim.y)
         FLOW_PX(d, x, y0 + i) = flow_convolve_col_at(&col, 0, i + r, a.k.w, r);
+}
+
+/* Whether a grid of `blocks` blocks of 256 threads is short: fewer than
+ * four per multiprocessor. */
+static int short_grid(flow_device *d, long blocks)
+{
+    return blocks < 4L * cuda_of(d)->prop.multiProcessorCount;
 }
 
 flow_status cuda_convolve_rows(flow_device *d, const flow_convolve_args *a)
 {
     FLOW_TRY(cuda_enter(d));
-    const dim3 grid((unsigned)(a->dst[0].width + ROW_TILE_W - 1) / ROW_TILE_W,
-                    (unsigned)(a->dst[0].height + flow_block.y - 1) / flow_block.y,
-                    (unsigned)a->n);
-    const size_t shared = sizeof(float) * flow_block.y * (ROW_TILE_W + 2 * a->k.radius);
-    flow_convolve_rows_kernel<<<grid, flow_block, shared, cuda_stream(d)>>>(*a);
+    const int w = a->dst[0].width, rows = (a->dst[0].height + flow_block.y - 1) / flow_block.y;
+    const int tw = short_grid(d, (long)(w + ROW_TILE_W - 1) / ROW_TILE_W * rows * a->n)
+                       ? SHORT_ROW_TILE_W
+                       : ROW_TILE_W;
+    const dim3 grid((unsigned)(w + tw - 1) / tw, (unsigned)rows, (unsigned)a->n);
+    const size_t shared = sizeof(float) * flow_block.y * (tw + 2 * a->k.radius);
+    if (tw == ROW_TILE_W)
+        flow_convolve_rows_kernel<ROW_TILE_W><<<grid, flow_block, shared, cuda_stream(d)>>>(*a);
+    else
+        flow_convolve_rows_kernel<SHORT_ROW_TILE_W>
+            <<<grid, flow_block, shared, cuda_stream(d)>>>(*a);
     return FLOW_CUDA_LAUNCHED("convolve_rows");
 }
 
 flow_status cuda_convolve_cols(flow_device *d, const flow_convolve_args *a)
 {
     FLOW_TRY(cuda_enter(d));
-    const dim3 grid((unsigned)(a->dst[0].width + flow_block.x - 1) / flow_block.x,
-                    (unsigned)(a->dst[0].height + COL_TILE_H - 1) / COL_TILE_H, (unsigned)a->n);
-    const size_t shared = sizeof(float) * flow_block.x * (COL_TILE_H + 2 * a->k.radius);
-    flow_convolve_cols_kernel<<<grid, flow_block, shared, cuda_stream(d)>>>(*a);
+    const int h = a->dst[0].height, cols = (a->dst[0].width + flow_block.x - 1) / flow_block.x;
+    const int th = short_grid(d, (long)(h + COL_TILE_H - 1) / COL_TILE_H * cols * a->n)
+                       ? SHORT_COL_TILE_H
+                       : COL_TILE_H;
+    const dim3 grid((unsigned)cols, (unsigned)(h + th - 1) / th, (unsigned)a->n);
+    const size_t shared = sizeof(float) * flow_block.x * (th + 2 * a->k.radius);
+    if (th == COL_TILE_H)
+        flow_convolve_cols_kernel<COL_TILE_H><<<grid, flow_block, shared, cuda_stream(d)>>>(*a);
+    else
+        flow_convolve_cols_kernel<SHORT_COL_TILE_H>
+            <<<grid, flow_block, shared, cuda_stream(d)>>>(*a);
     return FLOW_CUDA_LAUNCHED("convolve_cols");
 }
