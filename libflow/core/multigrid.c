@@ -152,7 +152,19 @@ flow_status flow_mg_create(flow_device *d, int width, int height, const flow_sol
 _Static_assert(6 * FLOW_TERMS_MAX + 1 <= FLOW_RESTRICT_PLANES,
                "a level's tensors and smoothness weight fit one restriction");
 
-static int level_small(const flow_mg *mg, int d);
+/* Level d is one of the small levels at the bottom of the hierarchy, whose
+ * work runs in one call per step (pixel/coarse.h); a cycle there runs so
+ * unless traced (the trace reads every level between operations). */
+static int level_small(const flow_mg *mg, int d)
+{
+    return mg->fuse_small && mg->nlevels - d <= FLOW_SMALL_LEVELS
+           && (long)mg->lev[d].width * mg->lev[d].height <= FLOW_SMALL_GRID;
+}
+
+static int small_cycle_fits(const flow_mg *mg, const flow_exec *ex, int d)
+{
+    return level_small(mg, d) && !flow_tracing(ex);
+}
 
 static flow_status restrict_tensors(flow_mg *mg)
 {
@@ -215,8 +227,6 @@ static flow_status trace_diff_rms(flow_mg *mg, const flow_mg_level *L, double *r
     return s;
 }
 
-static int small_cycle_fits(const flow_mg *mg, const flow_exec *ex, int d);
-
 /* The coarse-grid correction of level d from level d + 1 (the middle of
  * algorithms 2.8.4, 2.8.5 and 2.8.8), up to its prolongation onto x, which
  * it leaves in *corr for the caller: the postsmoothing takes it with its
@@ -271,17 +281,6 @@ static flow_status coarse_correction(flow_mg *mg, flow_exec *ex, int d, unsigned
  * call first computes level d's right-hand side (coarse_correction's
  * step); fmg_cycles > 0: FMG from the coarsest level up to d instead, that
  * many V-cycles a level (fmg below). */
-static int level_small(const flow_mg *mg, int d)
-{
-    return mg->fuse_small && mg->nlevels - d <= FLOW_SMALL_LEVELS
-           && (long)mg->lev[d].width * mg->lev[d].height <= FLOW_SMALL_GRID;
-}
-
-static int small_cycle_fits(const flow_mg *mg, const flow_exec *ex, int d)
-{
-    return level_small(mg, d) && !flow_tracing(ex);
-}
-
 static flow_status small_cycle(flow_mg *mg, int d, unsigned flags, int gamma,
                                const flow_pair *entry, int fmg_cycles)
 {

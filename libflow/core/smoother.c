@@ -83,7 +83,7 @@ static flow_status device_sweeps(flow_mg *mg, flow_mg_level *L, const flow_syste
                                  int *in_t, const flow_prolong_pair_args *pre,
                                  const flow_pair *entry)
 {
-    const flow_pair no_pair = { { 0 }, { 0 } };
+    const flow_pair no_entry = { { 0 }, { 0 } };
     flow_prolong_pair_args none;
     memset(&none, 0, sizeof none);
     const int odd_in_t = in_t != NULL, with_pre = pre != NULL;
@@ -96,7 +96,7 @@ static flow_status device_sweeps(flow_mg *mg, flow_mg_level *L, const flow_syste
         const flow_jacobi_sweeps_args a = { *s, L->x, L->t, rhs(L, s->flags),
                                             (float)mg->p.jacobi_weight, n, odd_in_t, with_pre,
                                             pre ? *pre : none, entry != NULL,
-                                            entry ? *entry : no_pair };
+                                            entry ? *entry : no_entry };
         FLOW_TRY(flow_jacobi_sweeps_run(mg->dev, &a, &passes));
     }
     if (in_t)
