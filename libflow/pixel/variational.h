@@ -674,6 +674,14 @@ FLOW_HD void flow_apply_px(const flow_apply_args *a, int x, int y)
     flow_apply_write(a, &t, ru, rv, x, y);
 }
 
+/* The apply that the entry of a (with_entry) stands for, which a device
+ * that does not compute it in its first pass runs before the sweeps. */
+FLOW_HD flow_apply_args flow_jacobi_entry_apply(const flow_jacobi_sweeps_args *a)
+{
+    const flow_apply_args ap = { a->s, a->f, a->x, a->entry, 1 };
+    return ap;
+}
+
 /* ---- small grids: every sweep of a smoother in one call ---------------- */
 
 /* A grid of at most FLOW_SMALL_GRID pixels (the coarse multigrid levels) is

@@ -323,10 +323,18 @@ static flow_status w_smooth_small(flow_device *d, const flow_smooth_small_args *
         dev_bytes += bytes_small_sweeps(&a->s, &a->x.u, a->sweeps, a->sor), launches++;
     return real->smooth_small(d, a);
 }
-/* SOR sweeps on tiles, a launch per sweep: each sweep reads the tensors,
- * f and x once and writes x once (the GPU's tiles; the CPU runs the
- * per-pixel operations in place), plus the copy back after an odd number
- * of passes unless the caller takes the result from t. */
+/* n sweeps of system s on x, each reading the tensors, f and x once and
+ * writing x once, plus the copy back after an odd number of passes unless
+ * the caller takes the result from t; that copy's launch into *back. */
+static double bytes_sweeps(const flow_system *s, const flow_plane *x, int n, int passes,
+                           int odd_in_t, int *back)
+{
+    const double px = NPX(x);
+    *back = passes % 2 && !odd_in_t;
+    return n * px * (sys_bytes_px(s) + rhs_px(s) + 16.0) + (*back ? 16.0 * px : 0.0);
+}
+/* SOR sweeps on tiles, a launch per sweep (the GPU's tiles; the CPU runs
+ * the per-pixel operations in place). */
 static flow_status w_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, int *passes)
 {
     const flow_status s = real->sor_sweeps(d, a, passes);
@@ -334,18 +342,15 @@ static flow_status w_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, i
                                         the device's first pass takes it */
         dev_bytes += bytes_prolong_pair(&a->pre), launches += *passes == 0;
     if (s == FLOW_OK && a->sweeps > 0) {
-        const double px = NPX(&a->x.u);
-        const int back = *passes % 2 && !a->odd_in_t;
-        dev_bytes += a->sweeps * px * (sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0)
-                     + (back ? 16.0 * px : 0.0);
+        int back;
+        dev_bytes += bytes_sweeps(&a->s, &a->x.u, a->sweeps, *passes, a->odd_in_t, &back);
         launches += a->sweeps + back;
     }
     return s;
 }
 /* Jacobi sweeps, a launch per pass (the GPU's passes run two sweeps each
  * on tiles where that is faster): counted as the traffic of the sweeps
- * one by one, the same model as the floors, plus the copy back after an
- * odd number of passes unless the caller takes the result from t. */
+ * one by one, the same model as the floors. */
 static flow_status w_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a, int *passes)
 {
     const flow_status s = real->jacobi_sweeps(d, a, passes);
@@ -353,17 +358,26 @@ static flow_status w_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args
                                         the device ran pairs, which take it */
         dev_bytes += bytes_prolong_pair(&a->pre), launches += *passes == a->sweeps;
     if (s == FLOW_OK && a->with_entry) { /* likewise the entry's apply */
-        const flow_apply_args ap = { a->s, a->f, a->x, a->entry, 1 };
+        const flow_apply_args ap = flow_jacobi_entry_apply(a);
         dev_bytes += bytes_apply(&ap), launches += *passes == a->sweeps;
     }
     if (s == FLOW_OK && a->sweeps > 0) {
-        const double px = NPX(&a->x.u);
-        const int back = *passes % 2 && !a->odd_in_t;
-        dev_bytes += a->sweeps * px * (sys_bytes_px(&a->s) + rhs_px(&a->s) + 16.0)
-                     + (back ? 16.0 * px : 0.0);
+        int back;
+        dev_bytes += bytes_sweeps(&a->s, &a->x.u, a->sweeps, *passes, a->odd_in_t, &back);
         launches += *passes + back;
     }
     return s;
+}
+/* A coarse level C's right-hand side from r, the residual of the level
+ * above: FAS an apply of R r, the correction scheme R r and x = 0. */
+static double bytes_coarse_rhs(const flow_small_cycle_args *a, const flow_small_level *C,
+                               const flow_pair *r)
+{
+    const flow_pair none = { { 0 }, { 0 } };
+    const flow_apply_args ap = { C->s, C->f, C->x, *r, 1 };
+    const flow_restrict_pair_args rf = { C->f, none, *r, 0 };
+    const flow_fill_args fill = { C->x.u, 0.0f };
+    return a->fas ? bytes_apply(&ap) : bytes_restrict_pair(&rf) + 2 * bytes_fill(&fill);
 }
 /* A cycle on the small levels in one launch, counted as the traffic of the
  * operations it runs (those of the call-per-operation path): from level
@@ -371,7 +385,6 @@ static flow_status w_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args
 static double bytes_small_cycle_from(const flow_small_cycle_args *a, int top)
 {
     double b = 0, visits = 1;
-    const flow_pair none = { { 0 }, { 0 } };
     for (int k = top; k < a->nlevels; k++, visits *= a->gamma) {
         const flow_small_level *L = &a->lev[k];
         if (k == a->nlevels - 1) {
@@ -383,12 +396,8 @@ static double bytes_small_cycle_from(const flow_small_cycle_args *a, int top)
                    + bytes_small_sweeps(&L->s, &L->x.u, a->n2, a->sor);
         const flow_residual_args r = { .s = L->s, .r = L->t, .x = L->x, .f = L->f,
                                        .with_rx = a->fas, .rx = { C->x, C->xr, L->x, 1 } };
-        const flow_restrict_pair_args rf = { C->f, none, L->t, 0 };
-        const flow_apply_args ap = { C->s, C->f, C->x, L->t, 1 };
-        const flow_fill_args fill = { C->x.u, 0.0f };
         const flow_prolong_pair_args pp = { L->x, C->x, C->xr, a->fas, 1, 0.0f };
-        double g = bytes_residual(&r) + bytes_prolong_pair(&pp)
-                   + (a->fas ? bytes_apply(&ap) : bytes_restrict_pair(&rf) + 2 * bytes_fill(&fill));
+        double g = bytes_residual(&r) + bytes_prolong_pair(&pp) + bytes_coarse_rhs(a, C, &L->t);
         b += visits * (v + a->gamma * g);
     }
     return b;
@@ -398,15 +407,8 @@ static double bytes_small_cycle_from(const flow_small_cycle_args *a, int top)
  * prolongation onto each level above, fmg_cycles cycles from each. */
 static double bytes_small_cycle(const flow_small_cycle_args *a)
 {
-    const flow_small_level *T = &a->lev[0];
     const flow_pair none = { { 0 }, { 0 } };
-    double b = 0;
-    if (a->with_entry) {
-        const flow_apply_args ap = { T->s, T->f, T->x, a->entry, 1 };
-        const flow_restrict_pair_args rf = { T->f, none, a->entry, 0 };
-        const flow_fill_args fill = { T->x.u, 0.0f };
-        b += a->fas ? bytes_apply(&ap) : bytes_restrict_pair(&rf) + 2 * bytes_fill(&fill);
-    }
+    double b = a->with_entry ? bytes_coarse_rhs(a, &a->lev[0], &a->entry) : 0.0;
     if (a->fmg_cycles <= 0)
         return b + bytes_small_cycle_from(a, 0);
     for (int k = a->nlevels - 1; k >= 0; k--) {

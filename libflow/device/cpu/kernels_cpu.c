@@ -74,7 +74,7 @@ flow_status cpu_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a, 
     if (a->with_pre)
         cpu_prolong_pair(d, &a->pre);
     if (a->with_entry) {
-        const flow_apply_args rhs = { a->s, a->f, a->x, a->entry, 1 };
+        const flow_apply_args rhs = flow_jacobi_entry_apply(a);
         cpu_apply(d, &rhs);
     }
     *passes = a->sweeps;

@@ -188,7 +188,7 @@ flow_status cuda_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a,
     if (a->with_pre && !pairs)
         FLOW_TRY(cuda_prolong_pair(d, &a->pre));
     if (a->with_entry && !pairs) {
-        const flow_apply_args rhs = { a->s, a->f, a->x, a->entry, 1 };
+        const flow_apply_args rhs = flow_jacobi_entry_apply(a);
         FLOW_TRY(cuda_apply(d, &rhs));
     }
     if (pairs) {

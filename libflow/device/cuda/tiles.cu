@@ -60,20 +60,21 @@ __global__ void flow_convolve_cols_kernel(const __grid_constant__ flow_convolve_
         FLOW_PX(d, x, y0 + i) = flow_convolve_col_at(&col, 0, i + r, a.k.w, r);
 }
 
-/* Whether a grid of `blocks` blocks of 256 threads is short: fewer than
- * four per multiprocessor. */
-static int short_grid(flow_device *d, long blocks)
+/* The outputs a block computes along the convolution's axis (extent
+ * points long, `lines` blocks across it, n planes): the long tile, or the
+ * short one where blocks of the long would be fewer than four per
+ * multiprocessor. */
+static int tile_len(flow_device *d, int extent, int lines, int n, int long_len, int short_len)
 {
-    return blocks < 4L * cuda_of(d)->prop.multiProcessorCount;
+    const long blocks = (long)(extent + long_len - 1) / long_len * lines * n;
+    return blocks < 4L * cuda_of(d)->prop.multiProcessorCount ? short_len : long_len;
 }
 
 flow_status cuda_convolve_rows(flow_device *d, const flow_convolve_args *a)
 {
     FLOW_TRY(cuda_enter(d));
     const int w = a->dst[0].width, rows = (a->dst[0].height + flow_block.y - 1) / flow_block.y;
-    const int tw = short_grid(d, (long)(w + ROW_TILE_W - 1) / ROW_TILE_W * rows * a->n)
-                       ? SHORT_ROW_TILE_W
-                       : ROW_TILE_W;
+    const int tw = tile_len(d, w, rows, a->n, ROW_TILE_W, SHORT_ROW_TILE_W);
     const dim3 grid((unsigned)(w + tw - 1) / tw, (unsigned)rows, (unsigned)a->n);
     const size_t shared = sizeof(float) * flow_block.y * (tw + 2 * a->k.radius);
     if (tw == ROW_TILE_W)
@@ -88,9 +89,7 @@ flow_status cuda_convolve_cols(flow_device *d, const flow_convolve_args *a)
 {
     FLOW_TRY(cuda_enter(d));
     const int h = a->dst[0].height, cols = (a->dst[0].width + flow_block.x - 1) / flow_block.x;
-    const int th = short_grid(d, (long)(h + COL_TILE_H - 1) / COL_TILE_H * cols * a->n)
-                       ? SHORT_COL_TILE_H
-                       : COL_TILE_H;
+    const int th = tile_len(d, h, cols, a->n, COL_TILE_H, SHORT_COL_TILE_H);
     const dim3 grid((unsigned)cols, (unsigned)(h + th - 1) / th, (unsigned)a->n);
     const size_t shared = sizeof(float) * flow_block.x * (th + 2 * a->k.radius);
     if (th == COL_TILE_H)
