@@ -7,7 +7,8 @@
  *
  * A frame is uploaded into a staging buffer on the upload lane, then
  * converted into frame[1] on the computing lane once the frame before it
- * has moved to frame[0]; a flow's result is copied into one of
+ * has moved to frame[0] (and, for a method that reads the frame before the
+ * first, frame[0] to frame[2]); a flow's result is copied into one of
  * FLOW_CONTEXT_DEPTH staging pairs and downloaded from there on the
  * download lane, so that the next flow may overwrite the method's result
  * while the last one crosses the bus.  Events order the lanes: the upload
@@ -35,14 +36,20 @@ struct flow_context {
     flow_params *params;
     void *state; /* the method's */
     int width, height, channels;
-    flow_plane frame[2][3];    /* the frames on the device, one plane per channel */
+    /* the frames on the device, one plane per channel: the first, the
+     * second (the kept frame) and, for a method that reads it, the one
+     * before the first */
+    flow_plane frame[3][3];
     /* colour frames of a method told `color 0`: it computes on their
      * luminance (one plane per frame), made on the device */
     int luminance;
-    flow_plane gray[2];
+    flow_plane gray[3];
     const flow_pair *result;   /* where the method leaves the flow */
     int computed;              /* a flow has been computed (residual is meaningful) */
     int has_frames;            /* frame[1] holds the kept frame */
+    int has_first;             /* frame[0] holds the frame before it */
+    int previous;              /* the method reads the frame before the first */
+    int has_prev;              /* frame[2] holds the frame before frame[0] */
     /* the frame being uploaded: floats or bytes */
     flow_plane stage[3];
     void *stage8;
@@ -55,8 +62,14 @@ struct flow_context {
     int graphs;                /* capture and replay when the device can */
     int graph_failed;          /* a capture failed: run directly from now on */
     int last_graph;            /* the last compute replayed the graph */
-    void *graph;
+    void *graph[2];            /* without, with the frame before (has_prev) */
 };
+
+/* The frames kept so far no longer count: the next frame starts a sequence. */
+static void forget_frames(flow_context *ctx)
+{
+    ctx->has_frames = ctx->has_first = ctx->has_prev = 0;
+}
 
 /* Waits for every transfer still queued (a failure or the end: after it the
  * caller's frames and fields are no longer touched) and drops the flows. */
@@ -68,7 +81,7 @@ static void drain(flow_context *ctx)
     if (ctx->uploaded)
         d->ops->event_wait(d, ctx->uploaded);
     ctx->queued = 0;
-    ctx->has_frames = 0;
+    forget_frames(ctx);
 }
 
 void flow_context_destroy(flow_context *ctx)
@@ -76,12 +89,13 @@ void flow_context_destroy(flow_context *ctx)
     if (!ctx)
         return;
     flow_device *d = ctx->ex.dev;
-    if (ctx->graph)
-        d->ops->graph_destroy(d, ctx->graph);
+    for (int k = 0; k < 2; k++)
+        if (ctx->graph[k])
+            d->ops->graph_destroy(d, ctx->graph[k]);
     if (ctx->method && ctx->state)
         ctx->method->destroy(ctx->state);
     drain(ctx);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         for (int c = 0; c < 3; c++)
             flow_plane_free(d, &ctx->frame[k][c]);
         flow_plane_free(d, &ctx->gray[k]);
@@ -138,9 +152,12 @@ flow_status flow_context_create(flow_device *d, int width, int height, int chann
     ctx->luminance = channels == 3 && flow_params_get_number(p, "color", &color) == FLOW_OK
                      && color == 0;
     flow_status s = flow_params_clone(p, &ctx->params);
-    if (s == FLOW_OK)
+    if (s == FLOW_OK) {
         flow_params_fit(ctx->params, width, height);
-    for (int k = 0; k < 2 && s == FLOW_OK; k++) {
+        ctx->previous = ctx->method->previous
+                        && ctx->method->previous(flow_params_values(ctx->params));
+    }
+    for (int k = 0; k < (ctx->previous ? 3 : 2) && s == FLOW_OK; k++) {
         for (int c = 0; c < channels && s == FLOW_OK; c++)
             s = flow_plane_alloc(d, &ctx->frame[k][c], width, height);
         if (s == FLOW_OK && ctx->luminance)
@@ -190,10 +207,11 @@ void flow_context_set_observer(flow_context *ctx, const flow_observer *obs)
 void flow_context_set_graphs(flow_context *ctx, int enable)
 {
     ctx->graphs = enable != 0;
-    if (!ctx->graphs && ctx->graph) {
-        ctx->ex.dev->ops->graph_destroy(ctx->ex.dev, ctx->graph);
-        ctx->graph = NULL;
-    }
+    for (int k = 0; k < 2 && !ctx->graphs; k++)
+        if (ctx->graph[k]) {
+            ctx->ex.dev->ops->graph_destroy(ctx->ex.dev, ctx->graph[k]);
+            ctx->graph[k] = NULL;
+        }
     ctx->graph_failed = 0;
 }
 
@@ -269,11 +287,16 @@ static flow_status upload_stage(flow_context *ctx, const flow_image *f, const fl
 }
 
 /* On the computing lane: the kept frame moves to frame[0] (a copy on the
- * device: a few microseconds), the staged one becomes frame[1]. */
+ * device: a few microseconds), and frame[0] to frame[2] when the method
+ * reads the frame before; the staged one becomes frame[1]. */
 static flow_status convert_stage(flow_context *ctx, int bytes)
 {
     flow_device *d = ctx->ex.dev;
     FLOW_TRY(d->ops->lane_wait(d, FLOW_LANE_COMPUTE, ctx->uploaded));
+    ctx->has_prev = ctx->previous && ctx->has_first && ctx->has_frames;
+    for (int c = 0; ctx->has_prev && c < ctx->channels; c++)
+        FLOW_TRY(flow_copy(d, &ctx->frame[2][c], &ctx->frame[0][c]));
+    ctx->has_first = ctx->has_frames;
     if (ctx->has_frames)
         for (int c = 0; c < ctx->channels; c++)
             FLOW_TRY(flow_copy(d, &ctx->frame[0][c], &ctx->frame[1][c]));
@@ -297,8 +320,9 @@ static flow_status device_work(void *user)
     flow_context *ctx = user;
     flow_frames in;
     memset(&in, 0, sizeof in);
+    in.previous = ctx->has_prev;
     if (ctx->luminance) {
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < (in.previous ? 3 : 2); k++) {
             const flow_plane *f = ctx->frame[k];
             const flow_luminance_args a = { ctx->gray[k], f[0], f[1], f[2] };
             FLOW_TRY(flow_k_luminance(ctx->ex.dev, &a));
@@ -306,24 +330,27 @@ static flow_status device_work(void *user)
         in.channels = 1;
         in.f1[0] = ctx->gray[0];
         in.f2[0] = ctx->gray[1];
+        in.f0[0] = ctx->gray[2];
         return ctx->method->run(ctx->state, &ctx->ex, &in, &ctx->result);
     }
     in.channels = ctx->channels;
     for (int c = 0; c < ctx->channels; c++) {
         in.f1[c] = ctx->frame[0][c];
         in.f2[c] = ctx->frame[1][c];
+        in.f0[c] = ctx->frame[2][c];
     }
     return ctx->method->run(ctx->state, &ctx->ex, &in, &ctx->result);
 }
 
-/* Records the device work into ctx->graph.  The operations keep their
- * results in place, so the recorded launches leave the flow where a direct
- * run leaves it.  A failed capture runs nothing; the context then works
- * directly. */
+/* Records the device work into ctx->graph[has_prev] (two or three frames
+ * run different launches).  The operations keep their results in place, so
+ * the recorded launches leave the flow where a direct run leaves it.  A
+ * failed capture runs nothing; the context then works directly. */
 static void capture(flow_context *ctx)
 {
-    flow_exec_capture(&ctx->ex, device_work, ctx, &ctx->graph);
-    if (!ctx->graph)
+    void **g = &ctx->graph[ctx->has_prev];
+    flow_exec_capture(&ctx->ex, device_work, ctx, g);
+    if (!*g)
         ctx->graph_failed = 1;
 }
 
@@ -334,10 +361,11 @@ static flow_status run_method(flow_context *ctx)
      * out between stages: both need the direct path */
     const int graphable = ctx->graphs && !ctx->graph_failed && !ex->obs.trace
                           && !ex->obs.workflow && ex->dev->ops->capture_begin;
-    if (graphable && !ctx->graph)
+    void **g = &ctx->graph[ctx->has_prev];
+    if (graphable && !*g)
         capture(ctx);
-    ctx->last_graph = graphable && ctx->graph;
-    FLOW_TRY(ctx->last_graph ? flow_exec_replay(ex, ctx->graph) : device_work(ctx));
+    ctx->last_graph = graphable && *g;
+    FLOW_TRY(ctx->last_graph ? flow_exec_replay(ex, *g) : device_work(ctx));
     FLOW_TRY(flow_workflow(ex, "u", &ctx->result->u));
     return flow_workflow(ex, "v", &ctx->result->v);
 }
@@ -465,7 +493,7 @@ flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const 
     FLOW_TRY(check_frame(ctx, f1, "first"));
     FLOW_TRY(check_frame(ctx, f2, "second"));
     FLOW_TRY(check_output(ctx, out));
-    ctx->has_frames = 0;
+    forget_frames(ctx);
     FLOW_TRY(submit_checked(ctx, f1, NULL, NULL));
     FLOW_TRY(submit_checked(ctx, f2, NULL, out));
     return flow_context_collect(ctx, NULL, NULL);

@@ -19,6 +19,8 @@ typedef struct flow_exec {
 /* The frames of a pair on the device, `channels` planes each. */
 typedef struct flow_frames {
     flow_plane f1[3], f2[3];
+    flow_plane f0[3]; /* the frame before f1 (previous != 0; flow_method_desc.previous) */
+    int previous;
     int channels;
 } flow_frames;
 

@@ -44,6 +44,12 @@ static int warps(const flow_pyramid *py)
     return from_w(py) && py->hooks.terms;
 }
 
+/* Whether runs may bring the frame before the first (warping only). */
+static int previous(const flow_pyramid *py)
+{
+    return warps(py) && py->hooks.previous;
+}
+
 static int coarse_size(int n, double scale)
 {
     return (int)ceil(n * scale);
@@ -98,11 +104,10 @@ void flow_pyramid_destroy(flow_pyramid *py)
         if (py->hooks.level_destroy)
             py->hooks.level_destroy(py->user, d, L);
         for (int c = 0; c < 3; c++) {
-            if (l > 0) {
-                flow_plane_free(d, &L->frame[0][c]);
-                flow_plane_free(d, &L->frame[1][c]);
-            }
+            for (int k = 0; l > 0 && k < 3; k++)
+                flow_plane_free(d, &L->frame[k][c]);
             flow_plane_free(d, &L->warped[c]);
+            flow_plane_free(d, &L->warped_prev[c]);
         }
         flow_pair_free(d, &L->w);
     }
@@ -122,13 +127,14 @@ static flow_status level_alloc(flow_pyramid *py, int l, int w, int h)
     L->active = l >= py->p.finest;
     L->width = w;
     L->height = h;
+    const int frames = previous(py) ? 3 : 2;
     for (int c = 0; c < py->channels; c++) {
-        if (l > 0) {
-            FLOW_TRY(flow_plane_alloc(d, &L->frame[0][c], w, h));
-            FLOW_TRY(flow_plane_alloc(d, &L->frame[1][c], w, h));
-        }
+        for (int k = 0; l > 0 && k < frames; k++)
+            FLOW_TRY(flow_plane_alloc(d, &L->frame[k][c], w, h));
         if (warps(py))
             FLOW_TRY(flow_plane_alloc(d, &L->warped[c], w, h));
+        if (previous(py))
+            FLOW_TRY(flow_plane_alloc(d, &L->warped_prev[c], w, h));
     }
     if (from_w(py))
         FLOW_TRY(flow_pair_alloc(d, &L->w, w, h));
@@ -197,29 +203,33 @@ static flow_status frames_down(flow_pyramid *py, int l)
     const flow_pyr_level *F = &py->lev[l - 1];
     flow_pyr_level *C = &py->lev[l];
     if (halved(py, l)) {
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < py->frames; k++)
             for (int c = 0; c < py->channels; c++) {
                 const flow_restriction_args a = { C->frame[k][c], F->frame[k][c] };
                 FLOW_TRY(flow_k_restriction(d, &a));
             }
         return FLOW_OK;
     }
-    const int n = 2 * py->channels;
-    flow_plane src[FLOW_BATCH_MAX], tmp[FLOW_BATCH_MAX], smooth[FLOW_BATCH_MAX];
-    const flow_plane *srcp[FLOW_BATCH_MAX] = {NULL};
-    flow_plane *tmpp[FLOW_BATCH_MAX] = {NULL}, *smoothp[FLOW_BATCH_MAX] = {NULL};
-    for (int i = 0; i < n; i++) {
-        src[i] = F->frame[i / py->channels][i % py->channels];
-        tmp[i] = view(py->tmp[i], F->width, F->height);
-        smooth[i] = view(py->smooth[i], F->width, F->height);
-        srcp[i] = &src[i], tmpp[i] = &tmp[i], smoothp[i] = &smooth[i];
-    }
-    FLOW_TRY(flow_smooth_planes(d, smoothp, srcp, tmpp, n, &py->k_down));
-    const float up = (float)(1.0 / py->p.scale);
-    for (int i = 0; i < n; i++) {
-        const flow_resample_args a = { C->frame[i / py->channels][i % py->channels], smooth[i],
-                                       up, up, 1.0f };
-        FLOW_TRY(flow_k_resample(d, &a));
+    /* the first two frames in one batch, the frame before in a second */
+    for (int k0 = 0; k0 < py->frames; k0 += 2) {
+        const int k1 = k0 + 2 < py->frames ? k0 + 2 : py->frames;
+        const int n = (k1 - k0) * py->channels;
+        flow_plane src[FLOW_BATCH_MAX], tmp[FLOW_BATCH_MAX], smooth[FLOW_BATCH_MAX];
+        const flow_plane *srcp[FLOW_BATCH_MAX] = {NULL};
+        flow_plane *tmpp[FLOW_BATCH_MAX] = {NULL}, *smoothp[FLOW_BATCH_MAX] = {NULL};
+        for (int i = 0; i < n; i++) {
+            src[i] = F->frame[k0 + i / py->channels][i % py->channels];
+            tmp[i] = view(py->tmp[i], F->width, F->height);
+            smooth[i] = view(py->smooth[i], F->width, F->height);
+            srcp[i] = &src[i], tmpp[i] = &tmp[i], smoothp[i] = &smooth[i];
+        }
+        FLOW_TRY(flow_smooth_planes(d, smoothp, srcp, tmpp, n, &py->k_down));
+        const float up = (float)(1.0 / py->p.scale);
+        for (int i = 0; i < n; i++) {
+            const flow_resample_args a = { C->frame[k0 + i / py->channels][i % py->channels],
+                                           smooth[i], up, up, 1.0f };
+            FLOW_TRY(flow_k_resample(d, &a));
+        }
     }
     return FLOW_OK;
 }
@@ -270,7 +280,12 @@ static flow_status warp_level(flow_pyramid *py, flow_exec *ex, flow_pyr_level *L
         flow_stage_begin(ex, "warp");
         flow_status s = FLOW_OK;
         for (int c = 0; c < py->channels && s == FLOW_OK; c++) {
-            const flow_warp_args a = { L->warped[c], L->frame[1][c], *lin, py->p.bicubic };
+            const flow_warp_args a = { L->warped[c], L->frame[1][c], *lin, py->p.bicubic, 0 };
+            s = flow_k_warp(d, &a);
+        }
+        for (int c = 0; py->frames == 3 && c < py->channels && s == FLOW_OK; c++) {
+            const flow_warp_args a = { L->warped_prev[c], L->frame[2][c], *lin, py->p.bicubic,
+                                       1 };
             s = flow_k_warp(d, &a);
         }
         flow_stage_end(ex, "warp");
@@ -305,13 +320,17 @@ static flow_status level_run(flow_pyramid *py, flow_exec *ex, int l)
     return py->hooks.terms ? warp_level(py, ex, L) : take_w(py, L);
 }
 
-flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *f1,
-                             const flow_plane *f2)
+flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *f0,
+                             const flow_plane *f1, const flow_plane *f2)
 {
+    if (f0 && !previous(py))
+        return flow_fail(FLOW_ERR_INVALID, "a pyramid made for two frames was given three");
+    py->frames = f0 ? 3 : 2;
     flow_pyr_level *L0 = &py->lev[0];
     for (int c = 0; c < py->channels; c++) {
         L0->frame[0][c] = f1[c];
         L0->frame[1][c] = f2[c];
+        L0->frame[2][c] = f0 ? f0[c] : (flow_plane){ 0 };
     }
     if (!from_w(py)) {
         if (py->hooks.prepare)

@@ -28,8 +28,11 @@ typedef struct flow_pyr_level {
     int level;  /* 0: the finest */
     int active; /* level >= the finest level computed (the others upsample) */
     int width, height;
-    flow_plane frame[2][3]; /* the frames at this size (level 0: the caller's) */
-    flow_plane warped[3];   /* the second frame warped along w (warping only) */
+    /* the frames at this size (level 0: the caller's): the first, the
+     * second and (hooks.previous) the one before the first */
+    flow_plane frame[3][3];
+    flow_plane warped[3];      /* the second frame warped along w (warping only) */
+    flow_plane warped_prev[3]; /* the frame before warped along -w (hooks.previous) */
     flow_pair w;            /* the flow it was warped with (warping only) */
     flow_pair *x;           /* the level's flow after a solve (set by level_create) */
     void *state;            /* the method's buffers for this level */
@@ -61,6 +64,10 @@ typedef struct flow_pyramid_hooks {
      * without an init hook, else after init has made w), and every warp
      * linearises at *L->x (terms get L->x as w) */
     int warm;
+    /* 1: runs may have the frame before the first (flow_pyramid_run's f0):
+     * its levels, and its warps along -w, are made beside the second
+     * frame's */
+    int previous;
 } flow_pyramid_hooks;
 
 typedef struct flow_pyramid {
@@ -75,6 +82,7 @@ typedef struct flow_pyramid {
      * they are resampled; views of these planes of the finest size */
     flow_kernel k_down;
     flow_plane tmp[FLOW_BATCH_MAX], smooth[FLOW_BATCH_MAX];
+    int frames; /* the run's frames: 2, or 3 with the frame before */
 } flow_pyramid;
 
 /* The pyramid of w x h frames of `channels` planes: p->levels coarser
@@ -103,8 +111,11 @@ void flow_warp_fit(flow_warp_params *p, int width, int height);
  * level's pixels (0 on the coarsest), and `warps` times: the second frame
  * warped along w, the data terms, the solve, the filter, w = x.  Without:
  * the data terms ("motion tensor"), the solve, the filter.  Everything stays
- * on the device: on CUDA the whole of it is one graph. */
-flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *f1,
-                             const flow_plane *f2);
+ * on the device: on CUDA the whole of it is one graph.  f0 (NULL: none;
+ * only with hooks.previous and warping) is the frame before f1: it goes
+ * down the pyramid too and every warp also warps it along -w
+ * (L->warped_prev; py->frames is 3 during the run). */
+flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *f0,
+                             const flow_plane *f1, const flow_plane *f2);
 
 #endif

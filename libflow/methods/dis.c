@@ -165,7 +165,8 @@ static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flo
     dis_state *st = user;
     flow_stage_begin(ex, "data terms");
     const flow_status s =
-        flow_robust_data_terms(ex->dev, ((dis_level *)L->state)->mg, &st->data, f1, f2, w);
+        flow_robust_data_terms(ex->dev, ((dis_level *)L->state)->mg, &st->data, NULL, f1, f2,
+                               w);
     flow_stage_end(ex, "data terms");
     return s;
 }
@@ -285,7 +286,7 @@ static flow_status dis_run(void *state, flow_exec *ex, const flow_frames *in,
     dis_state *st = state;
     const flow_plane *f1, *f2;
     FLOW_TRY(flow_patch_input_smooth(&st->in, ex, in, &f1, &f2));
-    FLOW_TRY(flow_pyramid_run(st->py, ex, f1, f2));
+    FLOW_TRY(flow_pyramid_run(st->py, ex, NULL, f1, f2));
     *flow = st->py->lev[0].x;
     return FLOW_OK;
 }

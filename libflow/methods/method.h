@@ -41,9 +41,14 @@ typedef struct flow_method_desc {
                           const void *params, void **state);
     /* The device work of a pair: the flow from in->f1 to in->f2, *flow
      * pointing at the result on the device (the same pair every time, so
-     * that a recorded graph replays into it). */
+     * that a recorded graph replays into it).  A method with `previous`
+     * leaves every plane in the role it had (the context records a graph
+     * for two frames and one for three, and replays them in any order). */
     flow_status (*run)(void *state, flow_exec *ex, const flow_frames *in, const flow_pair **flow);
     void (*destroy)(void *state);
+    /* Whether the parameters make run read the frame before the first
+     * (in->f0) where a sequence has one; NULL: never. */
+    int (*previous)(const void *params);
     /* RMS residual of the method's global system at the last flow; NULL for
      * a method without one. */
     flow_status (*residual)(void *state, flow_exec *ex, double *rms);

@@ -44,6 +44,8 @@ typedef struct robust_params {
     int sor_sweeps;
     double sor_omega;
     int color;
+    double previous; /* weight of the frame before's data terms in sequences (0: off) */
+    double previous_tol; /* their weight falls where they miss by more, pixels (0: never) */
     flow_warp_params warp;
 } robust_params;
 
@@ -70,6 +72,11 @@ static int applies_occlusion(const robust_params *p)
 static int applies_sor_below(const void *p)
 {
     return ((const robust_params *)p)->sor_below > 0;
+}
+
+static int applies_previous(const void *p)
+{
+    return ((const robust_params *)p)->previous > 0;
 }
 
 static int applies_texture(const void *p)
@@ -138,6 +145,15 @@ static const flow_param_def robust_schema[] = {
                 applies_sor_below),
     FLOW_P_BOOL(T, color, "color", 1,
                 "input: 1 the R, G, B channels of colour frames, 0 their luminance"),
+    FLOW_P_REAL(T, previous, "previous", 0.0, 0, 1e6, 0,
+                "sequences: the frame before the first matches it too, at -w (constant "
+                "velocity); the weight of its data terms beside the second frame's; 0: two "
+                "frames only"),
+    FLOW_P_WHEN(T, previous_tol, "previous_tol", FLOW_PARAM_REAL, 0.3, 0, 1e6, 0, NULL,
+                "the frame before's terms weigh tol / sqrt(e^2 + tol^2) at a pixel where they "
+                "miss by e (normalised, at each warp's flow): where the velocity changes, "
+                "pixels; 0: full weight everywhere",
+                "previous > 0", applies_previous),
     FLOW_WARP_SCHEMA_D(T, warp, 100, 3, 0.8),
     FLOW_P_INT(T, warp.fine, "warp_fine", 3, 0, 100, 0,
                "pyramid levels made at warp_scale below the finest; the coarser ones halve "
@@ -163,7 +179,7 @@ typedef struct robust_state {
     flow_mg_model model;
     flow_robust_data data;
     flow_kernel k_sigma, k_rho, k_texture;
-    flow_plane frame[2][3]; /* the prepared finest frames */
+    flow_plane frame[3][3]; /* the prepared finest frames: first, second, the one before */
     flow_plane scratch[2];  /* the row pass and the structure of a preparation */
     flow_pyramid *py;
 } robust_state;
@@ -211,19 +227,26 @@ static void level_destroy(void *user, flow_device *d, flow_pyr_level *L)
 }
 
 flow_status flow_robust_data_terms(flow_device *d, flow_mg *mg, const flow_robust_data *t,
-                                  const flow_plane *f1, const flow_plane *f2, const flow_pair *w)
+                                  const flow_plane *f0, const flow_plane *f1,
+                                  const flow_plane *f2, const flow_pair *w)
 {
     flow_robust_terms_args a = { .Jb = *flow_mg_tensor(mg, 0),
                                  .w = *w,
                                  .channels = t->channels,
                                  .gradient = t->gradient,
                                  .normalise = t->normalise,
-                                 .zeta2 = t->zeta2 };
+                                 .zeta2 = t->zeta2,
+                                 .previous = f0 != NULL,
+                                 .wprev = t->wprev,
+                                 .tol2 = t->tol2,
+                                 .gamma = t->gamma };
     if (a.gradient)
         a.Jg = *flow_mg_tensor(mg, 1);
     for (int c = 0; c < t->channels; c++) {
         a.f1[c] = f1[c];
         a.f2w[c] = f2[c];
+        if (f0)
+            a.f0w[c] = f0[c];
     }
     return flow_k_robust_terms(d, &a);
 }
@@ -251,7 +274,8 @@ static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flo
     robust_state *r = user;
     robust_level *rl = L->state;
     flow_stage_begin(ex, "data terms");
-    flow_status s = flow_robust_data_terms(ex->dev, rl->mg, &r->data, f1, f2, w);
+    const flow_plane *f0 = r->py->frames == 3 ? L->warped_prev : NULL;
+    flow_status s = flow_robust_data_terms(ex->dev, rl->mg, &r->data, f0, f1, f2, w);
     for (int k = 0; s == FLOW_OK && r->p.rho > 0 && k < r->model.nterms; k++)
         s = flow_smooth_tensor(ex->dev, flow_mg_tensor(rl->mg, k), &rl->rows, &r->k_rho);
     flow_stage_end(ex, "data terms");
@@ -306,7 +330,12 @@ static flow_status filter(void *user, flow_exec *ex, flow_pyr_level *L, int last
     }
     if (s == FLOW_OK)
         s = flow_k_median(ex->dev, &a);
-    if (s == FLOW_OK) /* the filtered flow becomes the level's */
+    /* the filtered flow becomes the level's: swapped in, or copied back with
+     * the frame before, whose context records two graphs (two and three
+     * frames) that must each find the planes in the roles it recorded */
+    if (s == FLOW_OK && applies_previous(&r->p))
+        s = flow_pair_copy(ex->dev, L->x, flow_mg_scratch(rl->mg));
+    else if (s == FLOW_OK)
         flow_mg_take_scratch(rl->mg);
     flow_stage_end(ex, "median");
     return s;
@@ -327,7 +356,8 @@ flow_robust_data flow_robust_model(flow_mg_model *m, int channels, double alpha,
     m->eps_s2 = (float)(eps_s * eps_s);
     m->robust_smooth = 1;
     m->edge = edge > 0;
-    return (flow_robust_data){ channels, m->nterms > 1, normalise, (float)(zeta * zeta) };
+    return (flow_robust_data){ channels, m->nterms > 1, normalise, (float)(zeta * zeta),
+                                (float)gamma, 0.0f, 0.0f };
 }
 
 static void robust_destroy(void *state)
@@ -337,10 +367,11 @@ static void robust_destroy(void *state)
         return;
     flow_pyramid_destroy(r->py);
     for (int k = 0; k < 2; k++) {
-        for (int c = 0; c < 3; c++)
-            flow_plane_free(r->dev, &r->frame[k][c]);
         flow_plane_free(r->dev, &r->scratch[k]);
     }
+    for (int k = 0; k < 3; k++)
+        for (int c = 0; c < 3; c++)
+            flow_plane_free(r->dev, &r->frame[k][c]);
     free(r);
 }
 
@@ -364,23 +395,27 @@ static flow_status robust_create(flow_device *d, int width, int height, int chan
     r->channels = channels;
     r->data = flow_robust_model(&r->model, channels, r->p.alpha, r->p.gamma, r->p.eps_d,
                                 r->p.eps_s, r->p.edge, r->p.normalise, r->p.zeta);
-    static const flow_pyramid_hooks hooks = { .level_create = level_create,
-                                               .level_destroy = level_destroy,
-                                               .prepare = prepare_level,
-                                               .terms = terms,
-                                               .solve = solve,
-                                               .filter = filter,
-                                               .warm = 1 };
+    r->data.wprev = (float)r->p.previous;
+    r->data.tol2 = (float)(r->p.previous_tol * r->p.previous_tol);
+    const flow_pyramid_hooks hooks = { .level_create = level_create,
+                                       .level_destroy = level_destroy,
+                                       .prepare = prepare_level,
+                                       .terms = terms,
+                                       .solve = solve,
+                                       .filter = filter,
+                                       .warm = 1,
+                                       .previous = applies_previous(&r->p) };
     flow_status s = flow_gauss_kernel(r->p.sigma, &r->k_sigma);
     if (s == FLOW_OK)
         s = flow_gauss_kernel(r->p.rho, &r->k_rho);
     if (s == FLOW_OK && r->p.texture > 0)
         s = flow_gauss_kernel(r->p.texture_sigma, &r->k_texture);
-    for (int k = 0; k < 2 && s == FLOW_OK; k++) {
+    const int frames = applies_previous(&r->p) ? 3 : 2;
+    for (int k = 0; k < 2 && s == FLOW_OK; k++)
         s = flow_plane_alloc(d, &r->scratch[k], width, height);
+    for (int k = 0; k < frames && s == FLOW_OK; k++)
         for (int c = 0; c < channels && s == FLOW_OK; c++)
             s = flow_plane_alloc(d, &r->frame[k][c], width, height);
-    }
     if (s == FLOW_OK)
         s = flow_pyramid_create(d, width, height, channels, &r->p.warp, &hooks, r, &r->py);
     if (s != FLOW_OK) {
@@ -407,16 +442,20 @@ static flow_status robust_run(void *state, flow_exec *ex, const flow_frames *in,
                               const flow_pair **flow)
 {
     robust_state *r = state;
+    const int previous = in->previous && applies_previous(&r->p);
     flow_stage_begin(ex, "prepare");
     flow_status s = FLOW_OK;
     for (int c = 0; c < r->channels && s == FLOW_OK; c++) {
         s = prepare(r, &r->frame[0][c], &in->f1[c]);
         if (s == FLOW_OK)
             s = prepare(r, &r->frame[1][c], &in->f2[c]);
+        if (s == FLOW_OK && previous)
+            s = prepare(r, &r->frame[2][c], &in->f0[c]);
     }
     flow_stage_end(ex, "prepare");
     FLOW_TRY(s);
-    FLOW_TRY(flow_pyramid_run(r->py, ex, r->frame[0], r->frame[1]));
+    FLOW_TRY(flow_pyramid_run(r->py, ex, previous ? r->frame[2] : NULL, r->frame[0],
+                              r->frame[1]));
     *flow = r->py->lev[0].x;
     return FLOW_OK;
 }
@@ -441,4 +480,5 @@ const flow_method_desc flow_method_robust = {
     .run = robust_run,
     .destroy = robust_destroy,
     .residual = robust_residual,
+    .previous = applies_previous,
 };

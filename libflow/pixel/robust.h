@@ -21,8 +21,17 @@
  * and one alpha fit dark and bright, flat and textured regions alike.
  * Colour: the mean of the channels' tensors.  A pixel whose warped position
  * x + w falls outside the frame has no data term (both tensors 0): clamping
- * would match it against the border, a false match.  The tensors are then
- * rewritten for the total flow (pixel/warp.h). */
+ * would match it against the border, a false match.
+ *
+ * Three frames (previous != 0): under constant velocity the frame before,
+ * f0, warped along -w (f0w), matches f1 too; its linearised error is
+ * f0w - grad f0w . d - f1, so the same terms with (f_x, f_y) negated (and
+ * f0w in place of f2w) are added where x - w is inside the frame, times
+ * wprev tol / sqrt(e^2 + tol^2), e^2 their squared normalised miss at w
+ * (brightness plus gamma gradient): a Charbonnier weight, lagged over the
+ * warp, that drops the frame before where the velocity changes.  One
+ * penaliser then takes both pairs' errors of a constancy.  The tensors are
+ * then rewritten for the total flow (pixel/warp.h). */
 #ifndef FLOW_PIXEL_ROBUST_H
 #define FLOW_PIXEL_ROBUST_H
 
@@ -36,11 +45,16 @@
 typedef struct flow_robust_terms_args {
     flow_tensor Jb, Jg;       /* out (Jg only when gradient != 0) */
     flow_plane f1[3], f2w[3]; /* first frame, second warped along w */
+    flow_plane f0w[3];        /* the frame before, warped along -w (previous) */
     flow_pair w;              /* the flow f2 was warped with */
     int channels;
     int gradient;  /* compute the gradient constancy term */
     int normalise; /* divide each term by its squared gradient + zeta^2 */
     float zeta2;
+    int previous;  /* add the terms of the frame before */
+    float wprev;   /* their weight */
+    float tol2;    /* tolerance^2 of their miss (0: none) */
+    float gamma;   /* the gradient term's weight, in their miss */
 } flow_robust_terms_args;
 
 /* j += theta (a, b, c)(a, b, c)^T */
@@ -70,28 +84,54 @@ FLOW_HD float flow_robust_theta(int normalise, float g2, float zeta2)
     return normalise ? 1.0f / (g2 + zeta2) : 1.0f;
 }
 
+/* jb, jg += the terms of the pair (f1, f2) at (x, y), f2 warped along s w
+ * (s = 1: the second frame; s = -1: the frame before, whose spatial
+ * derivatives then enter negated), times k. */
+FLOW_HD void flow_robust_pair_add(const flow_robust_terms_args *a, const flow_plane *f1,
+                                  const flow_plane *f2, float s, float k, int x, int y,
+                                  float jb[6], float jg[6])
+{
+    const float x1 = flow_diff4_at(f1, x, y, 1, 0), y1 = flow_diff4_at(f1, x, y, 0, 1);
+    const float x2 = flow_diff4_at(f2, x, y, 1, 0), y2 = flow_diff4_at(f2, x, y, 0, 1);
+    const float fx = 0.5f * (x1 + x2), fy = 0.5f * (y1 + y2);
+    const float ft = FLOW_PX(*f2, x, y) - FLOW_PX(*f1, x, y);
+    flow_robust_add(jb, s * fx, s * fy, ft,
+                    k * flow_robust_theta(a->normalise, fx * fx + fy * fy, a->zeta2));
+    if (a->gradient) {
+        float axx, axy, ayy, bxx, bxy, byy;
+        flow_hessian_at(f1, x, y, &axx, &axy, &ayy);
+        flow_hessian_at(f2, x, y, &bxx, &bxy, &byy);
+        const float fxx = 0.5f * (axx + bxx), fxy = 0.5f * (axy + bxy);
+        const float fyy = 0.5f * (ayy + byy);
+        flow_robust_add(jg, s * fxx, s * fxy, x2 - x1,
+                        k * flow_robust_theta(a->normalise, fxx * fxx + fxy * fxy, a->zeta2));
+        flow_robust_add(jg, s * fxy, s * fyy, y2 - y1,
+                        k * flow_robust_theta(a->normalise, fxy * fxy + fyy * fyy, a->zeta2));
+    }
+}
+
 FLOW_HD void flow_robust_terms_px(const flow_robust_terms_args *a, int x, int y)
 {
     const float u0 = FLOW_PX(a->w.u, x, y), v0 = FLOW_PX(a->w.v, x, y);
     const int inside = flow_inside(&a->f1[0], (float)x + u0, (float)y + v0);
+    const int before = a->previous && flow_inside(&a->f1[0], (float)x - u0, (float)y - v0);
     float jb[6] = { 0, 0, 0, 0, 0, 0 }, jg[6] = { 0, 0, 0, 0, 0, 0 };
-    for (int c = 0; inside && c < a->channels; c++) {
-        const flow_plane *f1 = &a->f1[c], *f2 = &a->f2w[c];
-        const float x1 = flow_diff4_at(f1, x, y, 1, 0), y1 = flow_diff4_at(f1, x, y, 0, 1);
-        const float x2 = flow_diff4_at(f2, x, y, 1, 0), y2 = flow_diff4_at(f2, x, y, 0, 1);
-        const float fx = 0.5f * (x1 + x2), fy = 0.5f * (y1 + y2);
-        const float ft = FLOW_PX(*f2, x, y) - FLOW_PX(*f1, x, y);
-        flow_robust_add(jb, fx, fy, ft, flow_robust_theta(a->normalise, fx * fx + fy * fy, a->zeta2));
-        if (a->gradient) {
-            float axx, axy, ayy, bxx, bxy, byy;
-            flow_hessian_at(f1, x, y, &axx, &axy, &ayy);
-            flow_hessian_at(f2, x, y, &bxx, &bxy, &byy);
-            const float fxx = 0.5f * (axx + bxx), fxy = 0.5f * (axy + bxy);
-            const float fyy = 0.5f * (ayy + byy);
-            flow_robust_add(jg, fxx, fxy, x2 - x1,
-                            flow_robust_theta(a->normalise, fxx * fxx + fxy * fxy, a->zeta2));
-            flow_robust_add(jg, fxy, fyy, y2 - y1,
-                            flow_robust_theta(a->normalise, fxy * fxy + fyy * fyy, a->zeta2));
+    float pb[6] = { 0, 0, 0, 0, 0, 0 }, pg[6] = { 0, 0, 0, 0, 0, 0 };
+    for (int c = 0; c < a->channels; c++) {
+        if (inside)
+            flow_robust_pair_add(a, &a->f1[c], &a->f2w[c], 1.0f, 1.0f, x, y, jb, jg);
+        if (before)
+            flow_robust_pair_add(a, &a->f1[c], &a->f0w[c], -1.0f, 1.0f, x, y, pb, pg);
+    }
+    if (before) {
+        float k = a->wprev;
+        if (a->tol2 > 0.0f) {
+            const float e2 = (pb[5] + a->gamma * pg[5]) / (float)a->channels;
+            k *= sqrtf(a->tol2 / (e2 + a->tol2));
+        }
+        for (int i = 0; i < 6; i++) {
+            jb[i] += k * pb[i];
+            jg[i] += k * pg[i];
         }
     }
     const float mean = 1.0f / (float)a->channels;

@@ -51,16 +51,21 @@ FLOW_HD float flow_bicubic_at(const flow_plane *f, float px, float py)
 }
 
 /* dst(x, y) = src(x + u, y + v) by bilinear (or, cubic != 0, bicubic)
- * interpolation, the point clamped into the image (dst must not be src). */
+ * interpolation, the point clamped into the image (dst must not be src);
+ * backward != 0: src(x - u, y - v), the frame before under constant
+ * velocity. */
 typedef struct flow_warp_args {
     flow_plane dst, src;
     flow_pair w;
     int cubic;
+    int backward;
 } flow_warp_args;
 
 FLOW_HD void flow_warp_px(const flow_warp_args *a, int x, int y)
 {
-    const float px = (float)x + FLOW_PX(a->w.u, x, y), py = (float)y + FLOW_PX(a->w.v, x, y);
+    const float s = a->backward ? -1.0f : 1.0f;
+    const float px = (float)x + s * FLOW_PX(a->w.u, x, y);
+    const float py = (float)y + s * FLOW_PX(a->w.v, x, y);
     FLOW_PX(a->dst, x, y) = a->cubic ? flow_bicubic_at(&a->src, px, py)
                                      : flow_bilinear_at(&a->src, px, py);
 }

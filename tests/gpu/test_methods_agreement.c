@@ -251,10 +251,67 @@ static void test_trace_agrees(void)
     flow_field_free(&out);
 }
 
+/* The flows of frames 0 -> 1 -> 2 -> 3 of s by robust with the frame before
+ * (previous 1) on device d into f[0..2]: the first from two frames, the
+ * others from three; on the GPU the second captures the three-frame graph
+ * and the third replays it.  Then f[3], the pair 2 -> 3 alone: the
+ * two-frame graph replayed after the three-frame one ran. */
+static void three_frame_flows(flow_device *d, const flow_synth *s, flow_field f[4])
+{
+    flow_params *p = harness_params("robust", "previous=1");
+    flow_context *ctx = NULL;
+    flow_image img[4];
+    for (int k = 0; k < 4; k++)
+        CHECK_OK(flow_synth_frame(s, W, H, 1, k, &img[k]));
+    if (p)
+        CHECK_OK(flow_context_create(d, W, H, 1, p, &ctx));
+    if (ctx) {
+        CHECK_OK(flow_context_compute(ctx, &img[0], &img[1], &f[0]));
+        CHECK_OK(flow_context_compute_next(ctx, &img[2], &f[1]));
+        CHECK_OK(flow_context_compute_next(ctx, &img[3], &f[2]));
+        CHECK_OK(flow_context_compute(ctx, &img[2], &img[3], &f[3]));
+    }
+    flow_context_destroy(ctx);
+    flow_params_destroy(p);
+    for (int k = 0; k < 4; k++)
+        flow_image_free(&img[k]);
+}
+
+/* Robust on three frames: the CPU's and the GPU's flows agree, graph
+ * replays included. */
+static void test_three_frames_agree(void)
+{
+    if (!open_devices())
+        return;
+    const flow_synth s = { .motion = FLOW_SYNTH_ROTATE, .angle = 0.01, .seed = 23 };
+    flow_field fc[4], fg[4];
+    for (int k = 0; k < 4; k++) {
+        CHECK_OK(flow_field_alloc(&fc[k], W, H));
+        CHECK_OK(flow_field_alloc(&fg[k], W, H));
+    }
+    three_frame_flows(cpu, &s, fc);
+    three_frame_flows(gpu, &s, fg);
+    for (int k = 0; k < 4; k++) {
+        double diff = 0, norm = 0;
+        for (int i = 0; i < W * H; i++) {
+            diff += (fc[k].u[i] - fg[k].u[i]) * (fc[k].u[i] - fg[k].u[i])
+                    + (fc[k].v[i] - fg[k].v[i]) * (fc[k].v[i] - fg[k].v[i]);
+            norm += fc[k].u[i] * fc[k].u[i] + fc[k].v[i] * fc[k].v[i];
+        }
+        const double rel = sqrt(diff / (norm > 0 ? norm : 1));
+        printf("    robust, flow %d (%s): rel. error %.2e\n", k,
+               k == 0 ? "two frames" : k < 3 ? "three frames" : "the last pair alone", rel);
+        CHECK(rel <= ROBUST_BOUND);
+        flow_field_free(&fc[k]);
+        flow_field_free(&fg[k]);
+    }
+}
+
 int main(void)
 {
     RUN(test_methods_agree);
     RUN(test_trace_agrees);
+    RUN(test_three_frames_agree);
     flow_device_close(cpu);
     flow_device_close(gpu);
     return harness_report();

@@ -480,7 +480,7 @@ static void test_warp(void)
         const flow_scale_args su = { fl.u, du }, sv = { fl.v, dv };
         CHECK_OK(flow_k_scale(d, &su));
         CHECK_OK(flow_k_scale(d, &sv));
-        const flow_warp_args wa = { dst, src, fl, 0 };
+        const flow_warp_args wa = { dst, src, fl, 0, 0 };
         CHECK_OK(flow_k_warp(d, &wa));
         float *got = get(d, &dst);
         double worst = 0;

@@ -60,7 +60,7 @@ static void test_bicubic_quadratic(void)
     fill(d, &fl.v, dv);
     double worst_cubic = 0, worst_linear = 0;
     for (int cubic = 0; cubic < 2; cubic++) {
-        const flow_warp_args wa = { dst, src, fl, cubic };
+        const flow_warp_args wa = { dst, src, fl, cubic, 0 };
         CHECK_OK(flow_k_warp(d, &wa));
         float *got = get(d, &dst);
         for (int y = 2; y < h - 2; y++)
@@ -616,6 +616,87 @@ static void test_luminance_context(void)
     flow_field_free(&f3), flow_field_free(&f1), flow_field_free(&fc);
 }
 
+/* Frame k of the translation (dx, dy) over the texture of `seed`, plus
+ * noise uniform in +-noise grey levels, independent per frame (`salt`). */
+static void noisy_frame(double dx, double dy, unsigned seed, int w, int h, int k, double noise,
+                        unsigned salt, flow_image *img)
+{
+    const flow_synth s = { .motion = FLOW_SYNTH_TRANSLATE, .dx = dx, .dy = dy, .seed = seed };
+    CHECK_OK(flow_synth_frame(&s, w, h, 1, k, img));
+    unsigned x = 12345u + 7919u * salt;
+    for (int i = 0; img->data && i < w * h; i++) {
+        x = x * 1664525u + 1013904223u;
+        img->data[i] += (float)(noise * (2.0 * (double)(x >> 8) / 16777216.0 - 1.0));
+    }
+}
+
+/* The AEE of a flow of the translation (dx, dy) everywhere. */
+static double translation_aee(const flow_field *f, double dx, double dy)
+{
+    double e = 0;
+    const int n = f->width * f->height;
+    for (int i = 0; i < n; i++)
+        e += hypot(f->u[i] - dx, f->v[i] - dy) / n;
+    return e;
+}
+
+/* Three frames: a noisy sequence of constant velocity gives a better flow
+ * from frame 1 to frame 2 when frame 0 is matched too (previous 1); where
+ * the velocity changes between the pairs the frame before pulls the flow
+ * off, less with previous_tol than without; a pair alone (compute) gives
+ * the two-frame flow exactly. */
+static void test_three_frames(void)
+{
+    flow_device *d = dev();
+    if (!d)
+        return;
+    const int w = 96, h = 80, n = w * h;
+    const double dx = 1.3, dy = -0.7, bx = 0.3, by = -1.2; /* (bx, by): frame 0 -> 1 when it changes */
+    flow_image f0, f1, f2, g0;
+    noisy_frame(dx, dy, 4, w, h, 0, 8.0, 0, &f0);
+    noisy_frame(dx, dy, 4, w, h, 1, 8.0, 1, &f1);
+    noisy_frame(dx, dy, 4, w, h, 2, 8.0, 2, &f2);
+    /* frame 1 less (bx, by): the texture moved by (dx - bx, dy - by) */
+    noisy_frame(dx - bx, dy - by, 4, w, h, 1, 8.0, 3, &g0);
+    flow_field two, three, changed, ungated, pair;
+    CHECK_OK(flow_field_alloc(&ungated, w, h));
+    CHECK_OK(flow_field_alloc(&two, w, h));
+    CHECK_OK(flow_field_alloc(&three, w, h));
+    CHECK_OK(flow_field_alloc(&changed, w, h));
+    CHECK_OK(flow_field_alloc(&pair, w, h));
+    flow_params *p3 = harness_params("robust", "previous=1"), *p2 = harness_params("robust", NULL);
+    flow_params *pu = harness_params("robust", "previous=1 previous_tol=0");
+    flow_context *c3 = NULL, *c2 = NULL, *cu = NULL;
+    CHECK_OK(flow_context_create(d, w, h, 1, p3, &c3));
+    CHECK_OK(flow_context_create(d, w, h, 1, p2, &c2));
+    CHECK_OK(flow_context_create(d, w, h, 1, pu, &cu));
+    if (c3 && c2 && cu) {
+        CHECK_OK(flow_context_compute(cu, &g0, &f1, &ungated));
+        CHECK_OK(flow_context_compute_next(cu, &f2, &ungated));
+        CHECK_OK(flow_context_compute(c2, &f1, &f2, &two));
+        CHECK_OK(flow_context_compute(c3, &f0, &f1, &three));
+        CHECK_OK(flow_context_compute_next(c3, &f2, &three));
+        CHECK_OK(flow_context_compute(c3, &g0, &f1, &changed));
+        CHECK_OK(flow_context_compute_next(c3, &f2, &changed));
+        CHECK_OK(flow_context_compute(c3, &f1, &f2, &pair));
+        const double e2 = translation_aee(&two, dx, dy), e3 = translation_aee(&three, dx, dy);
+        const double ec = translation_aee(&changed, dx, dy);
+        const double eu = translation_aee(&ungated, dx, dy);
+        printf("    noisy translation: AEE two frames %.4f, three %.4f; the velocity changed "
+               "by (%.1f, %.1f): three %.4f, without previous_tol %.4f\n",
+               e2, e3, bx - dx, by - dy, ec, eu);
+        CHECK(e3 < 0.8 * e2);
+        CHECK(ec < 0.8 * eu);
+        CHECK(field_diff(&pair, &two, n) == 0.0);
+    }
+    flow_context_destroy(c3), flow_context_destroy(c2), flow_context_destroy(cu);
+    flow_params_destroy(p3), flow_params_destroy(p2), flow_params_destroy(pu);
+    flow_field_free(&ungated);
+    flow_image_free(&f0), flow_image_free(&f1), flow_image_free(&f2), flow_image_free(&g0);
+    flow_field_free(&two), flow_field_free(&three), flow_field_free(&changed);
+    flow_field_free(&pair);
+}
+
 /* robust warps: warp_levels 0 is refused, naming the parameter. */
 static void test_needs_warping(void)
 {
@@ -640,6 +721,7 @@ int main(void)
     RUN(test_level_solvers);
     RUN(test_median_each);
     RUN(test_luminance_context);
+    RUN(test_three_frames);
     RUN(test_needs_warping);
     return harness_report();
 }

@@ -56,10 +56,14 @@ void flow_context_set_observer(flow_context *ctx, const flow_observer *obs);
 flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const flow_image *f2,
                                  flow_field *out);
 /* The next pair of a sequence: the flow from the second frame of the last
- * successful compute to `next`, exactly as flow_context_compute(ctx, that
- * frame, next, out) gives it, with one frame uploaded instead of two (the
- * other is kept on the device).  FLOW_ERR_INVALID before the first
- * successful compute, or after one that failed while it ran. */
+ * successful compute to `next`, with one frame uploaded instead of two (the
+ * other is kept on the device).  It is exactly what flow_context_compute
+ * (ctx, that frame, next, out) gives, except for a method that also reads
+ * the frame before the first (method robust with `previous` > 0): in a
+ * sequence, from its second flow on, that method also matches the frame
+ * before the pair (three frames), which a pair alone does not have.
+ * FLOW_ERR_INVALID before the first successful compute, or after one that
+ * failed while it ran. */
 flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next,
                                       flow_field *out);
 
@@ -74,7 +78,9 @@ flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next,
  *     sequence); nothing is queued.
  *   - otherwise the flow from the kept frame to `frame` is queued into out
  *     and `frame` becomes the kept frame.  FLOW_ERR_INVALID with no kept
- *     frame or FLOW_CONTEXT_DEPTH flows already queued.
+ *     frame or FLOW_CONTEXT_DEPTH flows already queued.  A method that
+ *     reads the frame before the first gets the frame before the kept one
+ *     when the sequence has it (from its second flow on).
  * Until collect hands out the flow, `out` and the frame submitted with it
  * belong to the context: the transfers read and write them later when they
  * lie in page-locked memory (flow_device_pin; ordinary memory works too,
