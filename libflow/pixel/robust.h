@@ -86,17 +86,17 @@ FLOW_HD float flow_robust_theta(int normalise, float g2, float zeta2)
 
 /* jb, jg += the terms of the pair (f1, f2) at (x, y), f2 warped along s w
  * (s = 1: the second frame; s = -1: the frame before, whose spatial
- * derivatives then enter negated), times k. */
+ * derivatives then enter negated). */
 FLOW_HD void flow_robust_pair_add(const flow_robust_terms_args *a, const flow_plane *f1,
-                                  const flow_plane *f2, float s, float k, int x, int y,
-                                  float jb[6], float jg[6])
+                                  const flow_plane *f2, float s, int x, int y, float jb[6],
+                                  float jg[6])
 {
     const float x1 = flow_diff4_at(f1, x, y, 1, 0), y1 = flow_diff4_at(f1, x, y, 0, 1);
     const float x2 = flow_diff4_at(f2, x, y, 1, 0), y2 = flow_diff4_at(f2, x, y, 0, 1);
     const float fx = 0.5f * (x1 + x2), fy = 0.5f * (y1 + y2);
     const float ft = FLOW_PX(*f2, x, y) - FLOW_PX(*f1, x, y);
     flow_robust_add(jb, s * fx, s * fy, ft,
-                    k * flow_robust_theta(a->normalise, fx * fx + fy * fy, a->zeta2));
+                    flow_robust_theta(a->normalise, fx * fx + fy * fy, a->zeta2));
     if (a->gradient) {
         float axx, axy, ayy, bxx, bxy, byy;
         flow_hessian_at(f1, x, y, &axx, &axy, &ayy);
@@ -104,9 +104,9 @@ FLOW_HD void flow_robust_pair_add(const flow_robust_terms_args *a, const flow_pl
         const float fxx = 0.5f * (axx + bxx), fxy = 0.5f * (axy + bxy);
         const float fyy = 0.5f * (ayy + byy);
         flow_robust_add(jg, s * fxx, s * fxy, x2 - x1,
-                        k * flow_robust_theta(a->normalise, fxx * fxx + fxy * fxy, a->zeta2));
+                        flow_robust_theta(a->normalise, fxx * fxx + fxy * fxy, a->zeta2));
         flow_robust_add(jg, s * fxy, s * fyy, y2 - y1,
-                        k * flow_robust_theta(a->normalise, fxy * fxy + fyy * fyy, a->zeta2));
+                        flow_robust_theta(a->normalise, fxy * fxy + fyy * fyy, a->zeta2));
     }
 }
 
@@ -119,9 +119,9 @@ FLOW_HD void flow_robust_terms_px(const flow_robust_terms_args *a, int x, int y)
     float pb[6] = { 0, 0, 0, 0, 0, 0 }, pg[6] = { 0, 0, 0, 0, 0, 0 };
     for (int c = 0; c < a->channels; c++) {
         if (inside)
-            flow_robust_pair_add(a, &a->f1[c], &a->f2w[c], 1.0f, 1.0f, x, y, jb, jg);
+            flow_robust_pair_add(a, &a->f1[c], &a->f2w[c], 1.0f, x, y, jb, jg);
         if (before)
-            flow_robust_pair_add(a, &a->f1[c], &a->f0w[c], -1.0f, 1.0f, x, y, pb, pg);
+            flow_robust_pair_add(a, &a->f1[c], &a->f0w[c], -1.0f, x, y, pb, pg);
     }
     if (before) {
         float k = a->wprev;
