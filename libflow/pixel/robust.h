@@ -84,28 +84,43 @@ FLOW_HD float flow_robust_theta(int normalise, float g2, float zeta2)
     return normalise ? 1.0f / (g2 + zeta2) : 1.0f;
 }
 
-/* jb, jg += the terms of the pair (f1, f2) at (x, y), f2 warped along s w
- * (s = 1: the second frame; s = -1: the frame before, whose spatial
- * derivatives then enter negated). */
-FLOW_HD void flow_robust_pair_add(const flow_robust_terms_args *a, const flow_plane *f1,
+/* What the data terms read of one frame at a pixel: its value, its first
+ * derivatives (fourth-order stencil) and, for gradient constancy, its
+ * second (0 without). */
+typedef struct flow_robust_local {
+    float f, fx, fy, fxx, fxy, fyy;
+} flow_robust_local;
+
+FLOW_HD flow_robust_local flow_robust_local_at(const flow_plane *f, int x, int y, int gradient)
+{
+    flow_robust_local l;
+    l.f = FLOW_PX(*f, x, y);
+    l.fx = flow_diff4_at(f, x, y, 1, 0);
+    l.fy = flow_diff4_at(f, x, y, 0, 1);
+    l.fxx = l.fxy = l.fyy = 0.0f;
+    if (gradient)
+        flow_hessian_at(f, x, y, &l.fxx, &l.fxy, &l.fyy);
+    return l;
+}
+
+/* jb, jg += the terms at (x, y) of the first frame (its values p1, read
+ * once for both pairs) and f2 warped along s w (s = 1: the second frame;
+ * s = -1: the frame before, whose spatial derivatives then enter
+ * negated). */
+FLOW_HD void flow_robust_pair_add(const flow_robust_terms_args *a, const flow_robust_local *p1,
                                   const flow_plane *f2, float s, int x, int y, float jb[6],
                                   float jg[6])
 {
-    const float x1 = flow_diff4_at(f1, x, y, 1, 0), y1 = flow_diff4_at(f1, x, y, 0, 1);
-    const float x2 = flow_diff4_at(f2, x, y, 1, 0), y2 = flow_diff4_at(f2, x, y, 0, 1);
-    const float fx = 0.5f * (x1 + x2), fy = 0.5f * (y1 + y2);
-    const float ft = FLOW_PX(*f2, x, y) - FLOW_PX(*f1, x, y);
-    flow_robust_add(jb, s * fx, s * fy, ft,
+    const flow_robust_local p2 = flow_robust_local_at(f2, x, y, a->gradient);
+    const float fx = 0.5f * (p1->fx + p2.fx), fy = 0.5f * (p1->fy + p2.fy);
+    flow_robust_add(jb, s * fx, s * fy, p2.f - p1->f,
                     flow_robust_theta(a->normalise, fx * fx + fy * fy, a->zeta2));
     if (a->gradient) {
-        float axx, axy, ayy, bxx, bxy, byy;
-        flow_hessian_at(f1, x, y, &axx, &axy, &ayy);
-        flow_hessian_at(f2, x, y, &bxx, &bxy, &byy);
-        const float fxx = 0.5f * (axx + bxx), fxy = 0.5f * (axy + bxy);
-        const float fyy = 0.5f * (ayy + byy);
-        flow_robust_add(jg, s * fxx, s * fxy, x2 - x1,
+        const float fxx = 0.5f * (p1->fxx + p2.fxx), fxy = 0.5f * (p1->fxy + p2.fxy);
+        const float fyy = 0.5f * (p1->fyy + p2.fyy);
+        flow_robust_add(jg, s * fxx, s * fxy, p2.fx - p1->fx,
                         flow_robust_theta(a->normalise, fxx * fxx + fxy * fxy, a->zeta2));
-        flow_robust_add(jg, s * fxy, s * fyy, y2 - y1,
+        flow_robust_add(jg, s * fxy, s * fyy, p2.fy - p1->fy,
                         flow_robust_theta(a->normalise, fxy * fxy + fyy * fyy, a->zeta2));
     }
 }
@@ -117,11 +132,12 @@ FLOW_HD void flow_robust_terms_px(const flow_robust_terms_args *a, int x, int y)
     const int before = a->previous && flow_inside(&a->f1[0], (float)x - u0, (float)y - v0);
     float jb[6] = { 0, 0, 0, 0, 0, 0 }, jg[6] = { 0, 0, 0, 0, 0, 0 };
     float pb[6] = { 0, 0, 0, 0, 0, 0 }, pg[6] = { 0, 0, 0, 0, 0, 0 };
-    for (int c = 0; c < a->channels; c++) {
+    for (int c = 0; (inside || before) && c < a->channels; c++) {
+        const flow_robust_local p1 = flow_robust_local_at(&a->f1[c], x, y, a->gradient);
         if (inside)
-            flow_robust_pair_add(a, &a->f1[c], &a->f2w[c], 1.0f, x, y, jb, jg);
+            flow_robust_pair_add(a, &p1, &a->f2w[c], 1.0f, x, y, jb, jg);
         if (before)
-            flow_robust_pair_add(a, &a->f1[c], &a->f0w[c], -1.0f, x, y, pb, pg);
+            flow_robust_pair_add(a, &p1, &a->f0w[c], -1.0f, x, y, pb, pg);
     }
     if (before) {
         float k = a->wprev;
