@@ -82,17 +82,22 @@ ifeq ($(CUDA),1)
   CUDA_LIBDIR := $(or $(CUDA_LIBDIR),$(patsubst %/bin/nvcc,%,$(NVCC))/lib64)
 endif
 
-# The library's version, MAJOR.MINOR.PATCH.  The shared library's soname is
-# what a program linked against it records: libflow.so.MAJOR, or for a 0.x
-# version (whose every MINOR may change the API) libflow.so.0.MINOR.
-VERSION := 0.2.0
+# The library's version, MAJOR.MINOR.PATCH, read from its public header
+# (FLOW_VERSION_MAJOR ...), where it is written once.  The shared library's
+# soname is what a program linked against it records: libflow.so.MAJOR, or
+# for a 0.x version (whose every MINOR may change the API) libflow.so.0.MINOR.
+version_part = $(shell sed -n 's/^\#define FLOW_VERSION_$(1)  *\([0-9][0-9]*\)$$/\1/p' libflow/include/flow/flow.h)
+VERSION := $(call version_part,MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
+ifneq ($(words $(subst ., ,$(VERSION))),3)
+  $(error libflow/include/flow/flow.h: FLOW_VERSION_MAJOR, MINOR and PATCH must each be defined once, as a number (read '$(VERSION)'))
+endif
 VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
 VERSION_MINOR := $(word 2,$(subst ., ,$(VERSION)))
 SONAME := libflow.so.$(VERSION_MAJOR)$(if $(filter 0,$(VERSION_MAJOR)),.$(VERSION_MINOR))
 
 # ---- flags -------------------------------------------------------------------
 WARN      := -Wall -Wextra -Wshadow -Wno-unused-parameter
-CPPFLAGS  += -Ilibflow/include -Ilibflow -Itests/common -Itools-common -DFLOW_VERSION='"$(VERSION)"'
+CPPFLAGS  += -Ilibflow/include -Ilibflow -Itests/common -Itools-common
 ALL_CFLAGS   = -std=c11 -D_XOPEN_SOURCE=700 -fPIC -pthread $(WARN) $(CFLAGS)
 ALL_CXXFLAGS = -std=c++17 -fPIC $(WARN) $(CXXFLAGS)
 LDLIBS    := -pthread -lm
@@ -212,10 +217,6 @@ $(LIB_SO_LINK): $(LIB_SO_REAL)
 	$(Q)ln -sfn $(notdir $<) $@
 $(LIB_SO): $(LIB_SO_LINK)
 	$(Q)ln -sfn $(notdir $<) $@
-
-# FLOW_VERSION is compiled into status.c: it is rebuilt when the Makefile
-# (which sets VERSION) changes.
-$(BUILD)/obj/libflow/base/status.o: Makefile
 
 # make splits words at spaces, and so does pkg-config in the paths of a .pc.
 ifneq ($(words $(PREFIX)),1)

@@ -41,5 +41,5 @@ flow_status flow_fail(flow_status s, const char *fmt, ...)
 
 const char *flow_version(void)
 {
-    return FLOW_VERSION;
+    return FLOW_VERSION_STRING;
 }

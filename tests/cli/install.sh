@@ -135,6 +135,25 @@ if [ -n "$dyn" ]; then
 else
     skip "the program needs $soname (neither readelf nor objdump)"
 fi
+# One version everywhere: the installed header's macros (which the Makefile
+# reads), the library's flow_version(), libflow.pc and the soname above.
+cat >version.c <<'PROG'
+#include <flow/flow.h>
+#include <stdio.h>
+
+int main(void)
+{
+    printf("%d.%d.%d %s %s\n", FLOW_VERSION_MAJOR, FLOW_VERSION_MINOR, FLOW_VERSION_PATCH,
+           FLOW_VERSION_STRING, flow_version());
+    return 0;
+}
+PROG
+# shellcheck disable=SC2046 # the flags are words
+expect "a program reads the version macros and flow_version()" 0 err EMPTY \
+    sh -c 'cc -std=c11 -o version version.c $(pkg-config --cflags --libs libflow) && LD_LIBRARY_PATH="$1/lib" ./version' sh "$P"
+check "header macros, FLOW_VERSION_STRING, flow_version() and libflow.pc all say $V" \
+    '[ -n "$V" ] && [ "$(cat "$T/out")" = "$V $V $V" ]'
+expect "the installed tools say $V too" 0 out "^flow-compute $V \\(libflow $V\\)\$" "$P/bin/flow-compute" --version
 mkdir static && cp "$P/lib/libflow.a" static/
 expect "compiles and links (static)" 0 err EMPTY \
     sh -c 'cc -std=c11 -o prog_static prog.c $(pkg-config --cflags libflow) -Lstatic $(pkg-config --static --libs libflow)'

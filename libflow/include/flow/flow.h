@@ -30,11 +30,27 @@
 #include "flow/synth.h"
 #include "flow/track.h"
 
+/* The version of these headers, MAJOR.MINOR.PATCH: the one place it is
+ * written (the Makefile reads it from here for the library's file name, its
+ * soname and libflow.pc).  A 0.x MINOR may change the API and the ABI;
+ * from 1.0 only a new MAJOR does.  FLOW_VERSION_NUMBER orders versions in
+ * #if tests: 10000 MAJOR + 100 MINOR + PATCH. */
+#define FLOW_VERSION_MAJOR 0
+#define FLOW_VERSION_MINOR 2
+#define FLOW_VERSION_PATCH 0
+#define FLOW_VERSION_NUMBER \
+    (FLOW_VERSION_MAJOR * 10000 + FLOW_VERSION_MINOR * 100 + FLOW_VERSION_PATCH)
+#define FLOW_VERSION_QUOTE_(major, minor, patch) #major "." #minor "." #patch
+#define FLOW_VERSION_EXPAND_(major, minor, patch) FLOW_VERSION_QUOTE_(major, minor, patch)
+#define FLOW_VERSION_STRING \
+    FLOW_VERSION_EXPAND_(FLOW_VERSION_MAJOR, FLOW_VERSION_MINOR, FLOW_VERSION_PATCH)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The library version, "MAJOR.MINOR.PATCH". */
+/* The version of the library linked at run time, "MAJOR.MINOR.PATCH":
+ * FLOW_VERSION_STRING of the headers it was built with. */
 const char *flow_version(void);
 
 #ifdef __cplusplus
