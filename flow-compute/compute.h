@@ -73,8 +73,10 @@ typedef struct param_cli {
 void param_cli_init(param_cli *pc, const struct option *tool, int ntool);
 /* Writes the n options into out[0 .. n-1], getopt values base + i; returns n. */
 int param_cli_longopts(const param_cli *pc, struct option *out, int base);
-/* The parameter lines of --help, from the schemas. */
-void param_cli_help(const param_cli *pc, FILE *f);
+/* The method lines of --help, from the schemas; with `method` (an existing
+ * one) also that method's parameters, each with its default and the
+ * setting under which it has an effect. */
+void param_cli_help(const param_cli *pc, FILE *f, const char *method);
 /* The parameters of a run: the defaults of -m (or the default method), then
  * the -p file (which may name its method: -m must then agree), then the
  * options, then --rgb as color 1.  An option the method does not have, a

@@ -58,12 +58,14 @@ static const struct option tool_options[] = {
 
 /* ---- help and version --------------------------------------------------- */
 
-static void print_help(void)
+/* The help: the tool's options and the methods; with `method` also that
+ * method's parameters. */
+static void print_help(const param_cli *pc, const char *method)
 {
     printf("Usage: " COMPUTE_USAGE "\n"
            "       flow-compute [options] PATTERN|DIRECTORY -o OUT_PATTERN\n"
            "       flow-compute [options] --video FILE | --camera N -o OUT_PATTERN\n"
-           "Computes the optical flow from each frame to the next (seed 001 chapter 5.1).\n"
+           "Computes the optical flow from each frame to the next.\n"
            "\n"
            "Input:\n"
            "  FRAME1 FRAME2 ...    two frames, or a list: the flow of every consecutive pair\n");
@@ -98,12 +100,8 @@ static void print_help(void)
            "                       more than T pixels (or that leaves the frame); prints\n"
            "                       the density kept per pair on stderr [off]\n"
            "Method and parameters (the method's defaults, then a -p file, then the\n"
-           "options; each parameter is listed with its default, the methods that have\n"
-           "it and, where it has an effect only with some settings, which):\n"
-           );
-    param_cli pc;
-    param_cli_init(&pc, tool_options, NTOOL);
-    param_cli_help(&pc, stdout);
+           "parameter options):\n");
+    param_cli_help(pc, stdout, method);
     printf("Device:\n"
            "  -d, --device D       auto, cpu, cuda or cuda:N [auto: CUDA when a GPU is\n"
            "                       usable, else the CPU with a notice]; several devices\n"
@@ -118,13 +116,14 @@ static void print_help(void)
            "      --timing-file F  write the timings as CSV (docs/flow-compute.md)\n"
            "      --repeat N       compute each pair N times: mean and median [1]\n"
            "  -w, --workflow DIR   write one image per computation step into DIR\n"
-           "      --trace          print the multigrid trace (seed 001 appendix B)\n"
+           "      --trace          print the multigrid trace: each level's residual\n"
+           "                       per cycle (docs/flow-compute.md)\n"
            "  -q, --quiet          no notices, progress or summary on stderr\n"
            "      --progress NAME  the progress line (on a terminal only) headed NAME,\n"
            "                       and shown with -q too, then erased when done: make\n"
            "                       flows names the sequence and method\n"
            "  -v, --verbose        name each file written; summary even for one pair\n"
-           "  -h, --help           this help\n"
+           "  -h, --help           this help; with -m NAME, also the method's parameters\n"
            "  -V, --version        version, backends and I/O built in\n"
            "\n"
            "Exit status: 0 ok, 1 usage (bad option, value or combination), 2 input/output\n"
@@ -232,7 +231,7 @@ static int parse_options(int argc, char **argv, compute_options *o)
     const int nparam = param_cli_longopts(&pc, longs + ntool, OPT_PARAM_BASE);
     longs[ntool + nparam] = (struct option){0, 0, 0, 0};
 
-    int c;
+    int c, help = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":p:o:m:d:tw:qvhV", longs, NULL)) != -1) {
         if (c >= OPT_PARAM_BASE && c < OPT_PARAM_BASE + nparam) {
@@ -293,10 +292,17 @@ static int parse_options(int argc, char **argv, compute_options *o)
         case OPT_PROGRESS: o->progress = optarg; break;
         case 'q': o->quiet = 1; break;
         case 'v': o->verbose = 1; break;
-        case 'h': print_help(); exit(CLI_EXIT_OK);
+        case 'h': help = 1; break;
         case 'V': print_version(); exit(CLI_EXIT_OK);
         default: return cli_bad_option(c, argv, COMPUTE_USAGE, "flow-compute", NULL);
         }
+    }
+    if (help) {
+        if (pc.method && !flow_method_exists(pc.method))
+            return cli_usage_error(COMPUTE_USAGE, "flow-compute", "--method: unknown method '%s'",
+                                   pc.method);
+        print_help(&pc, pc.method);
+        exit(CLI_EXIT_OK);
     }
     o->input.frames = argv + optind;
     o->input.nframes = argc - optind;

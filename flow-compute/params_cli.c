@@ -1,6 +1,7 @@
 /* params_cli.c -- flow-compute's parameter options, derived from the
  * methods' schemas (flow/params.h): one --name option per parameter name of
- * any method (`_` written `-`), their part of --help, and the merge of the
+ * any method (`_` written `-`), their part of --help (the methods, and one
+ * method's parameters with its defaults), and the merge of the
  * method's defaults, the -p file and the options.  No parameter is named
  * here: a method added to the library brings its options with it. */
 #include "compute.h"
@@ -96,14 +97,6 @@ static void value_text(const flow_param_info *in, double v, char *buf, size_t si
         snprintf(buf, size, "%g", v);
 }
 
-/* Whether b is the same parameter as a (a name means one thing in every
- * method that shares its help line). */
-static int same(const flow_param_info *a, const flow_param_info *b)
-{
-    return b && strcmp(a->name, b->name) == 0 && strcmp(a->help, b->help) == 0
-           && a->type == b->type;
-}
-
 /* Appends a formatted piece to buf[size] at *n. */
 static void add(char *buf, size_t size, size_t *n, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -118,57 +111,19 @@ static void add(char *buf, size_t size, size_t *n, const char *fmt, ...)
     *n += k > 0 ? (size_t)k : 0;
 }
 
-/* What follows a parameter's help: its defaults (the default method's
- * first), the methods that have it and the settings under which it has an
- * effect. */
-static void describe(const flow_param_info *in, char *buf, size_t size)
+/* The option's term: "--name X" with the placeholder of its type. */
+static void option_term(const flow_param_info *in, char *buf, size_t size)
 {
-    const flow_param_info *own = flow_method_param_find(flow_method_default(), in->name);
-    const double def = same(in, own) ? own->def : in->def;
-    const char *m;
-    char v[64], list[256] = "", defs[256] = "", when[512] = "";
-    size_t nl = 0, nd = 0, nw = 0;
-    int all = 1, count = 0;
-    value_text(in, def, v, sizeof v);
-    add(defs, sizeof defs, &nd, "[%s", v);
-    for (int i = 0; (m = flow_method_at(i)); i++) {
-        const flow_param_info *q = flow_method_param_find(m, in->name);
-        if (!same(in, q)) {
-            all = 0;
-            continue;
-        }
-        add(list, sizeof list, &nl, "%s%s", count++ ? ", " : "", m);
-        if (q->def != def) {
-            value_text(q, q->def, v, sizeof v);
-            add(defs, sizeof defs, &nd, "; %s %s", m, v);
-        }
-    }
-    add(defs, sizeof defs, &nd, "]");
-    /* the condition: once when every method that has the parameter has the
-     * same one, else each method's */
-    const char *first = NULL;
-    int uniform = 1, seen = 0;
-    for (int i = 0; (m = flow_method_at(i)); i++) {
-        const flow_param_info *q = flow_method_param_find(m, in->name);
-        if (!same(in, q))
-            continue;
-        if (!seen++)
-            first = q->when;
-        else if (!first != !q->when || (first && strcmp(first, q->when) != 0))
-            uniform = 0;
-    }
-    for (int i = 0; !uniform && (m = flow_method_at(i)); i++) {
-        const flow_param_info *q = flow_method_param_find(m, in->name);
-        if (same(in, q) && q->when)
-            add(when, sizeof when, &nw, "; %s: applies with %s", m, q->when);
-    }
-    if (uniform && first)
-        add(when, sizeof when, &nw, "; applies with %s", first);
-    snprintf(buf, size, "%s %s%s%s", defs, all ? "all methods" : list, count > 1 || all ? "" : " only",
-             when);
+    char name[40];
+    option_of(in->name, name, sizeof name);
+    snprintf(buf, size, "--%s %s", name,
+             in->type == FLOW_PARAM_REAL   ? "X"
+             : in->type == FLOW_PARAM_BOOL ? "0|1"
+             : in->type == FLOW_PARAM_INT  ? "N"
+                                           : "NAME");
 }
 
-void param_cli_help(const param_cli *pc, FILE *f)
+void param_cli_help(const param_cli *pc, FILE *f, const char *method)
 {
     const char *m;
     char text[1024];
@@ -183,38 +138,39 @@ void param_cli_help(const param_cli *pc, FILE *f)
         fprintf(f, "%*s", HELP_INDENT + 2, "");
         wrap(f, HELP_INDENT + 2, HELP_INDENT + 4, text);
     }
+    fprintf(f, "%*s", HELP_INDENT, "");
+    wrap(f, HELP_INDENT, HELP_INDENT,
+         method ? "each method's parameters: flow-compute -m NAME --help"
+                : "a method's parameters, with their defaults and the settings they need: "
+                  "flow-compute -m NAME --help");
     fprintf(f, "  -p, --params FILE    read parameters (key,value lines; # comments)\n");
-    for (int i = 0; (m = flow_method_at(i)); i++) {
-        const flow_param_info *in;
-        for (int k = 0; (in = flow_method_param(m, k)); k++) {
-            int printed = 0; /* by an earlier method that has the same parameter */
-            for (int j = 0; j < i && !printed; j++)
-                printed = same(in, flow_method_param_find(flow_method_at(j), in->name));
-            if (printed || taken(in->name, pc->tool, pc->ntool))
-                continue;
-            char name[40], opt[64];
-            option_of(in->name, name, sizeof name);
-            snprintf(opt, sizeof opt, "--%s %s", name,
-                     in->type == FLOW_PARAM_REAL   ? "X"
-                     : in->type == FLOW_PARAM_BOOL ? "0|1"
-                     : in->type == FLOW_PARAM_INT  ? "N"
-                                                   : "NAME");
-            n = 0;
-            add(text, sizeof text, &n, "%s", in->help);
-            for (int c = 0; in->type == FLOW_PARAM_CHOICE && in->choices[c]; c++)
-                add(text, sizeof text, &n, "%s%s", c == 0 ? ": " : in->choices[c + 1] ? ", " : " or ",
-                    in->choices[c]);
-            fprintf(f, "      %-16s", opt);
-            if (strlen(opt) >= 16)
-                fprintf(f, "\n%*s", HELP_INDENT, "");
-            else
-                fprintf(f, " ");
-            wrap(f, HELP_INDENT, HELP_INDENT, text);
-            char more[1024];
-            describe(in, more, sizeof more);
-            fprintf(f, "%*s", HELP_INDENT, "");
-            wrap(f, HELP_INDENT, HELP_INDENT, more);
-        }
+    if (!method)
+        return;
+    fprintf(f, "Parameters of %s (its defaults in brackets):\n", method);
+    const flow_param_info *in;
+    for (int k = 0; (in = flow_method_param(method, k)); k++) {
+        if (taken(in->name, pc->tool, pc->ntool))
+            continue;
+        char opt[64], v[64];
+        option_term(in, opt, sizeof opt);
+        n = 0;
+        add(text, sizeof text, &n, "%s", in->help);
+        for (int c = 0; in->type == FLOW_PARAM_CHOICE && in->choices[c]; c++)
+            add(text, sizeof text, &n, "%s%s", c == 0 ? ": " : in->choices[c + 1] ? ", " : " or ",
+                in->choices[c]);
+        fprintf(f, "      %-16s", opt);
+        if (strlen(opt) >= 16)
+            fprintf(f, "\n%*s", HELP_INDENT, "");
+        else
+            fprintf(f, " ");
+        wrap(f, HELP_INDENT, HELP_INDENT, text);
+        value_text(in, in->def, v, sizeof v);
+        n = 0;
+        add(text, sizeof text, &n, "[%s]", v);
+        if (in->when)
+            add(text, sizeof text, &n, "; applies with %s", in->when);
+        fprintf(f, "%*s", HELP_INDENT, "");
+        wrap(f, HELP_INDENT, HELP_INDENT, text);
     }
 }
 

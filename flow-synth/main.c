@@ -79,9 +79,9 @@ static void print_help(void)
            "      --dx PX          horizontal motion per frame (translate; object's\n"
            "                       background) [1]\n"
            "      --dy PX          vertical motion per frame, positive down [0.5]\n"
-           "      --angle DEG      rotation per frame about the centre, degrees,\n"
-           "                       positive clockwise on screen (y down) [1]\n"
-           "      --scale S        zoom factor per frame about the centre [1.02]\n"
+           "      --angle DEG      rotation per frame about the centre (rotate, rotozoom),\n"
+           "                       degrees, positive clockwise on screen (y down) [1]\n"
+           "      --scale S        zoom per frame about the centre (zoom, rotozoom) [1.02]\n"
            "      --amplitude PX   largest displacement of the smooth field [1.5]\n"
            "      --wavelength PX  wavelength of the smooth field [64]\n"
            "      --odx PX, --ody PX  the disc's motion per frame (object) [2, -1]\n"
@@ -107,6 +107,10 @@ static void print_help(void)
            "  -v, --verbose        name every file written\n"
            "  -h, --help           this help;  -V, --version  version\n"
            "\n"
+           "rotozoom turns by --angle and zooms by --scale at once, both about the\n"
+           "centre c: the point x of a frame is at c + S R (x - c) in the next, R the\n"
+           "rotation by the angle and S the scale.\n"
+           "\n"
            "A pattern may be a plain name when it names one file only.  The flow from\n"
            "frame k to frame k+1 maps pixel x of frame k to x + (u, v), v pointing down.\n"
            "\n"
@@ -114,6 +118,7 @@ static void print_help(void)
            "\n"
            "Examples:\n"
            "  flow-synth -m rotate --angle 2 -s 316x252 -n 2 -o rot%%d.png --gt rot%%d.flo\n"
+           "  flow-synth -m rotozoom --angle 1 --scale 1.01 -n 5 -o rz%%d.png --gt rz%%d.flo\n"
            "  flow-synth -m smooth -s 1920x1080 -n 300 --video hd.y4m\n");
 }
 

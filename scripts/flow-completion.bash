@@ -1,10 +1,11 @@
 # flow-completion.bash -- bash completion for flow-compute, flow-track,
 # flow-tool, flow-synth and flow-studio.  Everything offered is read from
 # the tool's own --help when TAB is pressed, so that it never drifts from
-# the tool: the
-# options, flow-tool's commands and each command's options, and the values
-# of an option that takes one of a list (-m/--method, --device, --solver,
-# --motion, a 0|1 switch ...).  Anything else completes file names.
+# the tool: the options, flow-tool's commands and each command's options,
+# flow-compute's parameter options of the method named by -m (else of the
+# default method: `flow-compute -m NAME --help`), and the values of an option
+# that takes one of a list (-m/--method, --device, --solver, --motion, a 0|1
+# switch ...).  Anything else completes file names.
 # `make install` puts it in share/bash-completion/completions/ under each
 # tool's name; or source it: . scripts/flow-completion.bash
 
@@ -97,6 +98,20 @@ _flow_complete() {
         help=$("$tool" "$cmd" --help 2>/dev/null) || return 0
     else
         help=$("$tool" --help 2>/dev/null) || return 0
+    fi
+    if [[ ${tool##*/} == flow-compute ]]; then
+        # the parameter options are the method's: -m NAME's, else the default's
+        local method=
+        for ((i = 1; i < COMP_CWORD - 1; i++)); do
+            if [[ ${COMP_WORDS[i]} == -m || ${COMP_WORDS[i]} == --method ]]; then
+                method=${COMP_WORDS[i + 1]}
+                [[ $method == = ]] && method=${COMP_WORDS[i + 2]}
+            fi
+        done
+        [[ -n $method && $method != -* ]] ||
+            method=$(sed -n 's/^  -m, --method NAME .*\[\([a-z0-9-]*\)\].*/\1/p' <<<"$help")
+        [[ -z $method ]] || help=$("$tool" -m "$method" --help 2>/dev/null) ||
+            help=$("$tool" --help 2>/dev/null) || return 0
     fi
     if [[ $prev == -* ]]; then
         values=$(_flow_values "$prev" <<<"$help")

@@ -100,8 +100,9 @@ function heading(txt,    title, note) {
     }
 }
 
-function paragraph(txt) {
-    if (part == "name" && !named) { print esc(summary(txt)); named = 1 }
+function paragraph(txt,    s) {
+    # whatis and apropos read the NAME line as it is written: no break points
+    if (part == "name" && !named) { s = esc(summary(txt)); gsub(/,\\:/, ",", s); print s; named = 1 }
     split_exit(txt)
     if (part == "exit" && exit_part != "") text_lines(substr(exit_part, length("Exit status: ") + 1))
     if ((part == "description" && rest ~ /[^ \n]/) || part == "all") {

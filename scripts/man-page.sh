@@ -4,7 +4,9 @@
 #     scripts/man-page.sh BINARY [SEE_ALSO...]
 # SEE_ALSO: the other tools (pages in section 1) and the guides of the
 # sources (names ending in .md).  A tool whose usage names a COMMAND
-# (flow-tool) gets a COMMANDS section with each command's own --help.
+# (flow-tool) gets a COMMANDS section with each command's own --help; one
+# whose help points to "-m NAME --help" for a method's parameters
+# (flow-compute) gets a METHODS section with each method's parameters.
 set -e
 bin=$1
 shift
@@ -35,6 +37,16 @@ if printf '%s\n' "$help" | sed -n 1p | grep -q ' COMMAND '; then
 else
     printf '.SH OPTIONS\n'
     part options
+fi
+if printf '%s\n' "$help" | grep -q ' -m NAME --help$'; then
+    printf '.SH METHODS\n.PP\n'
+    printf 'The parameters of each method, with its defaults (\\fB%s \\-m\\fR \\fINAME\\fR \\fB\\-\\-help\\fR).\n' "$name"
+    methods=$(printf '%s\n' "$help" | sed -n 's/^  -m, --method NAME *\([^[]*\) \[.*/\1/p' | sed 's/,//g; s/ or / /')
+    for m in $methods; do
+        printf '.SS %s\n' "$m"
+        "$bin" -m "$m" --help | awk '/^Parameters of / { on = 1; next } on && /^[^ ]/ { exit } on' |
+            awk -v part=all -f "$awk_file"
+    done
 fi
 printf '.SH "EXIT STATUS"\n'
 part exit

@@ -24,16 +24,31 @@ printf 'not an image at all\n' >junk.png
 
 # ---- help, version, usage ------------------------------------------------------------------
 expect "help" 0 out "^Usage: flow-compute" $FC --help
-expect "help lists every parameter" 0 out "--max-depth N " $FC --help
+# --help: the common options and the methods; -m NAME --help adds that
+# method's parameters, each with its default and when it applies
+expect "help names the methods and how to see their parameters" 0 out "flow-compute -m NAME --help\$" $FC --help
+check "help lists no method's parameters" '! $FC --help | grep -Eq -- "^      --(alpha|sigma|solver|preset) "'
+expect "help defaults" 0 out "--method NAME .*\[robust\]" $FC --help
+n_all=$($FC --help | wc -l)
+for m in lk hs clg clg-nl robust plk dis; do
+    $FC -m "$m" --help >"help.$m" 2>&1
+    check "-m $m --help: the common options and the method's heading" \
+        'grep -q -- "^  -o, --output OUT " "help.$m" && grep -q "^Parameters of $m " "help.$m" && [ "$(wc -l <"help.$m")" -gt "$n_all" ]'
+done
+check "--help -m hs: the options in any order" '$FC --help -m hs | cmp -s - help.hs'
 for key in sigma rho alpha window window_size tau fill_unknown solver smoother iterations omega \
     jacobi_weight n0 n1 n2 cycles max_depth warp_levels warps warp_scale nonlinear_data \
     nonlinear_smooth eps_d eps_s; do
     opt=$(echo "$key" | tr _ -)
-    check "help lists --$opt" '$FC --help | grep -q -- "^      --$opt "'
+    check "some method's help lists --$opt" 'cat help.* | grep -q -- "^      --$opt "'
 done
-expect "help: defaults per method" 0 out "\[4; hs 400; clg 400; clg-nl 10\] hs, clg, clg-nl," $FC --help
-expect "help: when a parameter applies" 0 out "applies with window box" $FC --help
-expect "help defaults" 0 out "--method NAME .*\[robust\]" $FC --help
+check "-m dis --help: dis's parameters" 'grep -q -- "^      --preset NAME " help.dis && grep -q -- "^      --patch-iterations N" help.dis'
+check "-m dis --help: no other method's parameters" '! grep -Eq -- "^      --(window|window-size|median-occ-d|warp-levels|nonlinear-data) " help.dis'
+check "-m lk --help: lk's, not dis's" 'grep -q -- "^      --window NAME " help.lk && ! grep -q -- "^      --preset " help.lk'
+check "-m hs --help: hs's default alpha" 'sed -n "/^      --alpha /{n;p;}" help.hs | grep -q "^ *\[400\]"'
+check "-m clg-nl --help: clg-nl's default alpha" 'sed -n "/^      --alpha /{n;p;}" help.clg-nl | grep -q "^ *\[10\]"'
+expect "help: when a parameter applies" 0 out "\[7\]; applies with window box" $FC -m lk --help
+expect "help of an unknown method" 1 err "--method: unknown method 'magic'" $FC -m magic --help
 expect "help examples" 0 out "^Examples:" $FC --help
 expect "help exit codes" 0 out "Exit status: 0 ok, 1 usage" $FC --help
 expect "version" 0 out "^flow-compute [0-9]+\.[0-9]+\.[0-9]+ \(libflow" $FC --version
@@ -114,8 +129,8 @@ expect "partial file" 0 err EMPTY $FCC -p part.params f0.png f1.png -o part.flo
 check "file values used" 'keys part.flo.params | grep -qx "method,clg" && keys part.flo.params | grep -qx "cycles,3" && keys part.flo.params | grep -qx "solver,v"'
 check "defaults of the file's method" 'keys part.flo.params | grep -qx "alpha,400" && ! keys part.flo.params | grep -q "^nonlinear_data,"'
 expect "method option over the default" 0 err EMPTY $FCC -m lk f0.png f1.png -o lk.flo
-lkrho=$($FC --help | sed -n '/^      --rho /{n;s/.*; lk \([0-9.e+-]*\)[];].*/\1/p;}')
-check "lk defaults (as --help lists them)" 'keys lk.flo.params | grep -qx "method,lk" && [ -n "$lkrho" ] && keys lk.flo.params | grep -qx "rho,$lkrho"'
+lkrho=$(sed -n '/^      --rho /{n;s/^ *\[\([0-9.e+-]*\)\].*/\1/p;}' help.lk)
+check "lk defaults (as -m lk --help lists them)" 'keys lk.flo.params | grep -qx "method,lk" && [ -n "$lkrho" ] && keys lk.flo.params | grep -qx "rho,$lkrho"'
 
 printf 'method,clg\nalpha,10\nfrobnicate,3\n' >unknown.params
 expect "unknown key" 2 err "unknown.params:3: unknown key 'frobnicate'" \

@@ -18,6 +18,14 @@ cd "$T" || exit 1
 expect "help" 0 out "^Usage: flow-synth" "$FS" --help
 expect "help defaults" 0 out "--scale S .*\[1\.02\]" "$FS" --help
 expect "help exit codes" 0 out "Exit status: 0 ok, 1 usage, 2 input/output" "$FS" --help
+expect "help: --angle and --scale serve rotozoom" 0 out "--scale S .*\(zoom, rotozoom\)" "$FS" --help
+check "help: --angle serves rotozoom" '"$FS" --help | grep -q -- "--angle DEG .*(rotate, rotozoom)"'
+check "help: what rotozoom does" '"$FS" --help | grep -q "^rotozoom turns by --angle and zooms by --scale"'
+# the help's rotozoom example, run as printed
+rz_example=$("$FS" --help | sed -n 's/^  \(flow-synth -m rotozoom .*\)/\1/p')
+expect "the help's rotozoom example runs ($rz_example)" 0 err EMPTY \
+    sh -c 'cd "$1" && shift && PATH="$(dirname "$0"):$PATH" eval "$*"' "$FS" "$T" "$rz_example"
+check "it wrote frames and ground truth" '[ -n "$rz_example" ] && [ -f "$T/rz4.png" ] && is_flo "$T/rz3.flo" 320 240'
 expect "version" 0 out "^video writers: y4m" "$FS" --version
 # one --version format for every tool: its first line "NAME X.Y.Z (libflow X.Y.Z)", then
 # the backends and OpenCV

@@ -40,6 +40,13 @@ for t in flow-compute flow-tool flow-synth flow-track $studio; do
         check "$t.1 has ${s%%|*}" 'grep -Eq "^($s)\$" "$T/$t.txt"'
     done
     check "$t.1: NAME '$t - ...'" 'grep -Eq "^ $t - [A-Z]" "$T/$t.txt"'
+    # whatis reads the NAME line's source: a roff break point (\:) shows as ':'
+    check "$t.1: NAME line without roff escapes other than \\-" \
+        'sed -n "/^\.SH NAME\$/{n;p;}" "$page" | sed "s/\\\\-//g" | grep -qv "\\\\"'
+    if command -v lexgrog >/dev/null; then
+        check "$t.1: whatis says '$t - ...' with no stray ' :'" \
+            'lexgrog "$page" | grep -q "\"$t - [A-Z]" && ! lexgrog "$page" | grep -q " :"'
+    fi
     check "$t.1: the exit codes" 'sed -n "/^EXIT STATUS/,/^[A-Z]/p" "$T/$t.txt" | grep -q "0 ok, 1 usage"'
     "$BIN/$t" --help >"$T/help" 2>&1
     if [ "$t" = flow-tool ]; then
@@ -47,6 +54,16 @@ for t in flow-compute flow-tool flow-synth flow-track $studio; do
             "$BIN/$t" "$c" --help >>"$T/help" 2>&1
             check "flow-tool.1 has the command $c" 'grep -Eq "^ $c\$" "$T/$t.txt"'
         done
+    fi
+    if [ "$t" = flow-compute ]; then
+        # each method's parameters are in its -m NAME --help and in METHODS
+        for m in $("$BIN/$t" --help | sed -n 's/^  -m, --method NAME *\([^[]*\) \[.*/\1/p' | sed 's/,//g; s/ or / /'); do
+            "$BIN/$t" -m "$m" --help >>"$T/help" 2>&1
+            check "flow-compute.1 has the method $m under METHODS" \
+                'sed -n "/^METHODS\$/,/^EXIT STATUS\$/p" "$T/$t.txt" | grep -Eq "^ $m\$"'
+        done
+        check "flow-compute.1: dis's --preset under dis" \
+            'sed -n "/^METHODS\$/,/^EXIT STATUS\$/p" "$T/$t.txt" | sed -n "/^ dis\$/,\$p" | grep -q -- "--preset"'
     fi
     missing=$(long_options "$T/help" | while read -r o; do grep -qF -- "$o" "$T/$t.txt" || printf '%s ' "$o"; done)
     n=$(long_options "$T/help" | wc -l)
@@ -74,7 +91,15 @@ if command -v bash >/dev/null; then
     check "flow-compute --method=: the methods" '[ "$(words flow-compute --method = "")" = "$methods" ]'
     check "flow-compute --device: auto cpu cuda cuda:0..." 'words flow-compute --device "" | grep -q "^auto cpu cuda cuda:0"'
     check "flow-compute --solver: its values" '[ "$(words flow-compute --solver "")" = "jacobi rbsor v w cascadic fmg" ]'
-    check "flow-compute --fill-unknown: 0 1" '[ "$(words flow-compute --fill-unknown "")" = "0 1" ]'
+    check "flow-compute -m lk --fill-unknown: 0 1" '[ "$(words flow-compute -m lk --fill-unknown "")" = "0 1" ]'
+    check "flow-compute --pres: the default method's (robust) has no --preset" '[ -z "$(words flow-compute --pres)" ]'
+    check "flow-compute --median-o: the default method's (robust) options" \
+        '[ "$(words flow-compute --median-o)" = "--median-occ-d --median-occ-e" ]'
+    check "flow-compute -m dis --pre: --preset" '[ "$(words flow-compute -m dis --pre)" = "--preset" ]'
+    check "flow-compute --method=dis --pre: --preset" '[ "$(words flow-compute --method = dis --pre)" = "--preset" ]'
+    check "flow-compute -m dis --preset: its values" '[ "$(words flow-compute -m dis --preset "")" = "ultrafast fast medium" ]'
+    check "flow-compute -m dis --win: nothing (a parameter of lk)" '[ -z "$(words flow-compute -m dis --win)" ]'
+    check "flow-compute -m lk --win: lk's" '[ "$(words flow-compute -m lk --win)" = "--window --window-size" ]'
     check "flow-compute -o: nothing (file names)" '[ -z "$(words flow-compute -o "")" ]'
     check "flow-compute --rgb: nothing (a switch; file names)" '[ -z "$(words flow-compute --rgb "")" ]'
     check "flow-synth -m: the motions" '[ "$(words flow-synth -m "")" = "translate rotate zoom rotozoom smooth object" ]'
