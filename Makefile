@@ -1,7 +1,8 @@
 # flow-platform -- the one entry point: build, install, test, bench.
 #
 #   make                 libflow (static + shared), flow-compute, flow-track, flow-tool,
-#                        flow-synth, and the Python module where python3-dev and numpy are
+#                        flow-synth, and the Python module (when python3-dev and numpy
+#                        are installed)
 #   make python          the Python module flowplatform alone (docs/python.md)
 #   make studio          flow-studio, the parameter explorer in the browser
 #                        (docs/flow-studio.md; with the Python module)

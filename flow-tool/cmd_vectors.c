@@ -204,8 +204,8 @@ static void mix_help(void)
 {
     printf("usage: %s\n"
            "\n"
-           "Draws the vector plot of a flow file over its colour coding (seed 001\n"
-           "figure 5.10): direction and length read from both at once.\n"
+           "Draws the vector plot of a flow file over its colour coding: direction and\n"
+           "length read from both at once.\n"
            "\n"
            "Options:\n"
            "  -m, --max R           fix the colour scale R in pixels, and with --scale\n"

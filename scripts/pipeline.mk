@@ -1,5 +1,5 @@
 # pipeline.mk -- the make pipeline's goals in the top-level Makefile (which
-# includes this file): seed 001 section 5.3, docs/PIPELINE.md.
+# includes this file), after Moussu 2010 section 5.3: docs/PIPELINE.md.
 #
 #   make demo            demo sequences, their flows, then stats (the README's command)
 #   make sequences       convert sequences/src/* into sequences/dst/

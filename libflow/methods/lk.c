@@ -45,7 +45,7 @@ static const flow_param_def lk_schema[] = {
                 "integration scale K_rho of the motion tensor, pixels", "window gauss",
                 applies_gauss),
     FLOW_P_CHOICE(T, window, "window", WINDOW_GAUSS, window_names,
-                  "Gaussian window K_rho (seed 001) or s x s box (seed 002)"),
+                  "Gaussian window K_rho or s x s box"),
     FLOW_P_WHEN(T, window_size, "window_size", FLOW_PARAM_INT, 7, 1, 97, FLOW_PARAM_ODD, NULL,
                 "the box side s", "window box", applies_box),
     FLOW_P_REAL(T, tau, "tau", 0.0, 0, 1e12, 0,

@@ -154,6 +154,15 @@ expect "a program reads the version macros and flow_version()" 0 err EMPTY \
 check "header macros, FLOW_VERSION_STRING, flow_version() and libflow.pc all say $V" \
     '[ -n "$V" ] && [ "$(cat "$T/out")" = "$V $V $V" ]'
 expect "the installed tools say $V too" 0 out "^flow-compute $V \\(libflow $V\\)\$" "$P/bin/flow-compute" --version
+# docs/API.md's program, as printed there
+sed -n '/^```c$/,/^```$/{/^```/d;p;}' "$root/docs/API.md" >api.c
+# shellcheck disable=SC2046 # the flags are words
+expect "docs/API.md's program compiles and links" 0 err EMPTY \
+    sh -c 'cc -std=c11 -Wall -Wextra -Werror -o api api.c $(pkg-config --cflags --libs libflow)'
+expect "docs/API.md's program runs" 0 out "^mean flow [0-9.-]+ [0-9.-]+ on .* \(libflow $V\)\$" \
+    env LD_LIBRARY_PATH="$P/lib" ./api
+sed 's/^mean flow \([^ ]*\) \([^ ]*\) .*/\1 \2/' "$T/out" >api.txt
+check "docs/API.md's program finds the flow" '[ -s api.c ] && near_truth api.txt'
 mkdir static && cp "$P/lib/libflow.a" static/
 expect "compiles and links (static)" 0 err EMPTY \
     sh -c 'cc -std=c11 -o prog_static prog.c $(pkg-config --cflags libflow) -Lstatic $(pkg-config --static --libs libflow)'

@@ -65,10 +65,17 @@ for t in flow-compute flow-tool flow-synth flow-track $studio; do
         check "flow-compute.1: dis's --preset under dis" \
             'sed -n "/^METHODS\$/,/^EXIT STATUS\$/p" "$T/$t.txt" | sed -n "/^ dis\$/,\$p" | grep -q -- "--preset"'
     fi
+    check "$t: its help (every command's, every method's) names no internal report (seed 00N)" \
+        '! grep -q "seed 0[0-9]" "$T/help" && ! grep -q "seed 0[0-9]" "$page"'
     missing=$(long_options "$T/help" | while read -r o; do grep -qF -- "$o" "$T/$t.txt" || printf '%s ' "$o"; done)
     n=$(long_options "$T/help" | wc -l)
     check "$t.1 names the $n long options of --help (missing: ${missing:-none})" '[ "$n" -gt 1 ] && [ -z "$missing" ]'
 done
+# make help: the goals and options, each description whole (one once stopped
+# at "where python3-dev and numpy are")
+expect "make help" 0 out "^  make install " env MAKEFLAGS= make -s -C "$root" help BUILD="$BUILD"
+check "make help: no line ends on a word that leaves its sentence open" \
+    '! grep -Eqw "(a|an|the|and|or|of|where|are|is|to|with|by|for)\$" "$T/out"'
 # a page follows its tool: a changed --help is a changed page
 printf '#!/bin/sh\ncase $1 in --version) echo "flow-fake 9.9.9 (libflow 9.9.9)";; *) printf "Usage: flow-fake [options] IN\\nFakes.\\n\\n  -z, --zebra-stripes N  stripes [3]\\n\\nExit status: 0 ok.\\n";; esac\n' >"$T/flow-fake"
 chmod +x "$T/flow-fake"

@@ -25,9 +25,9 @@ extern "C" {
 /* Hooks through which a tool watches a computation; any may be NULL.  The
  * library brackets each stage (nested: "motion tensor", "solve" > "fmg" >
  * ..., "warping", ...) with stage_begin/stage_end, emits the multigrid trace
- * of seed 001 appendix B line by line through trace, and hands each
- * intermediate plane to workflow, downloaded to the host (width x height
- * floats, row-major; valid during the call), only when that is set. */
+ * (in the form of Moussu 2010, appendix B) line by line through trace, and
+ * hands each intermediate plane to workflow, downloaded to the host (width x
+ * height floats, row-major; valid during the call), only when that is set. */
 typedef struct flow_observer {
     void *user;
     void (*stage_begin)(void *user, const char *name);

@@ -1,10 +1,11 @@
 /* error.h -- accuracy of an estimated flow field against ground truth.
  *
- * Angular error (Barron, Fleet, Beauchemin 1994; seed 001 section 2.1.1):
+ * Angular error (Barron, Fleet, Beauchemin 1994):
  * the angle between the space-time vectors (u, v, 1) and (ug, vg, 1),
  *     AE = acos( (u ug + v vg + 1) / sqrt((u^2 + v^2 + 1)(ug^2 + vg^2 + 1)) ),
- * in degrees, the cosine clamped to [-1, 1].  Endpoint error (seed 001
- * section 2.1.2): EE = sqrt((u - ug)^2 + (v - vg)^2) in pixels.  Averages
+ * in degrees, the cosine clamped to [-1, 1].  Endpoint error (Otte and
+ * Nagel 1994, as Baker et al., IJCV 2011 use it): EE = sqrt((u - ug)^2 +
+ * (v - vg)^2) in pixels.  Averages
  * and standard deviations are over the scored pixels, accumulated in double;
  * the standard deviation is the population one (divided by N).
  *

@@ -105,7 +105,7 @@ int flow_params_applies(const flow_params *p, const char *key);
  * caller that wants to be sure). */
 flow_status flow_params_validate(const flow_params *p);
 
-/* ---- .params files (seed 001 section 5.1.1) -------------------------------
+/* ---- .params files (Moussu 2010, section 5.1.1) ------------------------
  * One `key,value` per line, `#` starts a comment, blank lines are ignored;
  * the keys are the parameter names of the method, and `method`.
  *

@@ -4,7 +4,7 @@
  * several pictures, all drawn directly into an image (no gnuplot, no
  * ImageMagick needed).
  *
- * Colour coding (Baker et al., IJCV 2011; seed 001 figure A.1): the hue is
+ * Colour coding (Baker et al., IJCV 2011): the hue is
  * the direction, from atan2(-v, -u) over a wheel of 55 colours built from
  * six segments (red-yellow 15, yellow-green 6, green-cyan 4, cyan-blue 11,
  * blue-magenta 13, magenta-red 6), interpolated linearly between the two
@@ -85,7 +85,7 @@ void flow_scale_text(double max_radius, char *buf, size_t size);
  * that is not positive and finite. */
 flow_status flow_render_scale_label(flow_image *framed, int border, double max_radius);
 
-/* The colour wheel alone (seed 001 figure A.1): a size x size RGB image,
+/* The colour wheel alone: a size x size RGB image,
  * white outside a disc of radius 1 that shows the colour of every vector
  * of length up to R, with its outline and the two axes in grey.
  * size 32..4096. */

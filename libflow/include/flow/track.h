@@ -1,6 +1,6 @@
 /* track.h -- KLT feature tracking: good features selected in a frame and
  * followed from frame to frame by pyramidal Lucas-Kanade (Shi, Tomasi 1994;
- * Bouguet 2000; seed 003, Graves 2016).
+ * Bouguet 2000; on GPUs: Graves 2016).
  *
  *   flow_track_params p;  flow_tracker *t;
  *   flow_track_defaults(&p);  p.features = 500;
