@@ -326,7 +326,7 @@ static int parse_options(int argc, char **argv, compute_options *o)
 
 int main(int argc, char **argv)
 {
-    cli_set_program("flow-compute");
+    cli_start("flow-compute");
     static compute_options o;
     source_options_init(&o.input, COMPUTE_USAGE, "flow-compute");
     o.timing_depth = -1;

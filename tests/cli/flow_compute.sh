@@ -485,6 +485,13 @@ wait
 check "pipe kept, CSV through it" '[ -p pipe.csv ] && grep -q "^TOTAL,0,TOTAL," from-pipe.csv'
 expect "timing file unwritable" 2 err "nonexistent-dir/t.csv" $FCC f0.png f1.png --timing-file nonexistent-dir/t.csv
 
+# ---- standard output on a full disk -------------------------------------------------------
+# What flow-compute prints on stdout, written nowhere, is an error (exit 2).
+expect_full_stdout "--help to a full stdout" $FC --help
+expect_full_stdout "--version to a full stdout" $FC --version
+expect_full_stdout "--timing to a full stdout" $FCC -q f0.png f1.png --timing
+expect_full_stdout "--trace to a full stdout" $FCC -q f0.png f1.png --trace --solver v
+
 # ---- workflow, trace, pictures -----------------------------------------------------------
 expect "workflow (robust)" 0 err EMPTY $FCC f0.png f1.png --workflow wfr -o wfr.flo
 check "workflow (robust): frames and flow" 'is_png wfr/00-frame1.png && ls wfr/*-flow.png >/dev/null 2>&1'

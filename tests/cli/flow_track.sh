@@ -150,6 +150,13 @@ expect "timing file" 0 err EMPTY $FTC -q "f%d.png" -o tm.csv --timing-file tm-ti
 check "timing file: its header" 'grep -q "^# flow-track timing: .*width=96 height=72 .*samples=5" tm-timing.csv'
 check "timing file: the total over 5 frames" 'grep -q "^TOTAL,0,TOTAL,5," tm-timing.csv'
 
+# ---- standard output on a full disk -------------------------------------------------------
+# What flow-track prints on stdout, written nowhere, is an error (exit 2).
+expect_full_stdout "--help to a full stdout" $FT --help
+expect_full_stdout "--version to a full stdout" $FT --version
+expect_full_stdout "--timing to a full stdout" $FTC -q "f%d.png" -o tm.csv --timing
+expect_full_stdout "-o - to a full stdout" $FTC -q "f%d.png" -o -
+
 # ---- errors --------------------------------------------------------------------------------
 expect "unknown option" 1 err "unknown option '--frobnicate'" $FTC --frobnicate f0.png f1.png -o x.csv
 expect "usage line" 1 err "^usage: flow-track" $FTC --frobnicate f0.png f1.png -o x.csv
