@@ -317,6 +317,9 @@ int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose
     char list[256];
     if (strlen(spec) >= sizeof list)
         return cli_usage_error(usage, program, "--device: '%s' is too long", spec);
+    const size_t len = strlen(spec);
+    if (spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,"))
+        return cli_usage_error(usage, program, "--device '%s': an empty name in the list", spec);
     snprintf(list, sizeof list, "%s", spec);
     for (char *save = NULL, *e = strtok_r(list, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
         if (strcmp(e, "auto") == 0)
@@ -344,8 +347,6 @@ int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose
             count++;
         }
     }
-    if (count == 0)
-        return cli_usage_error(usage, program, "--device '%s': no device named", spec);
     for (int i = 0; i < count; i++) {
         int rc = cli_open_device(names[i], usage, quiet, verbose, &out[i]);
         if (rc != CLI_EXIT_OK) {

@@ -170,6 +170,8 @@ expect "negative --features" 1 err "--features: .*features.*-5" $FTC --features 
 expect "--window 2" 1 err "--window: .*window.*2" $FTC --window 2 f0.png f1.png -o x.csv
 expect "--window 20 (even)" 1 err "--window: .*window.*20.*odd" $FTC --window 20 f0.png f1.png -o x.csv
 expect "--levels 0" 1 err "--levels: .*levels.*0" $FTC --levels 0 f0.png f1.png -o x.csv
+expect "--levels 1000000: the integer as given" 1 err "tracking parameter levels = 1000000: expected 1 \.\. 8" \
+    $FTC --levels 1000000 f0.png f1.png -o x.csv
 expect "--quality 0" 1 err "--quality: .*quality.*0" $FTC --quality 0 f0.png f1.png -o x.csv
 expect "--quality 1.5" 1 err "--quality: .*quality.*1\.5" $FTC --quality 1.5 f0.png f1.png -o x.csv
 expect "not a number" 1 err "--quality: 'high' is not a finite number" $FTC --quality high f0.png f1.png -o x.csv
