@@ -626,6 +626,10 @@ expect "dis finest beyond the pyramid" 0 err "notice: finest 5 does not fit 32x2
     $FCC -m dis --finest 5 small.png small.png -o df.flo
 expect "as many as fit (robust's default): no notice" 0 err EMPTY $FCC small.png small.png -o rd.flo
 check "  the .params gives the count used" 'keys rd.flo.params | grep -qx "warp_levels,3"'
-expect "quiet: no notice" 0 err EMPTY $FCC -q -m hs small.png small.png --warp-levels 12 -o wl3.flo
+# the one sign that a value asked for was changed: said under -q too
+expect "quiet: the notice of a changed value still" 0 err "^flow-compute: notice: warp_levels 13 does not fit 32x24 frames: 1 is used" \
+    $FCC -q -m hs small.png small.png --warp-levels 13 -o wl3.flo
+check "  nothing else on stderr" '[ "$(wc -l <err)" -eq 1 ]'
+check "  the .params of the quiet run says what ran" 'keys wl3.flo.params | grep -qx "warp_levels,1"'
 
 harness_report
