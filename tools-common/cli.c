@@ -315,9 +315,9 @@ int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose
     char names[CLI_DEVICES_MAX][16];
     int count = 0, after_cuda = 0;
     char list[256];
-    if (strlen(spec) >= sizeof list)
-        return cli_usage_error(usage, program, "--device: '%s' is too long", spec);
     const size_t len = strlen(spec);
+    if (len >= sizeof list)
+        return cli_usage_error(usage, program, "--device: '%s' is too long", spec);
     if (spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,"))
         return cli_usage_error(usage, program, "--device '%s': an empty name in the list", spec);
     snprintf(list, sizeof list, "%s", spec);
