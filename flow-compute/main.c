@@ -118,7 +118,8 @@ static void print_help(const param_cli *pc, const char *method)
            "  -w, --workflow DIR   write one image per computation step into DIR\n"
            "      --trace          print the multigrid trace: each level's residual\n"
            "                       per cycle (docs/flow-compute.md)\n"
-           "  -q, --quiet          no notices, progress or summary on stderr\n"
+           "  -q, --quiet          no notices, progress or summary on stderr (but a\n"
+           "                       value changed to fit the frames is said)\n"
            "      --progress NAME  the progress line (on a terminal only) headed NAME,\n"
            "                       and shown with -q too, then erased when done: make\n"
            "                       flows names the sequence and method\n"
@@ -332,7 +333,7 @@ static int parse_options(int argc, char **argv, compute_options *o)
 
 int main(int argc, char **argv)
 {
-    cli_set_program("flow-compute");
+    cli_start("flow-compute");
     static compute_options o;
     source_options_init(&o.input, COMPUTE_USAGE, "flow-compute");
     o.timing_depth = -1;

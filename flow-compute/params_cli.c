@@ -93,8 +93,10 @@ static void value_text(const flow_param_info *in, double v, char *buf, size_t si
 {
     if (in->type == FLOW_PARAM_CHOICE)
         snprintf(buf, size, "%s", in->choices[(int)v]);
-    else
+    else if (in->type == FLOW_PARAM_REAL)
         snprintf(buf, size, "%g", v);
+    else
+        snprintf(buf, size, "%d", (int)v);
 }
 
 /* Appends a formatted piece to buf[size] at *n. */

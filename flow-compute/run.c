@@ -237,7 +237,8 @@ int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image
 
 /* Says which parameters the frames reduced (a level count they do not
  * allow): the .params gives the values used.  A schema's default is an
- * "as many as fit" setting and passes without a word. */
+ * "as many as fit" setting and passes without a word.  Said under --quiet
+ * too: it is the only sign that a value asked for was changed. */
 static void report_fitted(const flow_params *asked, const flow_params *used, int width,
                           int height)
 {
@@ -261,8 +262,7 @@ int create_context(run *r, int width, int height, int channels, const char *name
                                               &r->ctx);
     if (s != FLOW_OK)
         return compute_failure(s, name);
-    if (!r->o->quiet)
-        report_fitted(r->o->params, flow_context_params(r->ctx), width, height);
+    report_fitted(r->o->params, flow_context_params(r->ctx), width, height);
     return CLI_EXIT_OK;
 }
 

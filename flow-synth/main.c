@@ -310,7 +310,7 @@ static int name_of(char *buf, size_t size, const char *pattern, long index)
 
 int main(int argc, char **argv)
 {
-    cli_set_program("flow-synth");
+    cli_start("flow-synth");
     synth_options o = {
         .s = {.motion = FLOW_SYNTH_TRANSLATE, .dx = 1.0, .dy = 0.5, .scale = 1.02,
               .amplitude = 1.5, .wavelength = 64, .odx = 2, .ody = -1, .radius = 0, .seed = 1},

@@ -60,7 +60,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-    cli_set_program("flow-tool");
+    cli_start("flow-tool");
     if (argc < 2)
         return cli_usage_error("flow-tool COMMAND [OPTIONS] ARGS...", "flow-tool",
                                "no command given");

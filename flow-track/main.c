@@ -294,7 +294,7 @@ static int parse_options(int argc, char **argv, track_options *o)
 
 int main(int argc, char **argv)
 {
-    cli_set_program("flow-track");
+    cli_start("flow-track");
     static track_options o;
     flow_track_defaults(&o.params);
     source_options_init(&o.input, TRACK_USAGE, "flow-track");

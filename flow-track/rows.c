@@ -74,10 +74,7 @@ int rows_commit(track_rows *r)
 {
     int rc = CLI_EXIT_OK;
     if (r->is_stdout) {
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            cli_error("standard output: write error");
-            rc = CLI_EXIT_IO;
-        }
+        rc = cli_flush_stdout();
     } else {
         const flow_status s = flow_atomic_commit(&r->file);
         if (s != FLOW_OK)

@@ -147,6 +147,12 @@ trail_of  = $(call tracks_of,$(1))/000$(2).png
 shown_pairs = $(if $(filter all,$(RESULTS_KEEP)),$(PAIRS.$(1)),$(if \
     $(filter pictures,$(RESULTS_KEEP)),$(firstword $(GTPAIRS.$(1)) $(PAIRS.$(1)))))
 
+# Scores under RESULTS without their CSV row (empty or cut: a full disk
+# under an older version): their run is redone, as for a missing score.
+BROKEN_SCORES := $(shell find $(abspath $(RESULTS)) -mindepth 3 -maxdepth 3 -name '*.error' -type f \
+    -exec awk -F, 'FNR == 1 { n = NF } FNR == 2 && NF == n { whole[FILENAME] = 1 } \
+    END { for (i = 1; i < ARGC; i++) if (!(ARGV[i] in whole)) print ARGV[i] }' {} + 2>/dev/null)
+
 COMPUTE  :=
 ERRORS   :=
 TRACKS   :=
@@ -218,10 +224,11 @@ MONTAGES += $(SHOWN.$(1):%=$(3)/%-montage.png)
 # RGB=1), into a fresh directory; each flow with ground truth is scored
 # there, the flows RESULTS_KEEP leaves out are dropped, and what is left
 # replaces the old results only when all of it succeeded.  A missing kept
-# flow or score forces the run.
+# flow or score, or a broken score, forces the run.
 $(3)/timing.stats: $(FRAMES.$(1)) $(SEQ_DIR)/$(1)/$(2).params \
     $(foreach p,$(GTPAIRS.$(1)),$(SEQ_DIR)/$(1)/gt_$(p).flo $(wildcard $(SEQ_DIR)/$(1)/mask_$(p).png)) \
-    $$(if $$(filter-out $$(wildcard $$(FLOS.$(3)) $$(SCORES.$(3))),$$(FLOS.$(3)) $$(SCORES.$(3))),FORCE) \
+    $$(if $$(filter-out $$(wildcard $$(FLOS.$(3)) $$(SCORES.$(3))),$$(FLOS.$(3)) $$(SCORES.$(3)))$$(filter \
+        $$(abspath $$(SCORES.$(3))),$$(BROKEN_SCORES)),FORCE) \
     | $(if $(filter 1,$(NOCOMPUTE)),,$(FLOW_COMPUTE) $(FLOW_TOOL))
 ifeq ($(NOCOMPUTE),1)
 	@echo "flows: $(1)/$(2) needs computing (missing flows or scores, or frames, ground truth or $(2).params newer than $$@), and NOCOMPUTE=1" >&2; exit 2
@@ -310,6 +317,7 @@ STATS_CHARTS := $(RESULTS)/accuracy.png $(RESULTS)/time.png $(RESULTS)/time-size
 stats: $(RESULTS)/stats.csv $(RESULTS)/stats.md $(STATS_CHARTS)
 	@echo
 	@awk '/^## / { show = /^## Accuracy/ } show' $(RESULTS)/stats.md
+	@$(TOP)/scripts/pipeline-stats.sh check $(RESULTS) $(SEQ_DIR)
 	@echo "results: $(RESULTS)/<sequence>/<method>/ (flows, errors, pictures)"
 	@echo "tables:  $(RESULTS)/stats.md, $(RESULTS)/stats.csv"
 	@echo "charts:  $$(ls $(STATS_CHARTS) 2>/dev/null | tr '\n' ' ')"

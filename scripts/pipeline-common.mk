@@ -7,6 +7,10 @@
 # and functions; it has no rules.
 
 # ---- user-editable ---------------------------------------------------------
+# These generic names come from the command line only: a shell that exports
+# SRC, DST, DIR, PREFIX or BIN for something else (SRC=~/src) must not send
+# the pipeline to import, convert or run what they name.
+$(foreach v,SRC DST DIR PREFIX BIN,$(if $(findstring environment,$(origin $(v))),$(eval undefine $(v))))
 V          ?= 0
 BUILD      ?= build
 # Where flow-compute, flow-track, flow-tool and flow-synth are.

@@ -6,6 +6,9 @@
 #   pipeline-stats.sh md STATS.csv           stats.md on stdout
 #   pipeline-stats.sh chart NAME STATS.csv OUT.png [GNUPLOT]
 #                                            NAME: accuracy, time or time-size
+#   pipeline-stats.sh check RESULTS SEQ_DIR  on stderr, each sequence and
+#                                            method with fewer scored pairs
+#                                            than pairs with ground truth
 #
 # stats.csv has one line per sequence and method:
 #   sequence,method,width,height,pairs,gt_pairs,aae,aee,over1,masked,
@@ -54,20 +57,49 @@ csv() {
                 if ($1 == "TOTAL") { med = $(col["median_ms"]); mean = $(col["mean_ms"]) }
                 next
             }
-            FNR == 1 { for (i = 1; i <= NF; i++) ecol[$i] = i; next }
-            FNR == 2 {
+            FNR == 1 { for (i = 1; i <= NF; i++) ecol[$i] = i; ncol = NF; next }
+            FNR == 2 && NF == ncol {
                 if (!("aae" in ecol) || !("aee" in ecol)) { printf "%s: no aae/aee columns\n", FILENAME > "/dev/stderr"; bad = 1; exit 2 }
                 n++; aae += $(ecol["aae"]); aee += $(ecol["aee"]); over1 += $(ecol["over1"])
                 if ($(ecol["outside_mask"]) > 0) masked = 1
+                scored[FILENAME] = 1
             }
             END {
                 if (bad) exit 2
+                for (i = 2; i < ARGC; i++)
+                    if (!(ARGV[i] in scored)) printf "%s: no score (empty or cut), left out of the means: run make flows\n", ARGV[i] > "/dev/stderr"
                 if (med == "") { printf "%s: no TOTAL row\n", tfile > "/dev/stderr"; exit 2 }
                 printf "%s,%s,%s,%s,%s,%d,", seq, method, w, h, pairs, n
                 if (n) printf "%.4f,%.4f,%.4f,%d,", aae / n, aee / n, over1 / n, masked
                 else printf ",,,,"
                 printf "%.4f,%.4f,%.2f,%.3f,%s,%s\n", med, mean, (med > 0 ? 1000 / med : 0), (med > 0 ? w * h / (med * 1000) : 0), backend, dev
             }' "$t" $errs
+    done
+}
+
+# Says which sequence and method have fewer scored pairs (P.error with its
+# row) than the sequence has pairs with ground truth (gt_P.flo of a frame
+# that has a next one), so that a mean over some of them is not taken for
+# the whole.  Sequences that SEQ_DIR does not hold (results brought back
+# alone) are not checked.
+check() {
+    results=$1 seqdir=$2
+    for t in "$results"/*/*/timing.stats; do
+        [ -f "$t" ] || continue
+        dir=$(dirname "$t")
+        method=$(basename "$dir")
+        seq=$(basename "$(dirname "$dir")")
+        [ -d "$seqdir/$seq" ] || continue
+        gt=$(ls "$seqdir/$seq" | awk '
+            /^frame_.*\.png$/ { f[nf++] = substr($0, 7, length($0) - 10) }
+            /^gt_.*\.flo$/ { g[substr($0, 4, length($0) - 7)] = 1 }
+            END { for (i = 0; i < nf - 1; i++) n += (f[i] in g); print n + 0 }')
+        errs=$(ls "$dir"/*.error 2>/dev/null || true)
+        # shellcheck disable=SC2086
+        scored=$(awk -F, 'FNR == 1 { n = NF } FNR == 2 && NF == n { k++ } END { print k + 0 }' $errs </dev/null)
+        if [ "$scored" -lt "$gt" ]; then
+            echo "stats: $seq/$method: errors over $scored of its $gt pairs with ground truth (the others have no score: run make flows)" >&2
+        fi
     done
 }
 
@@ -188,6 +220,7 @@ chart() {
 case "${1:-}" in
     csv) [ $# -eq 2 ] || die "usage: csv RESULTS"; csv "$2" ;;
     md) [ $# -eq 2 ] || die "usage: md STATS.csv"; md "$2" ;;
+    check) [ $# -eq 3 ] || die "usage: check RESULTS SEQ_DIR"; check "$2" "$3" ;;
     chart) [ $# -ge 4 ] || die "usage: chart NAME STATS.csv OUT.png [GNUPLOT]"; chart "$2" "$3" "$4" "${5:-gnuplot}" ;;
-    *) echo "usage: pipeline-stats.sh csv RESULTS | md STATS.csv | chart NAME STATS.csv OUT.png [GNUPLOT]" >&2; exit 1 ;;
+    *) echo "usage: pipeline-stats.sh csv RESULTS | md STATS.csv | chart NAME STATS.csv OUT.png [GNUPLOT] | check RESULTS SEQ_DIR" >&2; exit 1 ;;
 esac

@@ -33,7 +33,9 @@ demo: tools
 sequences: tools
 	@$(MAKE) --no-print-directory -C sequences BUILD=$(abspath $(BUILD))
 
-# DIR is taken relative to here (sequences/Makefile would read it from sequences/).
+# DIR is taken relative to here (sequences/Makefile would read it from sequences/),
+# and from the command line only (scripts/pipeline-common.mk says why).
+$(if $(findstring environment,$(origin DIR)),$(eval undefine DIR))
 import: tools
 	@test -n "$(DIR)" || { echo "usage: make import DIR=collection [ONLY_GT=1] [PREFIX=name-]" >&2; exit 1; }
 	@$(MAKE) --no-print-directory -C sequences import BUILD=$(abspath $(BUILD)) DIR=$(abspath $(DIR))

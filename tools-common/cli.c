@@ -16,13 +16,49 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *program = "flow";
 
-void cli_set_program(const char *name)
+/* Whether a failed write to stdout has been reported already. */
+static int stdout_reported;
+
+static void report_stdout_error(int err)
+{
+    if (!stdout_reported)
+        cli_error("write error on standard output%s%s", err ? ": " : "", err ? strerror(err) : "");
+    stdout_reported = 1;
+}
+
+int cli_flush_stdout(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return CLI_EXIT_OK;
+    report_stdout_error(errno);
+    return CLI_EXIT_IO;
+}
+
+/* Runs at exit.  A closed descriptor with nothing left to write (a tool run
+ * with >&- that printed nothing) is not a failure; anything else is, and
+ * exit() cannot be called again from here, hence _exit. */
+static void check_stdout_at_exit(void)
+{
+    int failed = cli_flush_stdout() != CLI_EXIT_OK;
+    errno = 0;
+    if (fclose(stdout) != 0 && (failed || errno != EBADF)) {
+        report_stdout_error(errno);
+        failed = 1;
+    }
+    if (failed)
+        _exit(CLI_EXIT_IO);
+}
+
+void cli_start(const char *name)
 {
     if (name && *name)
         program = name;
+    atexit(check_stdout_at_exit);
 }
 
 const char *cli_program(void)
@@ -279,8 +315,11 @@ int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose
     char names[CLI_DEVICES_MAX][16];
     int count = 0, after_cuda = 0;
     char list[256];
-    if (strlen(spec) >= sizeof list)
+    const size_t len = strlen(spec);
+    if (len >= sizeof list)
         return cli_usage_error(usage, program, "--device: '%s' is too long", spec);
+    if (spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,"))
+        return cli_usage_error(usage, program, "--device '%s': an empty name in the list", spec);
     snprintf(list, sizeof list, "%s", spec);
     for (char *save = NULL, *e = strtok_r(list, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
         if (strcmp(e, "auto") == 0)
@@ -308,8 +347,6 @@ int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose
             count++;
         }
     }
-    if (count == 0)
-        return cli_usage_error(usage, program, "--device '%s': no device named", spec);
     for (int i = 0; i < count; i++) {
         int rc = cli_open_device(names[i], usage, quiet, verbose, &out[i]);
         if (rc != CLI_EXIT_OK) {

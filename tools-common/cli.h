@@ -21,10 +21,20 @@ enum {
     CLI_EXIT_COMPUTE = 3  /* computation or device failure, out of memory */
 };
 
-/* Sets the name used as the prefix of every message ("flow-tool"), and
- * gives it back. */
-void cli_set_program(const char *name);
+/* Starts a tool: sets the name used as the prefix of every message
+ * ("flow-tool"), and has standard output checked when the process exits
+ * (returning from main or exit()): stdout is flushed and closed, and if a
+ * write to it failed (a full disk, /dev/full, a closed descriptor with
+ * output pending), "write error on standard output: <reason>" goes to
+ * stderr and the exit status becomes CLI_EXIT_IO.  Every tool calls it
+ * first.  cli_program gives the name back. */
+void cli_start(const char *name);
 const char *cli_program(void);
+
+/* Flushes stdout now (a tool that streams results and reports its own
+ * end); on a failed write reports it as above, once, and returns
+ * CLI_EXIT_IO, else CLI_EXIT_OK. */
+int cli_flush_stdout(void);
 
 /* "<program>: <message>\n" on stderr. */
 void cli_error(const char *fmt, ...)
@@ -115,8 +125,9 @@ int cli_open_device(const char *name, const char *usage, int quiet, int verbose,
                     flow_device **out);
 /* The same for a list: entries separated by commas, each a device name;
  * "cuda:all" is every CUDA device, and a bare number after a cuda:N entry
- * another GPU ("cuda:0,1" is cuda:0 and cuda:1).  At most `max` devices
- * into out[0 .. *n - 1]; on failure none stays open. */
+ * another GPU ("cuda:0,1" is cuda:0 and cuda:1); an empty entry ("cpu,")
+ * is a usage error.  At most `max` devices into out[0 .. *n - 1]; on
+ * failure none stays open. */
 int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose,
                      flow_device **out, int max, int *n);
 /* Whether a --device spec names several devices (a list, or cuda:all). */

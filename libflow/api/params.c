@@ -101,6 +101,17 @@ static int count_choices(const flow_param_info *in)
     return n;
 }
 
+/* v as text: an integer in full ("1000000", not %g's "1e+06"), any other
+ * number as %g. */
+static const char *number_text(double v, char *buf, size_t size)
+{
+    if (v == floor(v) && fabs(v) < 1e15)
+        snprintf(buf, size, "%.0f", v);
+    else
+        snprintf(buf, size, "%g", v);
+    return buf;
+}
+
 /* The allowed values in words: "0 < alpha <= 1e+12", "odd, 1 <= window_size
  * <= 97", "jacobi or rbsor". */
 static const char *range_text(const flow_param_info *in, char *buf, size_t size)
@@ -118,9 +129,17 @@ static const char *range_text(const flow_param_info *in, char *buf, size_t size)
         snprintf(buf, size, "0 or 1");
         return buf;
     }
-    snprintf(buf, size, "%s%g %s %s %s %g", in->flags & FLOW_PARAM_ODD ? "odd, " : "", in->min,
+    char lo[32], hi[32];
+    if (in->type == FLOW_PARAM_INT) {
+        number_text(in->min, lo, sizeof lo);
+        number_text(in->max, hi, sizeof hi);
+    } else {
+        snprintf(lo, sizeof lo, "%g", in->min);
+        snprintf(hi, sizeof hi, "%g", in->max);
+    }
+    snprintf(buf, size, "%s%s %s %s %s %s", in->flags & FLOW_PARAM_ODD ? "odd, " : "", lo,
              in->flags & FLOW_PARAM_MIN_OPEN ? "<" : "<=", in->name,
-             in->flags & FLOW_PARAM_MAX_OPEN ? "<" : "<=", in->max);
+             in->flags & FLOW_PARAM_MAX_OPEN ? "<" : "<=", hi);
     return buf;
 }
 
@@ -148,8 +167,12 @@ static int in_range(const flow_param_info *in, double v)
 
 static flow_status out_of_range(const flow_param_info *in, double v)
 {
-    char range[160];
-    return flow_fail(FLOW_ERR_INVALID, "parameter %s = %g out of range (%s)", in->name, v,
+    char range[160], value[32];
+    if (in->type == FLOW_PARAM_REAL)
+        snprintf(value, sizeof value, "%g", v);
+    else
+        number_text(v, value, sizeof value);
+    return flow_fail(FLOW_ERR_INVALID, "parameter %s = %s out of range (%s)", in->name, value,
                      range_text(in, range, sizeof range));
 }
 

@@ -70,32 +70,38 @@ static flow_status bad(const char *name, double value, const char *range)
                      range);
 }
 
+static flow_status bad_int(const char *name, int value, const char *range)
+{
+    return flow_fail(FLOW_ERR_INVALID, "tracking parameter %s = %d: expected %s", name, value,
+                     range);
+}
+
 flow_status flow_track_params_check(const flow_track_params *p)
 {
     if (!p)
         return flow_fail(FLOW_ERR_INVALID, "no tracking parameters");
     if (p->features < 1 || p->features > 65536)
-        return bad("features", p->features, "1 .. 65536");
+        return bad_int("features", p->features, "1 .. 65536");
     if (!(p->quality > 0.0 && p->quality <= 1.0))
         return bad("quality", p->quality, "a value in (0, 1]");
     if (!(p->min_distance >= 1.0 && p->min_distance <= 1000.0))
         return bad("min_distance", p->min_distance, "1 .. 1000 pixels");
     if (p->block < 3 || p->block > 15 || p->block % 2 == 0)
-        return bad("block", p->block, "an odd side 3 .. 15");
+        return bad_int("block", p->block, "an odd side 3 .. 15");
     if (p->harris != 0 && p->harris != 1)
-        return bad("harris", p->harris, "0 or 1");
+        return bad_int("harris", p->harris, "0 or 1");
     if (!(p->harris_k > 0.0 && p->harris_k < 0.25))
         return bad("harris_k", p->harris_k, "a value in (0, 0.25)");
     if (p->window < 3 || p->window > 63 || p->window % 2 == 0)
-        return bad("window", p->window, "an odd side 3 .. 63");
+        return bad_int("window", p->window, "an odd side 3 .. 63");
     if (p->levels < 1 || p->levels > FLOW_KLT_LEVELS_MAX)
-        return bad("levels", p->levels, "1 .. 8");
+        return bad_int("levels", p->levels, "1 .. 8");
     if (p->iterations < 1 || p->iterations > 100)
-        return bad("iterations", p->iterations, "1 .. 100");
+        return bad_int("iterations", p->iterations, "1 .. 100");
     if (!(p->epsilon > 0.0 && p->epsilon <= 1.0))
         return bad("epsilon", p->epsilon, "a value in (0, 1] pixels");
     if (p->affine != 0 && p->affine != 1)
-        return bad("affine", p->affine, "0 or 1");
+        return bad_int("affine", p->affine, "0 or 1");
     if (!(p->min_eigen >= 0.0 && p->min_eigen <= 1e6))
         return bad("min_eigen", p->min_eigen, "0 .. 1e6");
     if (!(p->max_error >= 0.0 && p->max_error <= 255.0))
@@ -103,7 +109,7 @@ flow_status flow_track_params_check(const flow_track_params *p)
     if (!(p->fb_check >= 0.0 && p->fb_check <= 1000.0))
         return bad("fb_check", p->fb_check, "0 (off) .. 1000 pixels");
     if (p->replace != 0 && p->replace != 1)
-        return bad("replace", p->replace, "0 or 1");
+        return bad_int("replace", p->replace, "0 or 1");
     return FLOW_OK;
 }
 

@@ -304,7 +304,7 @@ static int text_of(PyObject *obj, const char *name, int none_ok, const char **ou
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
-    *out = PyUnicode_AsUTF8(obj);
+    *out = fp_text(obj, name);
     return *out ? 0 : -1;
 }
 

@@ -30,7 +30,8 @@ extern PyObject *fp_error;
 extern PyObject *fp_parameter_error;
 
 /* Raises `type` with the library's detail of the failure s of this thread
- * (flow_last_error, or the status's name when the detail is empty) and its
+ * (flow_last_error, or the status's name when the detail is empty; bytes
+ * that are not UTF-8, quoted from a file or a path, as \xNN) and its
  * `status` attribute set to the status's name.  Returns NULL. */
 PyObject *fp_raise_as(PyObject *type, flow_status s);
 /* The same with Error. */
@@ -38,6 +39,10 @@ PyObject *fp_raise(flow_status s);
 /* Raises `type` with a message of the extension's own (a str, whose
  * reference is taken; NULL passes an exception through) and the status s. */
 PyObject *fp_raise_message(PyObject *type, flow_status s, PyObject *message);
+/* The UTF-8 text of the str `str` for the library, or NULL with an
+ * exception set: ParameterError "<what>: '...' has a NUL character" for a
+ * text with an embedded NUL, which C would read cut at the NUL. */
+const char *fp_text(PyObject *str, const char *what);
 
 /* ---- arrays.c: numpy arrays <-> libflow --------------------------------------- */
 

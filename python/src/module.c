@@ -5,6 +5,8 @@
 #define FLOWPLATFORM_IMPORTS_NUMPY
 #include "ext.h"
 
+#include <string.h>
+
 PyObject *fp_error;
 PyObject *fp_parameter_error;
 
@@ -27,8 +29,23 @@ PyObject *fp_raise_message(PyObject *type, flow_status s, PyObject *message)
 PyObject *fp_raise_as(PyObject *type, flow_status s)
 {
     const char *detail = flow_last_error();
+    if (!detail || !*detail)
+        detail = flow_status_str(s);
     return fp_raise_message(type, s,
-                            PyUnicode_FromString(detail && *detail ? detail : flow_status_str(s)));
+                            PyUnicode_DecodeUTF8(detail, (Py_ssize_t)strlen(detail),
+                                                 "backslashreplace"));
+}
+
+const char *fp_text(PyObject *str, const char *what)
+{
+    Py_ssize_t n;
+    const char *text = PyUnicode_AsUTF8AndSize(str, &n);
+    if (text && strlen(text) != (size_t)n) {
+        fp_raise_message(fp_parameter_error, FLOW_ERR_INVALID,
+                         PyUnicode_FromFormat("%s: %R has a NUL character", what, str));
+        return NULL;
+    }
+    return text;
 }
 
 PyObject *fp_raise(flow_status s)

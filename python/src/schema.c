@@ -120,7 +120,9 @@ static int set_value(flow_params *p, const flow_param_info *in, PyObject *value)
 {
     flow_status s;
     if (PyUnicode_Check(value)) {
-        const char *text = PyUnicode_AsUTF8(value);
+        char what[96];
+        snprintf(what, sizeof what, "parameter %s", in->name);
+        const char *text = fp_text(value, what);
         if (!text)
             return -1;
         s = flow_params_set(p, in->name, text);
@@ -150,7 +152,7 @@ static int check_keys(flow_params *p, PyObject *kw, int after)
     PyObject *key, *value;
     Py_ssize_t pos = 0;
     while (PyDict_Next(kw, &pos, &key, &value)) {
-        const char *name = PyUnicode_AsUTF8(key);
+        const char *name = fp_text(key, "parameter name");
         if (!name)
             return -1;
         const flow_param_info *in = flow_method_param_find(method, name);

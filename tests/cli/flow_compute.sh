@@ -153,6 +153,8 @@ expect "out-of-range option" 1 err "--alpha: parameter alpha = -3 out of range" 
 expect "sigma too large" 1 err "--sigma: .*sigma = 100" $FCC --sigma 100 f0.png f1.png -o x.flo
 expect "not a number" 1 err "--rho: rho: 'two' is not a finite number" $FCC --rho two f0.png f1.png -o x.flo
 expect "bool option" 1 err "--nonlinear-data: parameter nonlinear_data = 2 out of range \(0 or 1\)" $FCC -m clg-nl --nonlinear-data 2 f0.png f1.png -o x.flo
+expect "integer out of range: the integers as given" 1 err "--iterations: parameter iterations = 100000000 out of range \(1 <= iterations <= 10000000\)" \
+    $FCC -m hs --iterations 100000000 f0.png f1.png -o x.flo
 expect "odd only" 1 err "--window-size: parameter window_size = 8 out of range \(odd, 1 <= window_size <= 97\)" $FCC -m lk --window box --window-size 8 f0.png f1.png -o x.flo
 expect "unknown method" 1 err "--method: unknown method 'magic'" $FCC --method magic f0.png f1.png -o x.flo
 expect "unknown solver" 1 err "--solver: unknown solver 'gauss-seidel'" $FCC --solver gauss-seidel f0.png f1.png -o x.flo
@@ -212,6 +214,11 @@ check "three devices: 7 flows, those of one" \
 expect "device list: unknown member" 1 err "unknown device 'tpu'" $FC -d cpu,tpu f0.png f1.png -o multi-x.flo
 check "device list: nothing written" '[ ! -e multi-x.flo ]'
 expect "device list: auto refused" 1 err "auto cannot be part of a list" $FC -d cpu,auto f0.png f1.png -o multi-x.flo
+for list in cpu, ,cpu cpu,,cpu ,; do
+    expect "device list '$list': an empty name refused" 1 err "--device '$list': an empty name in the list" \
+        $FC -d "$list" f0.png f1.png -o multi-x.flo
+done
+check "device list with an empty name: nothing written" '[ ! -e multi-x.flo ]'
 expect "device list: stepwise options refused" 1 err "several devices stream the pairs" $FC -d cpu,cpu --timing f0.png f1.png -o multi-x.flo
 cp multi/m00.pgm multi/bad.pgm && cp multi/m01.pgm multi/bad2.pgm && printf 'P5 48 32 255\n' >multi/cut.pgm
 expect "device list: a bad frame mid-sequence" 2 err "cut.pgm" $FC -d cpu,cpu -m lk multi/m00.pgm multi/m01.pgm multi/m02.pgm multi/m03.pgm multi/m04.pgm multi/m05.pgm multi/cut.pgm multi/m07.pgm -o "multi/cut%d.flo"
@@ -500,6 +507,13 @@ wait
 check "pipe kept, CSV through it" '[ -p pipe.csv ] && grep -q "^TOTAL,0,TOTAL," from-pipe.csv'
 expect "timing file unwritable" 2 err "nonexistent-dir/t.csv" $FCC f0.png f1.png --timing-file nonexistent-dir/t.csv
 
+# ---- standard output on a full disk -------------------------------------------------------
+# What flow-compute prints on stdout, written nowhere, is an error (exit 2).
+expect_full_stdout "--help to a full stdout" $FC --help
+expect_full_stdout "--version to a full stdout" $FC --version
+expect_full_stdout "--timing to a full stdout" $FCC -q f0.png f1.png --timing
+expect_full_stdout "--trace to a full stdout" $FCC -q f0.png f1.png --trace --solver v
+
 # ---- workflow, trace, pictures -----------------------------------------------------------
 expect "workflow (robust)" 0 err EMPTY $FCC f0.png f1.png --workflow wfr -o wfr.flo
 check "workflow (robust): frames and flow" 'is_png wfr/00-frame1.png && ls wfr/*-flow.png >/dev/null 2>&1'
@@ -627,6 +641,10 @@ expect "dis finest beyond the pyramid" 0 err "notice: finest 5 does not fit 32x2
     $FCC -m dis --finest 5 small.png small.png -o df.flo
 expect "as many as fit (robust's default): no notice" 0 err EMPTY $FCC small.png small.png -o rd.flo
 check "  the .params gives the count used" 'keys rd.flo.params | grep -qx "warp_levels,3"'
-expect "quiet: no notice" 0 err EMPTY $FCC -q -m hs small.png small.png --warp-levels 12 -o wl3.flo
+# the one sign that a value asked for was changed: said under -q too
+expect "quiet: the notice of a changed value still" 0 err "^flow-compute: notice: warp_levels 13 does not fit 32x24 frames: 1 is used" \
+    $FCC -q -m hs small.png small.png --warp-levels 13 -o wl3.flo
+check "  nothing else on stderr" '[ "$(wc -l <err)" -eq 1 ]'
+check "  the .params of the quiet run says what ran" 'keys wl3.flo.params | grep -qx "warp_levels,1"'
 
 harness_report

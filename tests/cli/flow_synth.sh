@@ -36,6 +36,9 @@ for tool in flow-compute flow-tool flow-synth flow-track; do
         'printf "%s" "$first" | grep -Eq "^$tool [0-9]+\.[0-9]+\.[0-9]+ \(libflow [0-9]+\.[0-9]+\.[0-9]+\)$" &&
          "$BIN/$tool" --version | grep -q "^backends: cpu" && "$BIN/$tool" --version | grep -q "^OpenCV: "'
 done
+# what is printed and written nowhere is an error (exit 2)
+expect_full_stdout "--help to a full stdout" "$FS" --help
+expect_full_stdout "--version to a full stdout" "$FS" --version
 
 expect "rotozoom" 0 err EMPTY "$FS" -m rotozoom --angle 3 --scale 1.05 --coarse 2 -s 32x24 -n 2 \
     -o "rz%d.png" --gt "rz%d.flo"

@@ -175,6 +175,22 @@ else
     skip "full disk (no /dev/full)"
 fi
 
+# ---- standard output on a full disk ---------------------------------------------------
+# Whatever prints on stdout: a failed write is an error (exit 2), not a success.
+expect_full_stdout "--help to a full stdout" "$FT" --help
+expect_full_stdout "--version to a full stdout" "$FT" --version
+for c in convert error fb-check color legend vectors blend mix montage info frames; do
+    expect_full_stdout "$c --help to a full stdout" "$FT" $c --help
+done
+expect_full_stdout "error to a full stdout" "$FT" error "$T/est.flo" "$T/gt.flo"
+expect_full_stdout "error --csv to a full stdout" "$FT" error --csv "$T/est.flo" "$T/gt.flo"
+expect_full_stdout "info to a full stdout" "$FT" info "$T/est.flo"
+expect_full_stdout "fb-check to a full stdout" "$FT" fb-check "$T/est.flo" "$T/gt.flo"
+expect_full_stdout "color -v to a full stdout" "$FT" color -v "$T/est.flo" "$T/stdout-c.ppm"
+expect_full_stdout "vectors -v to a full stdout" "$FT" vectors -v "$T/est.flo" "$T/stdout-v.ppm"
+expect_full_stdout "mix -v to a full stdout" "$FT" mix -v "$T/est.flo" "$T/stdout-m.ppm"
+expect_full_stdout "montage -v to a full stdout" "$FT" montage -v --gt "$T/gt.flo" "$T/est.flo" "$T/stdout-mo.ppm"
+
 # ---- fb-check ----------------------------------------------------------------------
 # 3x1 forward (1,0) (1,0) (1,0); backward (-1,0) (-1,0) (-3,0): pixel 0 lands on
 # backward pixel 1 (|f + b| = 0, kept), pixel 1 on pixel 2 (|f + b| = 2),
@@ -357,6 +373,7 @@ printf 'P5\n2 2\n255\n\036\037\040\041' >"$T/want2.pgm"
 expect "frames: a .y4m" 0 out "^$T/clip.y4m: 3 frames of 2x2$" "$FT" frames "$T/clip.y4m" "$T/fr%d.pgm"
 check "frames: frame 0 and 2 as they are in the video" \
     'cmp -s "$T/fr0.pgm" "$T/want0.pgm" && cmp -s "$T/fr2.pgm" "$T/want2.pgm" && [ -f "$T/fr1.pgm" ] && [ ! -e "$T/fr3.pgm" ]'
+expect_full_stdout "frames to a full stdout" "$FT" frames "$T/clip.y4m" "$T/stdout%d.pgm"
 expect "frames: --count and --first" 0 out ": 2 frames of 2x2$" "$FT" frames -n 2 --first 7 "$T/clip.y4m" "$T/n%02d.pgm"
 check "frames: --count 2 --first 7 gives n07 and n08" \
     '[ "$(cd "$T" && ls n*.pgm | tr "\n" " ")" = "n07.pgm n08.pgm " ] && cmp -s "$T/n07.pgm" "$T/want0.pgm"'

@@ -150,6 +150,13 @@ expect "timing file" 0 err EMPTY $FTC -q "f%d.png" -o tm.csv --timing-file tm-ti
 check "timing file: its header" 'grep -q "^# flow-track timing: .*width=96 height=72 .*samples=5" tm-timing.csv'
 check "timing file: the total over 5 frames" 'grep -q "^TOTAL,0,TOTAL,5," tm-timing.csv'
 
+# ---- standard output on a full disk -------------------------------------------------------
+# What flow-track prints on stdout, written nowhere, is an error (exit 2).
+expect_full_stdout "--help to a full stdout" $FT --help
+expect_full_stdout "--version to a full stdout" $FT --version
+expect_full_stdout "--timing to a full stdout" $FTC -q "f%d.png" -o tm.csv --timing
+expect_full_stdout "-o - to a full stdout" $FTC -q "f%d.png" -o -
+
 # ---- errors --------------------------------------------------------------------------------
 expect "unknown option" 1 err "unknown option '--frobnicate'" $FTC --frobnicate f0.png f1.png -o x.csv
 expect "usage line" 1 err "^usage: flow-track" $FTC --frobnicate f0.png f1.png -o x.csv
@@ -163,6 +170,8 @@ expect "negative --features" 1 err "--features: .*features.*-5" $FTC --features 
 expect "--window 2" 1 err "--window: .*window.*2" $FTC --window 2 f0.png f1.png -o x.csv
 expect "--window 20 (even)" 1 err "--window: .*window.*20.*odd" $FTC --window 20 f0.png f1.png -o x.csv
 expect "--levels 0" 1 err "--levels: .*levels.*0" $FTC --levels 0 f0.png f1.png -o x.csv
+expect "--levels 1000000: the integer as given" 1 err "tracking parameter levels = 1000000: expected 1 \.\. 8" \
+    $FTC --levels 1000000 f0.png f1.png -o x.csv
 expect "--quality 0" 1 err "--quality: .*quality.*0" $FTC --quality 0 f0.png f1.png -o x.csv
 expect "--quality 1.5" 1 err "--quality: .*quality.*1\.5" $FTC --quality 1.5 f0.png f1.png -o x.csv
 expect "not a number" 1 err "--quality: 'high' is not a finite number" $FTC --quality high f0.png f1.png -o x.csv

@@ -10,7 +10,8 @@
 # out like ../shared/data (a generated one, and the real one when present),
 # stats on results without flows (brought back from another machine),
 # NOCOMPUTE=1, bad METHODS, and the tracks (flow-track) and their panel in
-# the montages of a sequence without ground truth.
+# the montages of a sequence without ground truth; results on a full disk
+# (a 96 KB tmpfs, where the test may mount one) and scores left empty.
 #
 # Needs $BUILD/bin/{flow-compute,flow-track,flow-tool,flow-synth} and
 # params/{lk,hs}.params.
@@ -371,6 +372,28 @@ check "a failed import leaves no temporary (${left:-none})" [ -z "$left" ]
 out=$(seqmake import DIR="$tmp/nonexistent" 2>&1)
 check "import of a missing directory fails, naming it ($out)" eval 'printf "%s" "$out" | grep -q "nonexistent.*not a directory"'
 
+# SRC, DST, DIR, PREFIX and BIN exported by the shell for something else are
+# not the pipeline's: in a copy of sequences/ and scripts/ (whose default
+# src/ and dst/ are its own), an import with them in the environment uses
+# sequences/src and sequences/dst, the DIR and the (empty) PREFIX of the
+# command line, and leaves the directory they name alone.
+envcopy=$tmp/envcopy
+mkdir -p "$envcopy/repo" "$envcopy/unrelated/code" "$envcopy/col/seqa"
+cp -r sequences scripts "$envcopy/repo/"
+"$BIN/flow-synth" -q -s 32x24 -n 2 -o "$envcopy/unrelated/code/a%d.png"
+"$BIN/flow-synth" -q -s 32x24 -n 3 -o "$envcopy/col/seqa/f%d.png" --gt "$envcopy/col/seqa/f%d.flo"
+out=$(cd "$envcopy/repo" && SRC="$envcopy/unrelated" DST="$envcopy/unrelated/dst" DIR="$envcopy/unrelated" \
+    PREFIX=/usr/local/ BIN=/nonexistent make --no-print-directory -C sequences BIN="$BIN" \
+    PARAMS_DIR="$tmp/params" import DIR="$envcopy/col" 2>&1)
+rc=$?
+check "import with SRC, DST, DIR, PREFIX, BIN in the environment (rc $rc): $(printf '%s' "$out" | grep -v '^  [A-Z]' | head -n 3)" \
+    eval '[ $rc -eq 0 ] && [ -f "$envcopy/repo/sequences/src/seqa.list" ] && [ -f "$envcopy/repo/sequences/dst/seqa/gt_001.flo" ]'
+check "import with SRC in the environment: the directory it names untouched ($(ls "$envcopy/unrelated" | tr '\n' ' '))" \
+    [ "$(ls "$envcopy/unrelated")" = code ]
+out=$(cd "$envcopy/repo" && DIR="$envcopy/col" make --no-print-directory -C sequences BIN="$BIN" import 2>&1)
+check "import with DIR in the environment only: a usage error ($out)" \
+    eval 'printf "%s" "$out" | grep -q "^usage: make -C sequences import DIR=collection"'
+
 # The real collection, when present: every layout of ../shared/data recognised.
 if [ -d "$DATA/yosemite-clouds" ] && [ -d "$DATA/middlebury" ]; then
     lists=$tmp/real
@@ -580,5 +603,45 @@ fi
 out=$($slowmake -B 2>&1)
 check "no terminal: no progress line ($(printf '%s' "$out" | tr '\n' ' '))" \
     [ -z "$(printf '%s\n' "$out" | grep 'flows/s')" ]
+
+
+# ---- 13. a full disk ------------------------------------------------------------------
+# tiny: 48x36, 4 frames, 3 pairs with ground truth.  On a 96 KB tmpfs its
+# hs flows fit and the third pair's score does not (4 KB pages): make flows must fail
+# and leave nothing that looks finished.  With room, a score left empty (as
+# a full disk left it before) is computed again, and make stats says when a
+# method has fewer scores than the sequence has pairs with ground truth.
+mkdir -p "$tmp/src/tiny" "$tmp/full"
+"$BIN/flow-synth" -q -s 48x36 -n 4 -o "$tmp/src/tiny/f%d.png" --gt "$tmp/src/tiny/f%d.flo"
+seqmake >/dev/null 2>&1
+if mount -t tmpfs -o size=96k tmpfs "$tmp/full" 2>/dev/null; then
+    out=$(flowmake flows SEQUENCES=tiny METHODS=hs RESULTS="$tmp/full" RESULTS_KEEP=pictures 2>&1)
+    rc=$?
+    check "full disk: make flows fails (rc $rc), naming the score ($(printf '%s' "$out" | grep -i 'space\|error' | head -n 2 | tr '\n' ' '))" \
+        eval '[ $rc -ne 0 ] && printf "%s" "$out" | grep -q "No space left on device" && printf "%s" "$out" | grep -q "002.error"'
+    check "full disk: no file left in the results ($(find "$tmp/full" -type f | tr '\n' ' '))" \
+        [ -z "$(find "$tmp/full" -type f)" ]
+    umount "$tmp/full"
+else
+    skipped "full disk: cannot mount a 96 KB tmpfs here (needs root)"
+fi
+out=$(flowmake flows-compute SEQUENCES=tiny METHODS=hs RESULTS="$tmp/room" 2>&1)
+check "tiny: make flows-compute ($out)" [ $? -eq 0 ]
+: >"$tmp/room/tiny/hs/002.error"
+out=$(flowmake flows-compute SEQUENCES=tiny METHODS=hs RESULTS="$tmp/room" 2>&1)
+check "an empty score is computed again ($(printf '%s' "$out" | tr '\n' ' '))" \
+    eval 'printf "%s" "$out" | grep -q "^  SCORE   tiny/hs (3 pairs)" && [ "$(wc -l <"$tmp/room/tiny/hs/002.error")" -eq 2 ]'
+if [ "$have_gp" = 1 ]; then
+    out=$(flowmake stats SEQUENCES=tiny METHODS=hs RESULTS="$tmp/room" 2>&1)
+    check "stats, every pair scored: no word of missing scores ($(printf '%s' "$out" | grep '^stats:'))" \
+        eval '[ -z "$(printf "%s" "$out" | grep "^stats:")" ]'
+    : >"$tmp/room/tiny/hs/002.error"
+    out=$(flowmake stats SEQUENCES=tiny METHODS=hs RESULTS="$tmp/room" 2>&1)
+    check "stats says the means are over 2 of 3 pairs ($(printf '%s' "$out" | grep 'tiny/hs\|002.error' | tr '\n' ' '))" \
+        eval 'printf "%s" "$out" | grep -q "^stats: tiny/hs: errors over 2 of its 3 pairs with ground truth" &&
+              printf "%s" "$out" | grep -q "tiny/hs/002.error: no score (empty or cut)"'
+else
+    skipped "stats with a missing score: no gnuplot"
+fi
 
 finish

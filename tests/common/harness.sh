@@ -37,6 +37,26 @@ expect() {
         sed 's/^/    err: /' "$T/err" | head -n 8
     fi
 }
+# expect_full_stdout NAME CMD...: runs CMD with its standard output on
+# /dev/full, where every write fails as on a full disk; passes when it says
+# so and exits 2 (skipped without /dev/full).
+expect_full_stdout() {
+    if [ ! -c /dev/full ]; then
+        skip "$1 (no /dev/full)"
+        return
+    fi
+    name=$1
+    shift
+    "$@" >/dev/full 2>"$T/err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "write error on standard output" "$T/err"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "  FAIL $name: exit $rc with stdout on /dev/full (want 2, \"write error on standard output\")"
+        sed 's/^/    err: /' "$T/err" | head -n 8
+    fi
+}
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "  FAIL $1"; }
 skip() { skipped=$((skipped + 1)); echo "  skip $1"; }

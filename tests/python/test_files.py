@@ -70,6 +70,9 @@ def test_read_errors_name_the_file(tmp_path):
         fp.read_flow(tmp_path / "nowhere.flo")
     with pytest.raises(fp.Error, match="flow.txt"):
         fp.read_flow(tmp_path / "flow.txt")
+    # a file name that is not UTF-8, as bytes: named in the message as \xNN
+    with pytest.raises(fp.Error, match=r"caf\\xe9.flo"):
+        fp.read_flow(bytes(tmp_path) + b"/caf\xe9.flo")
 
 
 def test_write_refusals_leave_no_file(tmp_path, flow):

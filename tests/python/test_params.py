@@ -71,6 +71,19 @@ def test_refused_parameters(method, kwargs, message):
     assert e.value.status == "invalid argument"
 
 
+@pytest.mark.parametrize("method, device, kwargs, message", [
+    ("hs", "cpu", {"solver": "fmg\0x"}, r"parameter solver: 'fmg\\x00x' has a NUL character"),
+    ("hs", "cpu", {"alpha": "10\0junk"}, r"parameter alpha: '10\\x00junk' has a NUL character"),
+    ("hs", "cpu", {"alpha\0x": 3}, r"parameter name: 'alpha\\x00x' has a NUL character"),
+    ("hs\0x", "cpu", {}, r"method: 'hs\\x00x' has a NUL character"),
+    ("hs", "cpu\0x", {}, r"device: 'cpu\\x00x' has a NUL character"),
+])
+def test_text_with_a_nul_is_refused_not_cut(method, device, kwargs, message):
+    # C reads a string up to its NUL: 'fmg\0x' must not pass for fmg
+    with pytest.raises(fp.ParameterError, match=message):
+        fp.Context(method, device, **kwargs)
+
+
 def test_compute_refuses_parameters_before_computing(translation):
     with pytest.raises(fp.ParameterError, match="alpha"):
         fp.compute(*translation.frames[:2], "hs", "cpu", alpha=0)

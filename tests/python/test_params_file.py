@@ -64,6 +64,16 @@ def test_read_params_refusals_name_file_and_line(tmp_path, text, message):
         fp.read_params(tmp_path / "p.params")
 
 
+def test_read_params_bytes_not_utf8(tmp_path):
+    # the refusal quotes the line's bytes: ParameterError with file:line, as
+    # flow-compute -p says, not a UnicodeDecodeError of the message
+    (tmp_path / "p.params").write_bytes(b"method,hs\nalpha,1\xff0\n")
+    with pytest.raises(fp.ParameterError, match=r"p.params:2: alpha: '1\\xff0' is not a finite number"):
+        fp.read_params(tmp_path / "p.params")
+    (tmp_path / "c.params").write_bytes(b"method,hs\n# caf\xe9\nalpha,12\n")
+    assert fp.read_params(tmp_path / "c.params")[1]["alpha"] == 12.0
+
+
 def test_params_file_errors(tmp_path):
     with pytest.raises(fp.Error, match="missing.params") as e:
         fp.read_params(tmp_path / "missing.params")
