@@ -225,7 +225,14 @@ def test_one_failing_set_leaves_the_other(studio):
     ({"client": "t", "sequence": "GRAY", "pair": 7, "sets": []}, "gray has no pair 7 (its pairs are 0 to 1)"),
     ({"client": "t", "sequence": "GRAY", "pair": 0, "sets": []}, "sets must be a list of 1 to 2"),
     ({"client": "t", "sequence": "GRAY", "pair": 0, "sets": [{"method": "hs"}], "color_max": -1},
-     "color_max must be a length > 0"),
+     "color_max must be a finite length > 0"),
+    # JSON's Infinity and NaN as Python writes them, and true (an integer to Python)
+    ({"client": "t", "sequence": "GRAY", "pair": 0, "sets": [{"method": "hs"}],
+      "color_max": float("inf")}, "color_max must be a finite length > 0 in pixels, or null, not inf"),
+    ({"client": "t", "sequence": "GRAY", "pair": 0, "sets": [{"method": "hs"}], "color_max": True},
+     "color_max must be a finite length > 0"),
+    ({"client": "t", "sequence": "GRAY", "pair": 0, "sets": [{"method": "hs"}],
+      "error_max": float("nan")}, "error_max must be a finite length > 0 in pixels, not nan"),
     ({"client": "t", "sequence": "GRAY", "pair": 0, "sets": [{"method": "hs"}], "device": "gpu"},
      "unknown device 'gpu'"),
     ({"client": "t", "sequence": "CLIP", "pair": 0, "sets": [{"method": "hs"}]}, "play it live"),
@@ -356,7 +363,8 @@ def test_schema_frame_legend_download_errors(studio):
 
 def events(studio, query, count):
     """The first `count` events of a live stream: [(kind, object)]."""
-    url = f"{studio.url}api/live?client=live&q={urllib.request.quote(json.dumps(query))}"
+    url = (f"{studio.url}api/live?client=live&q={urllib.request.quote(json.dumps(query))}"
+           f"&token={studio.token}")
     out = []
     with urllib.request.urlopen(url, timeout=60) as r:
         kind = None
