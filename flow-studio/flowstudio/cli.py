@@ -56,9 +56,9 @@ Server:
 The server listens on 127.0.0.1 only and prints the page's address
 (http://127.0.0.1:PORT/) on stdout; it serves until Ctrl-C.  Its API
 answers the page it serves alone: requests from other sites' pages are
-refused.  A value the
-library refuses, or a file it cannot read, is shown on the page with the
-library's message.  docs/flow-studio.md describes the page.
+refused.  A value the library refuses, or a file it cannot read, is shown
+on the page with the library's message.  docs/flow-studio.md describes the
+page.
 Exit status: 0 ok, 1 usage, 2 input/output (a DIR or --video that does not
 exist, the port taken), 3 device failure (the --device cannot be opened);
 Ctrl-C and SIGTERM stop the server with 0.

@@ -195,7 +195,8 @@ class Handler(BaseHTTPRequestHandler):
             self._json({"error": str(e)}, 400)
         except TimeoutError:  # the body stopped coming
             self.close_connection = True
-            self._json({"error": f"the request did not come within {self.timeout:g} s"}, 408)
+            self._json({"error": f"the request stopped: nothing of it came for {self.timeout:g} s"},
+                       408)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
         except Exception as e:  # a failure of the server's own: said, and the server goes on

@@ -49,7 +49,8 @@ export function getJSON(url, signal) {
 }
 
 export function postJSON(url, body, signal) {
-  return answer(fetch(url, {method: 'POST', headers: {'Content-Type': 'application/json', ...TOKEN_HEADER},
+  return answer(fetch(url, {method: 'POST',
+                            headers: {'Content-Type': 'application/json', ...TOKEN_HEADER},
                             body: JSON.stringify(body), signal}));
 }
 
