@@ -10,6 +10,17 @@ groups into sequences and matches with their ground truth, masks and
 .params files exactly as `make import` does.  Videos (.y4m, and with OpenCV
 the usual containers) found there, and those and the cameras named on the
 command line, are played in the live mode.
+
+The page asks for a sequence's frames, ground truth, masks and .params by
+the sequence and their place in it, never by a path: only the files the
+catalog lists are read.  A listed file may be a symbolic link (the
+pipeline's sequences/dst link to the evaluation data) and is followed
+wherever it leads, but only to a file named as one of its kind (an image, a
+flow file, a .params file): a link to anything else is refused unread.  What
+the page gets of a file is what the library decoded, never its bytes, and a
+message names the file as the catalog does (sequence/file), not by its
+path, with no bytes of it (the library quotes a file's first bytes when
+they are no format it knows).
 """
 import os
 import re
@@ -23,8 +34,16 @@ VIDEO_NATIVE = (".y4m",)
 VIDEO_OPENCV = (".mp4", ".avi", ".mkv", ".mov", ".webm")
 # How deep below a directory videos are looked for.
 VIDEO_DEPTH = 3
-# Frames kept in memory (a few pairs of both parameter sets, a short loop).
-FRAME_CACHE = 24
+# The bytes of frames, masks and ground truth kept in memory (a few pairs
+# of both parameter sets, a short loop); a larger file is read each time.
+FRAME_CACHE_BYTES = 256 << 20
+# The names of the files of each kind (scripts/seq-scan.sh's), which a link
+# of the catalog must lead to.
+IMAGE_FILES = (".png", ".ppm", ".pgm", ".pnm", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
+FLOW_FILES = (".flo", ".f", ".pcm")
+PARAMS_FILES = (".params",)
+# The file's bytes that the library's messages quote: left out of the page's.
+QUOTED_BYTES = re.compile(r" \((?:first|magic) bytes [^)]*\)|(?<=the header) \([^)]*\)")
 
 
 class CatalogError(ValueError):
@@ -159,12 +178,15 @@ class Catalog:
     collection takes seconds) while the server starts; the frames and flow
     files they name, read through the module and kept for a while."""
 
-    def __init__(self, directories, seq_scan, videos=(), cameras=()):
+    def __init__(self, directories, seq_scan, videos=(), cameras=(),
+                 cache_bytes=FRAME_CACHE_BYTES):
         self._sources = []
+        self._names = {}  # path -> the name messages give it
         self._failures = []
         self._ready = threading.Event()
         self._cache = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._cache_bytes, self._cached_bytes = cache_bytes, 0
         self._thread = threading.Thread(target=self._find, name="catalog", daemon=True,
                                         args=(directories, seq_scan, videos, cameras))
         self._thread.start()
@@ -180,6 +202,8 @@ class Catalog:
         found += [Source(f"camera {n}", "cameras", "camera", camera=n) for n in cameras]
         for k, s in enumerate(found):
             s.id = f"s{k}"
+            for path in [*s.frames, *s.gt.values(), *s.masks.values(), *s.presets.values()]:
+                self._names[path] = f"{s.name}/{os.path.basename(path)}"
         self._sources = found
         self._ready.set()
 
@@ -198,24 +222,44 @@ class Catalog:
                 return s
         raise CatalogError(f"no sequence {source_id!r} (reload the page: the list may have changed)")
 
-    def _cached(self, path, read):
+    def name_of(self, path):
+        """A file of the catalog as messages name it: sequence/file."""
+        return self._names.get(path, os.path.basename(path))
+
+    def entry(self, path, kinds, what):
+        """path, a file of the catalog, when it is named as one of kinds
+        (".png", ...) or is a link to such a file; else CatalogError."""
+        if not os.path.realpath(path).lower().endswith(kinds):
+            raise CatalogError(f"{self.name_of(path)}: a link to a file that is not {what}")
+        return path
+
+    def _read(self, path, read, kinds, what):
+        try:
+            return read(self.entry(path, kinds, what))
+        except fp.Error as e:
+            message = QUOTED_BYTES.sub("", str(e).replace(path, self.name_of(path)))
+            raise CatalogError(message) from None
+
+    def _cached(self, path, read, kinds, what):
         with self._cache_lock:
             if path in self._cache:
                 self._cache.move_to_end(path)
                 return self._cache[path]
-        value = read(path)
+        value = self._read(path, read, kinds, what)
         with self._cache_lock:
-            self._cache[path] = value
-            while len(self._cache) > FRAME_CACHE:
-                self._cache.popitem(last=False)
+            if path not in self._cache and value.nbytes <= self._cache_bytes:
+                self._cache[path] = value
+                self._cached_bytes += value.nbytes
+                while self._cached_bytes > self._cache_bytes:
+                    self._cached_bytes -= self._cache.popitem(last=False)[1].nbytes
         return value
 
     def image(self, path):
         """A frame (float32, as the library computes on it), kept for a while."""
-        return self._cached(path, fp.read_image)
+        return self._cached(path, fp.read_image, IMAGE_FILES, "an image")
 
     def flow(self, path):
-        return self._cached(path, fp.read_flow)
+        return self._cached(path, fp.read_flow, FLOW_FILES, "a flow file")
 
     def mask(self, path):
         """A mask as H x W bool, nonzero = scored (a colour mask: any channel)."""

@@ -45,6 +45,8 @@ Server:
   -d, --device D       auto, cpu, cuda or cuda:N [auto: CUDA when a GPU is
                        usable, else the CPU with a notice]: the device the
                        page starts on (the page can change it)
+      --timeout S      seconds a connection may stay silent while it sends
+                       a request before it is closed [30]
       --open           open the page in the web browser
   -q, --quiet          print the page's address alone
   -v, --verbose        log every request on stderr
@@ -52,9 +54,11 @@ Server:
   -V, --version        version, backends and I/O built in
 
 The server listens on 127.0.0.1 only and prints the page's address
-(http://127.0.0.1:PORT/) on stdout; it serves until Ctrl-C.  A value the
-library refuses, or a file it cannot read, is shown on the page with the
-library's message.  docs/flow-studio.md describes the page.
+(http://127.0.0.1:PORT/) on stdout; it serves until Ctrl-C.  Its API
+answers the page it serves alone: requests from other sites' pages are
+refused.  A value the library refuses, or a file it cannot read, is shown
+on the page with the library's message.  docs/flow-studio.md describes the
+page.
 Exit status: 0 ok, 1 usage, 2 input/output (a DIR or --video that does not
 exist, the port taken), 3 device failure (the --device cannot be opened);
 Ctrl-C and SIGTERM stop the server with 0.
@@ -99,11 +103,11 @@ def parse(argv):
     """The options as a dict, or an int: the exit status (help, version, usage)."""
     try:
         opts, dirs = getopt.gnu_getopt(argv, "p:d:qvhV", ["port=", "device=", "video=", "camera=",
-                                                          "open", "quiet", "verbose", "help",
-                                                          "version"])
+                                                          "timeout=", "open", "quiet", "verbose",
+                                                          "help", "version"])
     except getopt.GetoptError as e:
         return usage_error(str(e))
-    o = {"port": 0, "device": "auto", "videos": [], "cameras": [], "open": False,
+    o = {"port": 0, "device": "auto", "videos": [], "cameras": [], "timeout": 30, "open": False,
          "quiet": False, "verbose": False, "dirs": dirs or ["."]}
     try:
         for k, v in opts:
@@ -121,6 +125,8 @@ def parse(argv):
                 o["videos"].append(v)
             elif k == "--camera":
                 o["cameras"].append(number(k, v, 0, 255))
+            elif k == "--timeout":
+                o["timeout"] = number(k, v, 1, 3600)
             elif k == "--open":
                 o["open"] = True
             elif k in ("-q", "--quiet"):
@@ -183,7 +189,8 @@ def main(argv=None):
     catalog = Catalog([os.path.abspath(d) for d in o["dirs"]], seq_scan_script(),
                       [os.path.abspath(v) for v in o["videos"]], o["cameras"])
     try:
-        server = Server(o["port"], catalog, Engine(catalog, o["device"]), o["verbose"])
+        server = Server(o["port"], catalog, Engine(catalog, o["device"]), o["timeout"],
+                        o["verbose"])
     except OSError as e:
         say(f"port {o['port']} on 127.0.0.1: {e.strerror or e}")
         return EXIT_IO

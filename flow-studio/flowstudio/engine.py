@@ -8,6 +8,7 @@ one of its session arrived is answered `stale` without computing, so that a
 control moved quickly costs one computation, not one per position.  The
 last results' flows and .params texts are kept for the page's downloads.
 """
+import math
 import os
 import tempfile
 import threading
@@ -64,12 +65,24 @@ def scales(req):
     """The colour coding's fixed scale (None: automatic) and the error map's,
     in pixels, from a request."""
     color_max = req.get("color_max")
-    if color_max is not None and not (isinstance(color_max, (int, float)) and color_max > 0):
-        raise RequestError(f"color_max must be a length > 0 in pixels, or null, not {color_max!r}")
+    if color_max is not None and not _length(color_max):
+        raise RequestError(f"color_max must be a finite length > 0 in pixels, or null, "
+                           f"not {color_max!r}")
     error_max = req.get("error_max", 2.0)
-    if not (isinstance(error_max, (int, float)) and error_max > 0):
-        raise RequestError(f"error_max must be a length > 0 in pixels, not {error_max!r}")
+    if not _length(error_max):
+        raise RequestError(f"error_max must be a finite length > 0 in pixels, not {error_max!r}")
     return color_max, error_max
+
+
+def _length(x):
+    """Whether x is a length in pixels: a finite number > 0 (JSON's true is
+    not one, nor an integer too large for a float)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(x)) and x > 0
+    except OverflowError:
+        return False
 
 
 def truth(catalog, source, pair, shape):
@@ -80,11 +93,12 @@ def truth(catalog, source, pair, shape):
     mask = catalog.mask(source.masks[pair]) if pair in source.masks else None
     h, w = shape
     if gt is not None and gt.shape[:2] != (h, w):
-        return None, None, (f"{source.gt[pair]} is {gt.shape[1]}x{gt.shape[0]} but the frames "
-                            f"are {w}x{h}: no errors")
+        return None, None, (f"{catalog.name_of(source.gt[pair])} is {gt.shape[1]}x{gt.shape[0]} "
+                            f"but the frames are {w}x{h}: no errors")
     if mask is not None and mask.shape != (h, w):
-        return gt, None, (f"{source.masks[pair]} is {mask.shape[1]}x{mask.shape[0]} but the "
-                          f"frames are {w}x{h}: scored without it")
+        return gt, None, (f"{catalog.name_of(source.masks[pair])} is "
+                          f"{mask.shape[1]}x{mask.shape[0]} but the frames are {w}x{h}: "
+                          "scored without it")
     return gt, mask, None
 
 

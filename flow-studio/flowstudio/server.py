@@ -16,13 +16,25 @@ on 127.0.0.1 only.
 A request the server cannot serve is answered with status 400 and
 {"error": message}, the message being the library's where the library
 refused (a value out of range, a file it cannot read); a failure of the
-server's own is 500 with its message, and the server goes on.  Requests
-whose Host is not this server's are refused (403), so that a web page that
-rebinds a name of its own to 127.0.0.1 cannot use the API.
+server's own is 500 with its message, and the server goes on.
+
+Only the studio's own page may use the API.  Requests whose Host is not
+this server's are refused (403), so that a web page that rebinds a name of
+its own to 127.0.0.1 cannot use it.  An API request is refused (403) when
+its Origin or Referer is another site's, when the browser says it comes
+from another site (Sec-Fetch-Site), or when it lacks the token the server
+draws at its start and writes into the page (index.html): other sites'
+pages cannot read it.  The token comes in the header X-Flow-Studio-Token,
+or for a GET in the query (token=T: images, links and event streams cannot
+set headers).  A POST must be application/json (415): a form or a text/plain
+body, which a page of any site can send without asking, is refused.  A
+connection that sends nothing for the timeout is closed (408 when a body
+stopped coming), so that stalled requests do not hold threads.
 """
-import json
+import hmac
 import mimetypes
 import os
+import secrets
 import sys
 import tempfile
 import threading
@@ -34,9 +46,9 @@ import flowplatform as fp
 
 from . import engine as engine_mod
 from . import pictures
-from .catalog import CatalogError
+from .catalog import PARAMS_FILES, CatalogError
 from .live import Stream
-from .wire import sse, to_json
+from .wire import json_object, sse, to_json
 
 STATIC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "static")
 # The largest request body: a .params file is a few hundred bytes.
@@ -44,18 +56,23 @@ MAX_BODY = 1 << 20
 # A larger body is read and thrown away up to this size before the refusal.
 MAX_DRAINED = 64 << 20
 LEGEND_SIZE = 160
+# The header that carries the page's token, and the query field of a GET's.
+TOKEN_HEADER = "X-Flow-Studio-Token"
+TOKEN_FIELD = "token"
+# Connections waiting to be accepted: socketserver's 5 resets some of the
+# requests a page or a script sends at once.
+LISTEN_BACKLOG = 128
 
 # What a bad request raises: answered 400 with its message.
 BAD_REQUEST = (fp.Error, ValueError, TypeError, CatalogError, engine_mod.RequestError)
 
 
 class HttpError(Exception):
-    """An answer other than 200: its status and message; drained: whether
-    the request's body was read (else the connection cannot go on)."""
+    """An answer other than 200: its status and message."""
 
-    def __init__(self, status, message, drained=True):
+    def __init__(self, status, message):
         super().__init__(message)
-        self.status, self.drained = status, drained
+        self.status = status
 
 
 def _query(url):
@@ -81,6 +98,10 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     # ---- plumbing ----------------------------------------------------------
+
+    def setup(self):
+        self.timeout = self.server.request_timeout  # the socket's, set by setup()
+        super().setup()
 
     def log_message(self, fmt, *args):
         if self.server.verbose:
@@ -112,27 +133,52 @@ class Handler(BaseHTTPRequestHandler):
                 if not chunk:  # the client stopped sending
                     break
                 left -= len(chunk)
-            raise HttpError(413, f"request body of {length} bytes: at most {MAX_BODY}",
-                            drained=int(length) <= MAX_DRAINED)
+            self.body_read = left == 0 and int(length) <= MAX_DRAINED
+            raise HttpError(413, f"request body of {length} bytes: at most {MAX_BODY}")
         raw = self.rfile.read(int(length))
+        self.body_read = len(raw) == int(length)
         try:
-            body = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
             raise HttpError(400, f"the request body is not JSON: {e}") from None
-        if not isinstance(body, dict):
-            raise HttpError(400, "the request body must be a JSON object")
-        return body
+        return json_object(text, "the request body")
 
     def _host_ok(self):
         host = self.headers.get("Host", "")
         port = self.server.server_address[1]
         return host in (f"127.0.0.1:{port}", f"localhost:{port}")
 
+    def _caller_ok(self):
+        """Refuses (HttpError) an API request that another site's page made,
+        or that does not show the page's token."""
+        own = f"http://{self.headers.get('Host')}"
+        origin = self.headers.get("Origin")
+        if origin is not None and origin != own:
+            raise HttpError(403, f"a request from {origin!r}: the API serves its own page alone")
+        site = self.headers.get("Sec-Fetch-Site")
+        if site not in (None, "same-origin", "none"):
+            raise HttpError(403, f"a {site} request: the API serves its own page alone")
+        referer = self.headers.get("Referer")
+        if referer is not None and referer != own and not referer.startswith(own + "/"):
+            raise HttpError(403, "a request from another page: the API serves its own page alone")
+        token = self.headers.get(TOKEN_HEADER)
+        if token is None and self.command == "GET":
+            token = _query(self.path).get(TOKEN_FIELD)
+        if token is None or not hmac.compare_digest(token.encode(), self.server.token.encode()):
+            raise HttpError(403, f"the page's token is {'wrong' if token else 'missing'}: "
+                                 "reload the page")
+        kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if self.command == "POST" and kind != "application/json":
+            raise HttpError(415, f"a request body is application/json, not {kind or 'untyped'}")
+
     def _dispatch(self, routes):
         path = urlsplit(self.path).path
+        self.body_read = False
         try:
             if not self._host_ok():
                 raise HttpError(403, f"Host {self.headers.get('Host')!r} is not this server")
+            if path.startswith("/api/"):
+                self._caller_ok()
             route = routes.get(path)
             if route is None:
                 if self.command == "GET" and (path == "/" or path.startswith("/static/")):
@@ -142,11 +188,15 @@ class Handler(BaseHTTPRequestHandler):
                 raise HttpError(404, f"no such page: {path}")
             route(self)
         except HttpError as e:
-            if e.status == 411 or not e.drained:  # the body was not read: no next request
+            if self.command == "POST" and not self.body_read:  # no next request after it
                 self.close_connection = True
             self._json({"error": str(e)}, e.status)
         except BAD_REQUEST as e:
             self._json({"error": str(e)}, 400)
+        except TimeoutError:  # the body stopped coming
+            self.close_connection = True
+            self._json({"error": f"the request stopped: nothing of it came for {self.timeout:g} s"},
+                       408)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
         except Exception as e:  # a failure of the server's own: said, and the server goes on
@@ -165,10 +215,13 @@ class Handler(BaseHTTPRequestHandler):
             raise HttpError(404, f"no such page: {path}")
         with open(os.path.join(STATIC, name), "rb") as f:
             body = f.read()
+        if name == "index.html":
+            body = body.replace(b"@TOKEN@", self.server.token.encode("ascii"))
         kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
         if kind.startswith("text/") or kind.endswith("javascript"):
             kind += "; charset=utf-8"
-        self._send(200, body, kind)
+        # no other site's page may frame it (and have it clicked unseen)
+        self._send(200, body, kind, [("Content-Security-Policy", "frame-ancestors 'none'")])
 
     # ---- the API -----------------------------------------------------------
 
@@ -248,17 +301,14 @@ class Handler(BaseHTTPRequestHandler):
         name = _field(q, "name")
         if name not in source.presets:
             raise HttpError(400, f"{source.name} has no parameter file {name!r}")
-        self._read_params(source.presets[name], source.presets[name])
+        catalog = self.server.catalog
+        path = catalog.entry(source.presets[name], PARAMS_FILES, "a .params file")
+        self._read_params(path, catalog.name_of(path))
 
     def live(self):
         q = _query(self.path)
         session = self.server.engine.session(_field(q, "client"))
-        try:
-            req = json.loads(_field(q, "q"))
-        except json.JSONDecodeError as e:
-            raise HttpError(400, f"q is not JSON: {e}") from None
-        if not isinstance(req, dict):
-            raise HttpError(400, "q must be a JSON object")
+        req = json_object(_field(q, "q"), "q")
         source = self.server.catalog.get(req.get("sequence"))
         device = self.server.engine.device_of(req)
         color_max, error_max = engine_mod.scales(req)
@@ -273,6 +323,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
+        self.connection.settimeout(None)  # the page may take its time to draw
 
         def send(kind, obj):
             self.wfile.write(sse(kind, obj))
@@ -310,16 +361,19 @@ class _Either:
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = LISTEN_BACKLOG
 
-    def __init__(self, port, catalog, engine, verbose=False):
+    def __init__(self, port, catalog, engine, timeout, verbose=False):
         super().__init__(("127.0.0.1", port), Handler)
         self.catalog, self.engine, self.verbose = catalog, engine, verbose
+        self.request_timeout = timeout
+        self.token = secrets.token_urlsafe(24)
         self.stopping = threading.Event()
         self.static_files = set(os.listdir(STATIC))
 
     def handle_error(self, request, client_address):
         # a connection that broke mid-way is not the server's failure
-        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError, TimeoutError)):
             super().handle_error(request, client_address)
 
     def stop(self):

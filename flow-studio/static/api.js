@@ -1,5 +1,16 @@
 // api.js -- the server's JSON API as the page calls it.
 
+// The token the server wrote into the page: every request to the API shows
+// it (pages of other sites cannot read it, so cannot use the API).
+const TOKEN = document.querySelector('meta[name="flow-studio-token"]').content;
+const TOKEN_HEADER = {'X-Flow-Studio-Token': TOKEN};
+
+// url with the token in its query, for what cannot send a header: an
+// image, a link, an EventSource.
+export function withToken(url) {
+  return `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(TOKEN)}`;
+}
+
 // An element with attributes and children: el('div', {class: 'x'}, 'text', child).
 export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -34,11 +45,12 @@ async function answer(promise) {
 }
 
 export function getJSON(url, signal) {
-  return answer(fetch(url, {signal}));
+  return answer(fetch(url, {headers: TOKEN_HEADER, signal}));
 }
 
 export function postJSON(url, body, signal) {
-  return answer(fetch(url, {method: 'POST', headers: {'Content-Type': 'application/json'},
+  return answer(fetch(url, {method: 'POST',
+                            headers: {'Content-Type': 'application/json', ...TOKEN_HEADER},
                             body: JSON.stringify(body), signal}));
 }
 

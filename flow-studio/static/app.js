@@ -5,7 +5,7 @@
 // asks the server; a newer request aborts the one in flight, and an answer
 // that is not for the newest request is dropped (the server also answers a
 // superseded request `stale` without computing it).
-import {el, getJSON, postJSON, short} from './api.js';
+import {el, getJSON, postJSON, short, withToken} from './api.js';
 import {SetPanel} from './controls.js';
 import {Live} from './live.js';
 import {colorKey, drawArrows, errorKey, figure, image, statsLine} from './views.js';
@@ -119,7 +119,7 @@ function render() {
      cell: (res) => {
        const canvas = el('canvas', {class: 'picture arrows'});
        const caption = el('span', {}, '');
-       image(data.frame).then((frame) => {
+       image(withToken(data.frame)).then((frame) => {
          const k = drawArrows(canvas, frame, res.vectors, arrows);
          caption.textContent = `one every ${res.vectors.step} px, drawn \u00d7${short(k)}`;
        }, (e) => { caption.textContent = e.message; });

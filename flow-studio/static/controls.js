@@ -6,7 +6,7 @@
 // parameters that the other values leave without effect (the server says
 // which, through the library) are greyed out with the setting under which
 // they apply.
-import {el, getJSON, postJSON, short} from './api.js';
+import {el, getJSON, postJSON, short, withToken} from './api.js';
 
 // Slider positions of a real parameter and of a logarithmic scale.
 const STEPS = 1000;
@@ -224,8 +224,8 @@ export class SetPanel {
     this.active = new Set(r.active);
     this.showActive();
     const base = `/api/download?client=${encodeURIComponent(client)}&result=${r.id}`;
-    this.saveParams.href = `${base}&kind=params`;
-    this.saveFlow.href = `${base}&kind=flo`;
+    this.saveParams.href = withToken(`${base}&kind=params`);
+    this.saveFlow.href = withToken(`${base}&kind=flo`);
     this.saveParams.classList.remove('disabled');
     this.saveFlow.classList.remove('disabled');
   }

@@ -3,7 +3,7 @@
 // each as an event (/api/live); the page draws the newest one when the
 // browser paints, dropping any that came in meanwhile, so the picture keeps
 // up with the device.  A change of parameters starts the stream anew.
-import {el, short} from './api.js';
+import {el, short, withToken} from './api.js';
 import {colorKey, drawArrows, errorKey, figure, loadImage, statsLine} from './views.js';
 
 // Events over which the rate of drawing is measured.
@@ -37,7 +37,7 @@ export class Live {
     const {displayOptions} = this.app;
     const q = {sequence: document.getElementById('live-source').value, ...set, ...displayOptions()};
     const url = `/api/live?client=${encodeURIComponent(this.app.client)}&q=${encodeURIComponent(JSON.stringify(q))}`;
-    const source = new EventSource(url);
+    const source = new EventSource(withToken(url));
     this.source = source;
     this.drawn = [];
     document.getElementById('play').textContent = 'Stop';

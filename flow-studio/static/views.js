@@ -2,7 +2,7 @@
 // its key, arrows over the frame (drawn on a canvas from the vectors the
 // server samples), the error map with its scale, and the figures: time,
 // device, AAE, AEE.  The pair view and the live view both use it.
-import {el, short} from './api.js';
+import {el, short, withToken} from './api.js';
 
 export function loadImage(url) {
   return new Promise((resolve, reject) => {
@@ -106,7 +106,7 @@ export function errorKey(ramp, notScored, max) {
 
 export function colorKey(scale) {
   return el('div', {class: 'key'},
-    el('img', {src: '/api/legend.png', class: 'legend', alt: 'colour key'}),
+    el('img', {src: withToken('/api/legend.png'), class: 'legend', alt: 'colour key'}),
     el('span', {}, `the rim: ${short(scale)} px; the hue is the direction (right red, down yellow, left blue, up violet)`));
 }
 

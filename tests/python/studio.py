@@ -1,8 +1,10 @@
 """studio.py -- what the tests of flow-studio share: a generated sequence
 with ground truth, a server started from $BUILD/bin/flow-studio on a free
-port, the JSON API called with urllib, and the studio's module pictures."""
+port, the JSON API called with urllib as the page calls it (with the token
+the page carries), and the studio's module pictures."""
 import json
 import os
+import re
 import subprocess
 import sys
 import urllib.error
@@ -34,7 +36,8 @@ def make_sequence(directory, n=3, size=(96, 72), motion=("--dx", 0.8, "--dy", -0
 
 
 class Studio:
-    """A running flow-studio on DEVICE: url, and the process (stopped by close())."""
+    """A running flow-studio on DEVICE: url, the page's token, and the
+    process (stopped by close())."""
 
     def __init__(self, *args):
         self.process = subprocess.Popen([STUDIO, "-q", "-d", DEVICE, *map(str, args)],
@@ -43,12 +46,17 @@ class Studio:
         if not self.url.startswith("http://127.0.0.1:"):
             self.process.kill()
             raise RuntimeError(f"flow-studio did not start: {self.url} {self.process.stderr.read()}")
+        page = self.request("GET", "/")[2].decode()
+        self.token = re.search(r'<meta name="flow-studio-token" content="([^"]+)">', page).group(1)
 
     def request(self, method, path, body=None, raw=None, headers=None):
-        """(status, headers, body bytes) of a request."""
+        """(status, headers, body bytes) of a request; headers replace the
+        page's (a header None is left out)."""
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        sent = {"Content-Type": "application/json", "X-Flow-Studio-Token": getattr(self, "token", None),
+                **(headers or {})}
         req = urllib.request.Request(self.url.rstrip("/") + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
+                                     headers={k: v for k, v in sent.items() if v is not None})
         try:
             with urllib.request.urlopen(req, timeout=120) as r:
                 return r.status, r.headers, r.read()

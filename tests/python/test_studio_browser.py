@@ -151,6 +151,8 @@ def test_page_computes_saves_and_compares(studio, browser, tmp_path):
     assert b.script("return document.querySelectorAll('#results img.error-map').length") == 2
     shot(b, "studio-compare.png")
 
+    # what the page loads without fetch (images, links) carries its token too
+    assert b.script("return document.querySelector('img.legend').naturalWidth") > 0
     errors = [m for m in b.console() if m["level"] == "SEVERE" and m.get("source") != "network"]
     assert errors == []
     assert s.alive()

@@ -3,14 +3,17 @@ command line, the catalog of sequences, the JSON API (a flow equal to the
 module's, the saved .params reproducing it with flow-compute), the library's
 messages as 400 answers, the live stream, and a server that survives all of
 it.  Its PNG writer and error map against the library's readers."""
+import http.client
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import threading
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -18,6 +21,7 @@ import pytest
 import flowplatform as fp
 from conftest import tool
 from studio import DEVICE, STUDIO, Studio, make_sequence, pictures
+from flowstudio.catalog import Catalog  # noqa: I100  (studio put it on the path)
 
 pytestmark = pytest.mark.skipif(not os.access(STUDIO, os.X_OK), reason="flow-studio is not built")
 
@@ -61,7 +65,8 @@ def run(*args):
 def test_help_and_version():
     r = run("--help")
     assert r.returncode == 0 and r.stdout.startswith("Usage: flow-studio [options] [DIR ...]\n")
-    for option in ("--port", "--device", "--video", "--camera", "--open", "--quiet", "--verbose"):
+    for option in ("--port", "--device", "--video", "--camera", "--timeout", "--open", "--quiet",
+                   "--verbose"):
         assert option in r.stdout
     assert "Exit status: 0 ok" in r.stdout
     r = run("--version")
@@ -74,6 +79,7 @@ def test_help_and_version():
     (["--camera", "-1"], 1, "--camera: -1 is out of range"),
     (["--frobnicate"], 1, "option --frobnicate not recognized"),
     (["-q", "-v"], 1, "--quiet and --verbose contradict"),
+    (["--timeout", "0"], 1, "--timeout: 0 is out of range (1 to 3600)"),
     (["--device", "gpu"], 1, "unknown device 'gpu'"),
     (["/no/such/dir"], 2, "/no/such/dir: not a directory"),
     (["--video", "/no/such.y4m"], 2, "/no/such.y4m: no such video file"),
@@ -225,7 +231,14 @@ def test_one_failing_set_leaves_the_other(studio):
     ({"client": "t", "sequence": "GRAY", "pair": 7, "sets": []}, "gray has no pair 7 (its pairs are 0 to 1)"),
     ({"client": "t", "sequence": "GRAY", "pair": 0, "sets": []}, "sets must be a list of 1 to 2"),
     ({"client": "t", "sequence": "GRAY", "pair": 0, "sets": [{"method": "hs"}], "color_max": -1},
-     "color_max must be a length > 0"),
+     "color_max must be a finite length > 0"),
+    # JSON's Infinity and NaN as Python writes them, and true (an integer to Python)
+    ({"client": "t", "sequence": "GRAY", "pair": 0, "sets": [{"method": "hs"}],
+      "color_max": float("inf")}, "color_max must be a finite length > 0 in pixels, or null, not inf"),
+    ({"client": "t", "sequence": "GRAY", "pair": 0, "sets": [{"method": "hs"}], "color_max": True},
+     "color_max must be a finite length > 0"),
+    ({"client": "t", "sequence": "GRAY", "pair": 0, "sets": [{"method": "hs"}],
+      "error_max": float("nan")}, "error_max must be a finite length > 0 in pixels, not nan"),
     ({"client": "t", "sequence": "GRAY", "pair": 0, "sets": [{"method": "hs"}], "device": "gpu"},
      "unknown device 'gpu'"),
     ({"client": "t", "sequence": "CLIP", "pair": 0, "sets": [{"method": "hs"}]}, "play it live"),
@@ -317,6 +330,262 @@ def test_a_superseded_request_is_not_computed(studio):
     assert answers[12][1]["results"][0]["params"]["alpha"] == 200.0
 
 
+# ---- who may ask -------------------------------------------------------------
+
+def every_endpoint(s):
+    """(method, path, body) of each API request, each one the server serves
+    as it stands."""
+    sid = s.sequences()["gray"]["id"]
+    return [("POST", "/api/compute", {"client": "who", "sequence": sid, "pair": 0,
+                                      "sets": [{"method": "hs", "params": {}}]}),
+            ("GET", "/api/info", None), ("GET", "/api/sequences", None),
+            ("GET", "/api/schema?method=hs", None), ("GET", f"/api/frame?sequence={sid}&index=0", None),
+            ("GET", "/api/legend.png", None), ("GET", "/api/download?client=who&result=r1&kind=params", None),
+            ("GET", f"/api/params/preset?sequence={sid}&name=hs", None),
+            ("GET", "/api/live?client=who&q=" + urllib.request.quote(json.dumps(
+                {"sequence": sid, "method": "hs", "params": {"alpha": "0"}})), None),
+            ("POST", "/api/params/read", {"name": "a.params", "text": "method,hs\n"}),
+            ("POST", "/api/live/stop", {"client": "who"})]
+
+
+def test_the_page_itself_is_served_to_the_api(studio):
+    """Each endpoint answers the page: its token, its own Origin, Referer and
+    Sec-Fetch-Site (the download's result r1 is the computation's)."""
+    own = studio.url.rstrip("/")
+    for method, path, body in every_endpoint(studio):
+        status, _, data = studio.request(method, path, body, headers={
+            "Origin": own, "Referer": own + "/", "Sec-Fetch-Site": "same-origin"})
+        assert status == 200, (path, data)
+        status, _, data = studio.request(method, path, body)  # a script: no browser headers
+        assert status == 200, (path, data)
+    page = studio.request("GET", "/", headers={"X-Flow-Studio-Token": None})
+    assert page[0] == 200 and page[1]["Content-Security-Policy"] == "frame-ancestors 'none'"
+
+
+@pytest.mark.parametrize("foreign", [
+    {"Origin": "http://evil.example"},
+    {"Origin": "null"},                         # a sandboxed frame, a file: page
+    {"Origin": "http://127.0.0.1:1"},          # another server of this machine
+    {"Referer": "http://evil.example/page.html"},
+    {"Sec-Fetch-Site": "cross-site"},
+    {"Sec-Fetch-Site": "same-site"},
+])
+def test_other_sites_are_refused_on_every_endpoint(studio, foreign):
+    for method, path, body in every_endpoint(studio):
+        status, _, data = studio.request(method, path, body, headers=foreign)
+        assert status == 403 and b"the API serves its own page alone" in data, (path, foreign)
+    assert studio.alive()
+
+
+@pytest.mark.parametrize("token", [None, "", "wrong"])
+def test_a_request_without_the_pages_token_is_refused(studio, token):
+    for method, path, body in every_endpoint(studio):
+        status, _, data = studio.request(method, path, body, headers={"X-Flow-Studio-Token": token})
+        assert status == 403 and b"token" in data, path
+        if method == "GET":  # nor with it in the query
+            sep = "&" if "?" in path else "?"
+            status, _, _ = studio.request(method, f"{path}{sep}token={token or ''}",
+                                          headers={"X-Flow-Studio-Token": None})
+            assert status == 403, path
+
+
+def test_the_token_in_the_query(studio):
+    """A GET may carry the token in its query (an image, a link, an event
+    stream cannot set a header); a POST may not."""
+    status, _, _ = studio.request("GET", f"/api/legend.png?token={studio.token}",
+                                  headers={"X-Flow-Studio-Token": None})
+    assert status == 200
+    status, _, _ = studio.request("POST", f"/api/live/stop?token={studio.token}", {"client": "who"},
+                                  headers={"X-Flow-Studio-Token": None})
+    assert status == 403
+
+
+@pytest.mark.parametrize("kind", ["text/plain", "application/x-www-form-urlencoded",
+                                  "multipart/form-data; boundary=x", None])
+def test_a_post_that_is_not_json_is_refused(studio, kind):
+    """A page of any site may POST these without asking the server first."""
+    sid = studio.sequences()["gray"]["id"]
+    body = {"client": "who", "sequence": sid, "pair": 0, "sets": [{"method": "hs", "params": {}}]}
+    for path in ("/api/compute", "/api/params/read", "/api/live/stop"):
+        status, _, data = studio.request("POST", path, body, headers={"Content-Type": kind})
+        assert status == 415 and b"application/json" in data, path
+    status, _, _ = studio.request("POST", "/api/live/stop", {"client": "who"},
+                                  headers={"Content-Type": "application/json; charset=utf-8"})
+    assert status == 200
+
+
+def test_twenty_connections_at_once(studio):
+    """20 connections that come while the server is stopped (SIGSTOP) are
+    all taken by the kernel and answered once it goes on (socketserver's
+    listen backlog of 5 took 6: the others' handshakes waited for the
+    client to try again, or were reset); then 200 requests, 20 at a time,
+    each on a connection of its own, are all answered."""
+    port = int(studio.url.rsplit(":", 1)[1].strip("/"))
+    request = (f"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+               f"X-Flow-Studio-Token: {studio.token}\r\nConnection: close\r\n\r\n").encode()
+    studio.process.send_signal(signal.SIGSTOP)
+    waiting = []
+    try:
+        for _ in range(20):
+            waiting.append(socket.create_connection(("127.0.0.1", port), timeout=2))
+    finally:
+        studio.process.send_signal(signal.SIGCONT)
+    for c in waiting:
+        c.settimeout(60)
+        c.sendall(request)
+        with c.makefile("rb") as answer:
+            assert answer.readline().startswith(b"HTTP/1.1 200 ")
+        c.close()
+
+    def ask(_):
+        try:
+            return studio.request("GET", "/api/info")[0]
+        except OSError as e:
+            return repr(e)
+
+    with ThreadPoolExecutor(20) as pool:
+        answers = list(pool.map(ask, range(200)))
+    assert answers == [200] * 200
+
+
+def threads_of(process):
+    with open(f"/proc/{process.pid}/status") as f:
+        return int(next(line for line in f if line.startswith("Threads:")).split()[1])
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="counts threads in /proc")
+def test_stalled_requests_time_out_and_free_their_threads(tree):
+    """30 requests whose bodies stop coming, and 30 connections that send
+    nothing: after --timeout 1 each is closed (408 for a body) and the
+    threads that waited on them are gone."""
+    s = Studio("--timeout", 1, tree)
+    try:
+        port = int(s.url.rsplit(":", 1)[1].strip("/"))
+        before = threads_of(s.process)
+        stalled = []
+        for k in range(60):
+            c = socket.create_connection(("127.0.0.1", port))
+            if k < 30:
+                c.sendall(f"POST /api/compute HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                          f"Content-Type: application/json\r\nX-Flow-Studio-Token: {s.token}\r\n"
+                          "Content-Length: 100\r\n\r\n{\"client\": ".encode())
+            stalled.append(c)
+        deadline = time.monotonic() + 10
+        while threads_of(s.process) <= 60 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert threads_of(s.process) > 60  # each waits in a thread of its own
+        for k, c in enumerate(stalled):
+            c.settimeout(20)
+            answer = b""
+            while chunk := c.recv(4096):
+                answer += chunk
+            c.close()
+            if k < 30:
+                assert answer.startswith(b"HTTP/1.1 408 ") and b"nothing of it came for 1 s" in answer
+            else:
+                assert answer == b""
+        deadline = time.monotonic() + 10
+        while threads_of(s.process) > before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert threads_of(s.process) <= before
+        assert s.alive()
+    finally:
+        s.close()
+
+
+def test_json_nested_too_deeply_is_a_bad_request(studio):
+    deep = b"[" * 100000
+    for path in ("/api/compute", "/api/params/read"):
+        status, _, data = studio.request("POST", path, raw=deep)
+        assert status == 400 and json.loads(data)["error"] == \
+            "the request body is not JSON the server reads: it nests too deeply", path
+    # the live stream's query: [ as it is (a request line holds 64 KiB)
+    c = http.client.HTTPConnection("127.0.0.1", int(studio.url.rsplit(":", 1)[1].strip("/")))
+    c.request("GET", f"/api/live?client=live&token={studio.token}&q=" + "[" * 60000)
+    r = c.getresponse()
+    assert r.status == 400 and json.loads(r.read())["error"] == \
+        "q is not JSON the server reads: it nests too deeply"
+    c.close()
+    assert studio.alive()
+
+
+def test_the_frame_cache_is_bounded_by_bytes(tmp_path):
+    """Frames of 64x48 (12288 bytes as float32) in a cache of two: the
+    oldest is read again from its file, the newest is kept; a frame larger
+    than the cache is never kept."""
+    make_sequence(str(tmp_path / "s"), n=4, size=(64, 48))
+    paths = [str(tmp_path / "s" / f"frame_00{k}.png") for k in range(4)]
+    first = [fp.read_image(p) for p in paths]
+    size = first[0].nbytes
+    catalog = Catalog([], "seq-scan.sh", cache_bytes=2 * size)
+    for p in paths[:3]:
+        catalog.image(p)
+    shutil.copy(paths[3], paths[0])  # the files change under the cache
+    shutil.copy(paths[3], paths[2])
+    np.testing.assert_array_equal(catalog.image(paths[2]), first[2])  # kept
+    np.testing.assert_array_equal(catalog.image(paths[0]), first[3])  # read again
+    small = Catalog([], "seq-scan.sh", cache_bytes=size - 1)
+    np.testing.assert_array_equal(small.image(paths[1]), first[1])
+    shutil.copy(paths[3], paths[1])
+    np.testing.assert_array_equal(small.image(paths[1]), first[3])
+
+
+# ---- links in the data ----------------------------------------------------------
+
+def test_links_are_followed_to_files_of_their_kind_alone(tmp_path):
+    """A sequence's links to images and flow files elsewhere (as the
+    pipeline's sequences/dst link to ../shared/data) are served; a link to
+    a file that is not named as one of its kind, or that is named so but is
+    none, is refused with the catalog's name for it: no path, no bytes of
+    the file, on every way a file is read (a frame, a computation, a live
+    stream)."""
+    outside = tmp_path / "elsewhere"
+    make_sequence(str(outside), n=2, size=(32, 24))
+    for name in ("secret.txt", "secret.png", "secret.flo"):
+        (outside / name).write_text("secret-key-data\n")
+    root = tmp_path / "root"
+    cases = {"linked": ("frame_001.png", "frame_000.flo", None),
+             "text-frame": ("secret.txt", "frame_000.flo",
+                            "text-frame/frame_001.png: a link to a file that is not an image"),
+             "named-frame": ("secret.png", "frame_000.flo", "named-frame/frame_001.png: not a"),
+             "text-gt": ("frame_001.png", "secret.txt",
+                         "text-gt/gt_000.flo: a link to a file that is not a flow file"),
+             "named-gt": ("frame_001.png", "secret.flo", "named-gt/gt_000.flo: not a .flo file")}
+    for name, (frame1, gt, _) in cases.items():
+        d = root / "sequences" / "dst" / name
+        d.mkdir(parents=True)
+        (d / "frame_000.png").symlink_to("../../../../elsewhere/frame_000.png")  # as the pipeline's
+        (d / "frame_001.png").symlink_to(outside / frame1)
+        (d / "gt_000.flo").symlink_to(outside / gt)
+        (d / "sources").write_text("")
+    s = Studio(root)
+    try:
+        seqs = s.sequences()
+        sid = seqs["linked"]["id"]
+        status, _, body = s.request("GET", f"/api/frame?sequence={sid}&index=1")
+        assert status == 200 and body.startswith(b"\x89PNG")
+        status, out = compute(s, sid, [{"method": "hs", "params": {}}])
+        assert status == 200 and "stats" in out["results"][0]
+        for name, (_, _, error) in cases.items():
+            if error is None:
+                continue
+            sid = seqs[name]["id"]
+            status, out = compute(s, sid, [{"method": "hs", "params": {}}])
+            messages = [out["error"]]
+            got = events(s, {"sequence": sid, "method": "hs", "params": {}}, 2)
+            assert status == 400 and got[1][0] == "failure"
+            messages.append(got[1][1]["error"])
+            if "frame" in name:
+                status, out = s.get(f"/api/frame?sequence={sid}&index=1")
+                assert status == 400
+                messages.append(out["error"])
+            for m in messages:
+                assert m.startswith(error), m
+                assert str(tmp_path) not in m and "73 65 63 72" not in m and "secret" not in m
+    finally:
+        s.close()
+
+
 # ---- .params files ------------------------------------------------------------
 
 def test_params_read(studio):
@@ -356,7 +625,8 @@ def test_schema_frame_legend_download_errors(studio):
 
 def events(studio, query, count):
     """The first `count` events of a live stream: [(kind, object)]."""
-    url = f"{studio.url}api/live?client=live&q={urllib.request.quote(json.dumps(query))}"
+    url = (f"{studio.url}api/live?client=live&q={urllib.request.quote(json.dumps(query))}"
+           f"&token={studio.token}")
     out = []
     with urllib.request.urlopen(url, timeout=60) as r:
         kind = None
