@@ -15,9 +15,9 @@
 #   make help            this list, and the pipeline's goals and options
 #   make V=1             the full commands instead of one line per step
 #   make SANITIZE=1 BUILD=build-san test    AddressSanitizer + UndefinedBehaviorSanitizer
-#                        on the library, the tools and the tests (unit and CLI); the
-#                        Python module and flow-studio only with PYMODULE=1 (then run
-#                        them with LD_PRELOAD=$(cc -print-file-name=libasan.so))
+#                        on the library, the tools and the tests (unit and CLI); the Python
+#                        module and flow-studio only with PYMODULE=1 (they then need
+#                        LD_PRELOAD=$(cc -print-file-name=libasan.so))
 #   make fuzz            libFuzzer on every file reader, FUZZ_TIME seconds each (needs
 #                        clang; docs/FUZZING.md); make fuzz-smoke: FUZZ_RUNS inputs each
 #   make CUDA=0          force a CPU-only build;  make OPENCV=0: no OpenCV;
