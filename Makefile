@@ -9,11 +9,15 @@
 #   make man             the tools' man pages, made from their --help, in BUILD/man/man1
 #   make test            unit, CLI and Python tests on the CPU backend
 #   make test-gpu        the same on CUDA, plus CPU/GPU agreement tests
+#   make test-unit       the unit tests alone, on the CPU backend
 #   make bench           GPU benchmarks (needs a CUDA device)
 #   make install PREFIX=/usr/local    make uninstall PREFIX=/usr/local
 #   make help            this list, and the pipeline's goals and options
 #   make V=1             the full commands instead of one line per step
-#   make SANITIZE=1 test AddressSanitizer + UndefinedBehaviorSanitizer
+#   make SANITIZE=1 BUILD=build-san test    AddressSanitizer + UndefinedBehaviorSanitizer
+#                        on the library, the tools and the tests (unit and CLI); the Python
+#                        module and flow-studio only with PYMODULE=1 (they then need
+#                        LD_PRELOAD=$(cc -print-file-name=libasan.so))
 #   make fuzz            libFuzzer on every file reader, FUZZ_TIME seconds each (needs
 #                        clang; docs/FUZZING.md); make fuzz-smoke: FUZZ_RUNS inputs each
 #   make CUDA=0          force a CPU-only build;  make OPENCV=0: no OpenCV;
@@ -72,8 +76,11 @@ PY_INFO := $(shell $(PYTHON) -c 'import importlib.util as u, os, sysconfig as s;
 PY_INCLUDE := $(word 1,$(PY_INFO))
 PY_EXT     := $(word 3,$(PY_INFO))
 PY_VERSION := $(word 4,$(PY_INFO))
+# Under SANITIZE=1 the module is left out unless PYMODULE=1 asks for it: an
+# interpreter loads a sanitized extension only with the ASan runtime
+# preloaded (SAN_PRELOAD).
 ifeq ($(origin PYMODULE),undefined)
-  PYMODULE := $(if $(filter-out -,$(PY_INCLUDE)),$(if $(filter True,$(word 2,$(PY_INFO))),1,0),0)
+  PYMODULE := $(if $(filter 1,$(SANITIZE)),0,$(if $(filter-out -,$(PY_INCLUDE)),$(if $(filter True,$(word 2,$(PY_INFO))),1,0),0))
 endif
 ifeq ($(CUDA),1)
   # nvcc may be a wrapper script outside the toolkit (/usr/local/bin/nvcc):
@@ -108,6 +115,9 @@ ifeq ($(SANITIZE),1)
   ALL_CFLAGS += $(SANFLAGS)
   ALL_CXXFLAGS += $(SANFLAGS)
   LDLIBS     += $(SANFLAGS)
+  # what runs the sanitized Python module: the compiler's ASan runtime first
+  # in the interpreter's libraries, and no leak report of the interpreter's
+  SAN_PRELOAD = LD_PRELOAD=$(shell $(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0
 endif
 
 # ---- sources: each directory is one part of the architecture ---------------
@@ -175,7 +185,7 @@ BENCH_SRC  := $(wildcard tests/bench/bench_*.c)
 TEST_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) $(GPU_SRC:tests/gpu/%.c=$(BUILD)/tests/gpu_%)
 BENCH_BINS := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/%)
 
-.PHONY: all lib tools man python studio tests test test-gpu bench install uninstall help clean config FORCE \
+.PHONY: all lib tools man python studio tests test test-unit test-gpu bench install uninstall help clean config FORCE \
         fuzz fuzz-smoke fuzz-build fuzz-bins
 # A failed recipe must not leave a half-made target that looks up to date.
 .DELETE_ON_ERROR:
@@ -274,9 +284,10 @@ man: $(MAN_PAGES)
 $(BUILD)/man/man1/%.1: $(BUILD)/bin/% scripts/man-page.sh scripts/man-page.awk
 	@mkdir -p $(dir $@)
 	@$(call step,GEN,$@)
-	$(Q)sh scripts/man-page.sh $< $(filter-out $*,$(TOOLS)) $(wildcard docs/$*.md) docs/FORMATS.md >$@
-# flow-studio's --help is in its sources
+	$(Q)$(MAN_ENV) sh scripts/man-page.sh $< $(filter-out $*,$(TOOLS)) $(wildcard docs/$*.md) docs/FORMATS.md >$@
+# flow-studio's --help is in its sources; it loads the module
 $(BUILD)/man/man1/flow-studio.1: $(STUDIO_PY)
+$(BUILD)/man/man1/flow-studio.1: MAN_ENV = $(SAN_PRELOAD)
 
 # ---- the Python module ------------------------------------------------------
 # numpy's headers: asked of numpy once, when an extension object is compiled.
@@ -338,6 +349,10 @@ test: tests
 	fi
 	@FLOW_DEVICE=cpu $(TEST_ENV) FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_RUNS) \
 	    scripts/run-tests.sh cpu
+
+# The unit tests alone, on the CPU backend (CI runs them under SANITIZE=1).
+test-unit: $(TEST_BINS)
+	@FLOW_DEVICE=cpu $(TEST_ENV) scripts/run-tests.sh cpu unit
 
 # The same unit tests on CUDA, plus the agreement tests (tests/gpu/).
 test-gpu: tests

@@ -58,7 +58,8 @@ static void on_workflow(void *user, const char *name, const float *data, int wid
 int report_failure(flow_status s, const char *doing, const char *why)
 {
     cli_error("%s: %s", doing, *why ? why : flow_status_str(s));
-    return s == FLOW_ERR_SIZE ? CLI_EXIT_IO : CLI_EXIT_COMPUTE;
+    /* a frame of another size, or one whose values the library refuses */
+    return s == FLOW_ERR_SIZE || s == FLOW_ERR_INVALID ? CLI_EXIT_IO : CLI_EXIT_COMPUTE;
 }
 
 int compute_failure(flow_status s, const char *doing)

@@ -82,7 +82,8 @@ static int write_timing(const track_options *o, const ftimer *tm, const flow_dev
 static int tracker_failure(flow_status s, const char *frame)
 {
     cli_error("%s: %s", frame, *flow_last_error() ? flow_last_error() : flow_status_str(s));
-    return s == FLOW_ERR_SIZE ? CLI_EXIT_IO : CLI_EXIT_COMPUTE;
+    /* a frame of another size, or one whose values the library refuses */
+    return s == FLOW_ERR_SIZE || s == FLOW_ERR_INVALID ? CLI_EXIT_IO : CLI_EXIT_COMPUTE;
 }
 
 /* One frame: track, write its rows, draw it, read the next one into frame

@@ -1,11 +1,12 @@
 #!/bin/sh
-# run-tests.sh MODE -- runs every unit test binary (MODE cuda adds the GPU
-# agreement tests), every CLI test script and the Python module's and
-# flow-studio's tests (pytest on tests/python, with $PYTHON, when PYMODULE
-# is 1; the browser test needs chromium and chromedriver), then prints
-# one total line "N passed, N failed" that CI reads.  Exit status 1 when
-# anything failed.
+# run-tests.sh MODE [unit] -- runs every unit test binary (MODE cuda adds
+# the GPU agreement tests), every CLI test script and the Python module's
+# and flow-studio's tests (pytest on tests/python, with $PYTHON, when
+# PYMODULE is 1; the browser test needs chromium and chromedriver), then
+# prints one total line "N passed, N failed" that CI reads.  With `unit`,
+# the unit test binaries alone.  Exit status 1 when anything failed.
 mode=$1
+scope=${2:-all}
 build=${BUILD:-build}
 if [ "${SANITIZE:-0}" = 1 ]; then
     # The CUDA runtime maps memory where ASan keeps its shadow gap.
@@ -39,7 +40,7 @@ for t in $bins; do
         echo "  FAIL $(basename "$t"): exit status $rc"
     fi
 done
-for t in tests/cli/*.sh; do
+for t in $([ "$scope" = unit ] || echo tests/cli/*.sh); do
     [ -e "$t" ] || continue
     echo "== $(basename "$t")"
     BUILD="$build" sh "$t" >"$log" 2>&1
@@ -60,9 +61,11 @@ tally_pytest() {
     failed=$((failed + $(count failed) + $(count 'errors?')))
     skipped=$((skipped + $(count skipped)))
 }
-echo "== tests/python [pytest, $FLOW_DEVICE]"
+[ "$scope" = unit ] || echo "== tests/python [pytest, $FLOW_DEVICE]"
 python=${PYTHON:-python3}
-if [ "${PYMODULE:-0}" != 1 ]; then
+if [ "$scope" = unit ]; then
+    : # the unit tests alone
+elif [ "${PYMODULE:-0}" != 1 ]; then
     skipped=$((skipped + 1))
     echo "  skip tests/python: the Python module is not built (python3-dev and python3-numpy)"
 elif [ "${SANITIZE:-0}" = 1 ]; then

@@ -443,8 +443,12 @@ static flow_status submit_checked(flow_context *ctx, const flow_image *f, const 
     return s;
 }
 
+/* A float frame's values are checked before anything is queued: an 8-bit
+ * frame needs no check (flow_context_submit8). */
 flow_status flow_context_submit(flow_context *ctx, const flow_image *frame, flow_field *out)
 {
+    FLOW_TRY(check_frame(ctx, frame, "submitted"));
+    FLOW_TRY(flow_image_check_values(frame, out ? "second frame" : "first frame"));
     return submit_checked(ctx, frame, NULL, out);
 }
 
@@ -493,6 +497,8 @@ flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const 
     FLOW_TRY(check_frame(ctx, f1, "first"));
     FLOW_TRY(check_frame(ctx, f2, "second"));
     FLOW_TRY(check_output(ctx, out));
+    FLOW_TRY(flow_image_check_values(f1, "first frame"));
+    FLOW_TRY(flow_image_check_values(f2, "second frame"));
     forget_frames(ctx);
     FLOW_TRY(submit_checked(ctx, f1, NULL, NULL));
     FLOW_TRY(submit_checked(ctx, f2, NULL, out));
@@ -507,6 +513,7 @@ flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next,
                                            "compute holds a first frame");
     FLOW_TRY(check_frame(ctx, next, "next"));
     FLOW_TRY(check_output(ctx, out));
+    FLOW_TRY(flow_image_check_values(next, "second frame"));
     FLOW_TRY(submit_checked(ctx, next, NULL, out));
     return flow_context_collect(ctx, NULL, NULL);
 }

@@ -409,6 +409,7 @@ flow_status flow_tracker_next(flow_tracker *t, const flow_image *frame)
     if (frame->channels != 1 && frame->channels != 3)
         return flow_fail(FLOW_ERR_INVALID, "frame with %d channels: expected 1 or 3",
                          frame->channels);
+    FLOW_TRY(flow_image_check_values(frame, "frame"));
     const int next = t->frames == 0 ? 0 : 1 - t->cur;
     t->next = next;
     FLOW_TRY(upload_frame(t, &t->pyr[next], frame));

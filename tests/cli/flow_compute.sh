@@ -278,6 +278,31 @@ if "$FC" --version | grep -q '^OpenCV: yes'; then
     expect "corrupt BMP" 2 err "^flow-compute: corrupt.bmp: OpenCV cannot decode" $FCC corrupt.bmp corrupt.bmp -o x.flo
     check "corrupt BMP: one line on stderr" '[ "$(wc -l <err)" -eq 1 ]'
 fi
+# float frames (PFM, through OpenCV) whose values the library refuses: the
+# frame, the value and its pixel named, exit 2, nothing written
+if "$FC" --version | grep -q '^OpenCV: yes'; then
+    # pfm FILE BYTES: a 16x12 gray PFM of zeros whose float 133 (row 8 of the
+    # file, which counts rows from the bottom: pixel (5, 3)) is BYTES
+    pfm() {
+        { printf 'Pf\n16 12\n-1.0\n'; head -c 532 /dev/zero; printf "$2"; head -c 232 /dev/zero; } >"$1"
+    }
+    pfm zero.pfm '\000\000\000\000'
+    pfm nan.pfm '\000\000\300\177'
+    pfm inf.pfm '\000\000\200\377'
+    pfm huge.pfm '\312\362\111\161' # 1e30, read as 1e30 * 255
+    expect "PFM pair" 0 err EMPTY $FCC -q -m hs zero.pfm zero.pfm -o pfm.flo
+    check "PFM pair: flow" 'is_flo pfm.flo 16 12'
+    expect "NaN in the second frame" 2 err \
+        "^flow-compute: zero.pfm -> nan.pfm: second frame has a non-finite value \(nan\) at pixel \(5, 3\), channel 0" \
+        $FCC -m hs zero.pfm nan.pfm -o x.flo
+    expect "-Inf in the first frame" 2 err \
+        "^flow-compute: inf.pfm.*: first frame has a non-finite value \(-inf\) at pixel \(5, 3\), channel 0" \
+        $FCC inf.pfm zero.pfm -o x.flo
+    expect "1e30 in a sequence" 2 err \
+        "zero.pfm -> huge.pfm: second frame has the value 2.55e\+32 at pixel \(5, 3\), channel 0: expected values of magnitude at most 1e\+06" \
+        $FCC -m dis zero.pfm zero.pfm huge.pfm -o "seq%d.flo"
+    check "1e30 in a sequence: no flow into it" '[ ! -e seq1.flo ]'
+fi
 check "no output after bad frames" '[ ! -e x.flo ]'
 expect "unwritable output" 2 err "nonexistent-dir/x.flo" $FCC f0.png f1.png -o nonexistent-dir/x.flo
 

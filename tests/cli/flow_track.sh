@@ -193,6 +193,15 @@ check "corrupt frame: no tracks, no temporary file" 'no_output x.csv'
 expect "frames of different sizes" 2 err "small.png: frame is 32x24 but f0.png is 96x72" \
     $FTC -q f0.png f1.png small.png -o x.csv
 check "frames of different sizes: no tracks" 'no_output x.csv'
+if "$FT" --version | grep -q '^OpenCV: yes'; then
+    # a 16x12 gray PFM of zeros with NaN at pixel (5, 3) (float 133 of the
+    # file, whose rows run from the bottom)
+    { printf 'Pf\n16 12\n-1.0\n'; head -c 532 /dev/zero; printf '\000\000\300\177'; head -c 232 /dev/zero; } >nan.pfm
+    expect "NaN in a float frame" 2 err \
+        "^flow-track: nan.pfm: frame has a non-finite value \(nan\) at pixel \(5, 3\), channel 0" \
+        $FTC -q nan.pfm nan.pfm -o x.csv
+    check "NaN in a float frame: no tracks" 'no_output x.csv'
+fi
 expect "missing pattern" 2 err "nothing7.png: no such frame" $FTC -q "nothing%d.png" --first 7 -o x.csv
 expect "unwritable output" 2 err "nonexistent-dir/x.csv" $FTC -q f0.png f1.png -o nonexistent-dir/x.csv
 cp t.csv keep.csv

@@ -137,3 +137,32 @@ def test_library_failure_raises_error(tmp_path):
         fp.read_flow(missing)
     assert isinstance(e.value, RuntimeError)
     assert e.value.status == "input/output error"
+
+
+@pytest.mark.parametrize("value, said", [
+    (np.nan, r"a non-finite value \(nan\)"),
+    (-np.inf, r"a non-finite value \(-inf\)"),
+    (1e30, r"the value 1e\+30"),
+])
+@pytest.mark.parametrize("which", ["first", "second"])
+def test_non_finite_frames_are_refused(translation, device, value, said, which):
+    frames = [f.copy() for f in translation.frames[:2]]
+    frames[which == "second"][20:30, 30:40] = value  # rows 20..29, columns 30..39
+    with pytest.raises(fp.Error, match=f"{which} frame has {said} at pixel \\(30, 20\\), "
+                                       "channel 0") as e:
+        fp.compute(*frames, method="hs", device=device)
+    assert e.value.status == "invalid argument"
+
+
+def test_a_refused_frame_changes_nothing(rotation_rgb, device):
+    f1, f2 = rotation_rgb.frames[:2]
+    bad = f2.copy()
+    bad[5, 7, 2] = np.nan
+    with fp.Context("clg-nl", device=device) as ctx:
+        want = ctx.compute(f1, f2)
+        assert ctx.next(f1) is not None
+        with pytest.raises(fp.Error, match=r"second frame .*\(nan\) at pixel \(7, 5\), channel 2"):
+            ctx.next(bad)
+        with pytest.raises(fp.Error, match=r"second frame .*\(nan\) at pixel \(7, 5\), channel 2"):
+            ctx.compute(f1, bad)
+        assert np.array_equal(ctx.compute(f1, f2), want)

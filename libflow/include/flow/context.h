@@ -52,7 +52,18 @@ const flow_params *flow_context_params(const flow_context *ctx);
 void flow_context_set_observer(flow_context *ctx, const flow_observer *obs);
 
 /* The flow from f1 to f2 (both of the context's size and channels) into out
- * (of the context's size; allocate it once with flow_field_alloc). */
+ * (of the context's size; allocate it once with flow_field_alloc).
+ *
+ * Every float frame given to a context (compute, compute_next, submit) must
+ * hold finite values of magnitude at most FLOW_IMAGE_VALUE_MAX (image.h:
+ * beyond it the methods' products overflow float).  A frame that does not
+ * is refused with FLOW_ERR_INVALID before any device work, the detail
+ * naming the frame (the pair's first or second), the first bad value and
+ * its pixel: "second frame has a non-finite value (nan) at pixel (3, 4),
+ * channel 0: ...".  A method has no notion of unknown pixels in its input:
+ * give it finite values (fill the holes) instead.  The check is one read of
+ * the host frame; 8-bit frames (submit8) need none.  A frame refused by a
+ * check (size, channels, values) changes nothing in the context. */
 flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const flow_image *f2,
                                  flow_field *out);
 /* The next pair of a sequence: the flow from the second frame of the last

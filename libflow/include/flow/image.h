@@ -32,6 +32,28 @@ typedef struct flow_image {
 flow_status flow_image_alloc(flow_image *img, int width, int height, int channels);
 void flow_image_free(flow_image *img);
 
+/* The largest magnitude of a value in a frame that a context
+ * (flow_context_compute, flow_context_submit, ...) or a tracker
+ * (flow_tracker_next) computes on: a float frame holding NaN, an infinity
+ * or a value beyond it is refused with FLOW_ERR_INVALID before any work
+ * (8-bit frames always fit).  Why 1e6: the methods compute in float
+ * (largest value 3.4e38) on products of the values.  For values of
+ * magnitude B, a derivative is at most 1.5 B (the stencil (1, -8, 0, 8,
+ * -1)/12), a second derivative 2.25 B, an entry of the motion tensor
+ * (products summed over three channels, averaged over windows) at most
+ * about 15 B^2, and the highest products are of the fourth degree (2x2
+ * determinants, squared residuals): (15 B^2)^2, 2.3e26 at B = 1e6, which
+ * leaves a factor 1e12 for sums over windows and frames; at B = 1e7 that
+ * factor would be 1e8, less than the pixel count of a large frame.  Frames
+ * on the 0..255 scale, and HDR frames, are far within it. */
+#define FLOW_IMAGE_VALUE_MAX 1e6
+/* FLOW_OK when every value of img is finite and of magnitude at most
+ * FLOW_IMAGE_VALUE_MAX; else FLOW_ERR_INVALID with a detail naming `what`
+ * ("second frame"), the first such value in memory order, its pixel (x, y)
+ * and channel: "second frame has a non-finite value (nan) at pixel (3, 4),
+ * channel 0: ...". */
+flow_status flow_image_check_values(const flow_image *img, const char *what);
+
 /* An image with 8-bit samples as 8-bit files store it: channels interleaved
  * (R, G, B of a pixel together), rows packed: sample c of pixel (x, y) is
  * data[(y * width + x) * channels + c].  A quarter of a float image's bytes:

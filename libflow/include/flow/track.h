@@ -113,7 +113,9 @@ int flow_tracker_used_graph(const flow_tracker *t);
 /* The next frame: the first call selects features in it (all new); every
  * later call tracks the live features into it, then (with replace) selects
  * new ones where features were lost.  FLOW_ERR_SIZE for a frame of another
- * size. */
+ * size; FLOW_ERR_INVALID, before any work, for a frame holding NaN, an
+ * infinity or a value beyond FLOW_IMAGE_VALUE_MAX (flow_image_check_values
+ * names the first). */
 flow_status flow_tracker_next(flow_tracker *t, const flow_image *frame);
 /* The rows of the last frame, *n of them: every feature followed into it
  * or lost in it, then the new ones; by slot, so a feature keeps its place
