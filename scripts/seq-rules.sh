@@ -6,7 +6,7 @@
 #   frame_000.png ...      the frames, PNG: links to PNG sources, conversions
 #                          (ImageMagick) of other formats
 #   gt_000.flo             ground truth of pair 000: a link to a .flo source,
-#                          a conversion (flow-tool convert) of .F and .pcm
+#                          a conversion (flow-tool convert) of .F, .pcm, .pfm
 #   mask_000.png           evaluation mask of pair 000, like the frames
 #   gt_000.png, gt_000-vectors.png   the ground truth's pictures (flow-tool),
 #   gt_000.scale           on this scale (scripts/flow-scale.sh)
@@ -70,7 +70,7 @@ END {
     for (i in gt) {
         if (i + 0 >= nfr - 1) { printf "%s:%d: ground truth of pair %d, but the %d frames make pairs 0..%d\n", label, gtl[i], i, nfr, nfr - 2 > "/dev/stderr"; exit 2 }
         e = ext(gt[i])
-        if (e != "flo" && e != "f" && e != "pcm") { printf "%s:%d: \"%s\" is not a flow file (.flo, .F, .pcm)\n", label, gtl[i], gt[i] > "/dev/stderr"; exit 2 }
+        if (e != "flo" && e != "f" && e != "pcm" && e != "pfm") { printf "%s:%d: \"%s\" is not a flow file (.flo, .F, .pcm, .pfm)\n", label, gtl[i], gt[i] > "/dev/stderr"; exit 2 }
         if (!exists(gt[i])) { printf "%s:%d: no file \"%s\"\n", label, gtl[i], gt[i] > "/dev/stderr"; exit 2 }
     }
     for (i in mask) {

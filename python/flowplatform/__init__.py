@@ -25,6 +25,7 @@ from ._flowplatform import (
     applies,
     color_legend,
     default_method,
+    flow_formats,
     flow_to_color,
     has_cuda,
     has_opencv,
@@ -42,8 +43,8 @@ from ._flowplatform import error as _error
 __version__ = version
 __all__ = [
     "Context", "Error", "ErrorStats", "ParameterError", "Video", "applies", "color_legend",
-    "compute", "default_method", "error", "flow_to_color", "has_cuda", "has_opencv", "methods",
-    "read_flow", "read_image", "read_params", "schema", "write_flow", "write_image",
+    "compute", "default_method", "error", "flow_formats", "flow_to_color", "has_cuda",
+    "has_opencv", "methods", "read_flow", "read_image", "read_params", "schema", "write_flow", "write_image",
 ]
 
 

@@ -104,6 +104,7 @@ extern PyTypeObject fp_context_type;
 
 PyObject *fp_read_flow(PyObject *self, PyObject *args);
 PyObject *fp_write_flow(PyObject *self, PyObject *args);
+PyObject *fp_flow_formats(PyObject *self, PyObject *noargs);
 PyObject *fp_read_image(PyObject *self, PyObject *args);
 PyObject *fp_write_image(PyObject *self, PyObject *args);
 /* read_params(path) -> (method, {name: value}): a .params file through

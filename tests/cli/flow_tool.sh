@@ -59,11 +59,11 @@ expect "version" 0 out "^flow-tool [0-9]+\.[0-9]+\.[0-9]+ \(libflow [0-9]+\.[0-9
 expect "no command" 1 err "^flow-tool: no command given" "$FT"
 expect "unknown command" 1 err "unknown command 'frobnicate'" "$FT" frobnicate
 expect "unknown command usage" 1 err "^usage: flow-tool" "$FT" frobnicate
-for c in convert error fb-check color legend vectors blend mix montage info frames; do
+for c in convert error fb-check color legend vectors blend mix montage info frames formats; do
     expect "$c --help" 0 out "^usage: flow-tool $c" "$FT" $c --help
     expect "$c --help exit status" 0 out "Exit status: 0 ok, 1 usage" "$FT" $c -h
     expect "$c unknown option" 1 err "^flow-tool: $c: unknown option '--bogus'" "$FT" $c --bogus
-    expect "$c missing argument" 1 err "$c: missing argument" "$FT" $c
+    [ "$c" = formats ] || expect "$c missing argument" 1 err "$c: missing argument" "$FT" $c
 done
 for c in error fb-check color vectors blend mix; do
     expect "$c --help defaults" 0 out "\[default: " "$FT" $c --help
@@ -90,10 +90,50 @@ expect "convert warns of the .F marker" 0 err "1 known vector\(s\) equal to \(10
     "$FT" convert "$T/marker.flo" "$T/marker.F"
 expect "convert upper-case extensions" 0 out EMPTY "$FT" convert "$T/est.flo" "$T/A.FLO"
 if cmp -s "$T/est.flo" "$T/A.FLO"; then ok; else bad ".flo -> .FLO differs"; fi
-expect "convert to unknown extension" 2 err "out.txt: unknown flow file extension \(expected .flo, .F or .pcm\)" \
+expect "convert to unknown extension" 2 err "out.txt: unknown flow file extension \(expected .flo, .F, .pcm, .pfm or .png\)" \
     "$FT" convert "$T/est.flo" "$T/out.txt"
 expect "convert into a missing directory" 2 err "nodir/out.flo: cannot write" \
     "$FT" convert "$T/est.flo" "$T/nodir/out.flo"
+
+# ---- the table of formats, KITTI .png and .pfm ------------------------------------
+expect "formats lists KITTI" 0 out "^png	KITTI 16-bit flow PNG	" "$FT" formats
+check "formats: the extensions, in order" \
+    '[ "$("$FT" formats | cut -f1 | tr "\n" " ")" = "flo F pcm pfm png " ]'
+expect "formats takes no argument" 1 err "too many arguments" "$FT" formats x
+expect "version names the formats" 0 out "^flow formats: .flo, .F, .pcm, .pfm or .png$" "$FT" --version
+# est.flo's vectors are multiples of 1/64: through KITTI .png byte for byte
+expect "convert flo->png (KITTI)" 0 out EMPTY "$FT" convert "$T/est.flo" "$T/k.png"
+# IHDR: 2 x 2, 16 bits, colour type 2 (RGB)
+check "KITTI png: 2x2, 16-bit RGB" \
+    '[ "$(png_size "$T/k.png")" = "2 2" ] && [ "$(od -An -tu1 -j24 -N2 "$T/k.png" | tr -s " ")" = " 16 2" ]'
+expect "info on a KITTI png" 0 out "^format: .png \(KITTI 16-bit flow PNG\)$" "$FT" info "$T/k.png"
+expect "convert png->flo" 0 out EMPTY "$FT" convert "$T/k.png" "$T/k.flo"
+if cmp -s "$T/est.flo" "$T/k.flo"; then ok; else bad "flo->png->flo is not byte for byte"; fi
+expect "convert keeps unknown (.png)" 0 out EMPTY "$FT" convert "$T/unk.flo" "$T/unk.png"
+expect "unknown after .png" 0 out "^unknown: 1 \(50.00%\)" "$FT" info "$T/unk.png"
+F1000='\000\000\172\104' # 1000.0
+flo "$I2" "$I1" "$F0$F0" "$F1000$F1" >"$T/far.flo"
+expect "png: a vector out of range" 2 err "far.png: pixel \(1, 0\): u = 1000 is outside what a KITTI flow PNG holds" \
+    "$FT" convert "$T/far.flo" "$T/far.png"
+check "png: nothing written after a refusal" '[ ! -e "$T/far.png" ]'
+expect "an 8-bit png is not a flow" 0 out EMPTY "$FT" color "$T/est.flo" "$T/picture.png"
+expect "an 8-bit png given as a flow" 2 err "picture.png: a PNG of 3 channel\(s\) of 8 bits, not a KITTI flow PNG" \
+    "$FT" info "$T/picture.png"
+# a big-endian 1x2 PFM (positive scale), rows from the bottom: (3, 4) then (1, 0)
+B0='\000\000\000\000' B1='\077\200\000\000' B3='\100\100\000\000' B4='\100\200\000\000'
+printf "PF\n1 2\n1.0\n$B3$B4$B0$B1$B0$B0" >"$T/be.pfm"
+expect "convert pfm->flo (big-endian)" 0 out EMPTY "$FT" convert "$T/be.pfm" "$T/be.flo"
+flo "$I1" "$I2" "$F1$F0" "$F3$F4" >"$T/be-want.flo"
+if cmp -s "$T/be.flo" "$T/be-want.flo"; then ok; else bad "big-endian .pfm read wrong"; fi
+expect "convert flo->pfm" 0 out EMPTY "$FT" convert "$T/est-nan.flo" "$T/nan.pfm"
+if [ "$(head -c 10 "$T/nan.pfm" | od -An -c | tr -d ' \n')" = 'PF\n22\n-1\n' ]; then ok
+else bad ".pfm header: $(head -c 10 "$T/nan.pfm" | od -An -c)"; fi
+expect "convert pfm->flo" 0 out EMPTY "$FT" convert "$T/nan.pfm" "$T/nan.flo"
+if cmp -s "$T/est-nan.flo" "$T/nan.flo"; then ok; else bad "flo->pfm->flo (with NaN) is not byte for byte"; fi
+printf 'Pf\n1 1\n-1\n\000\000\000\000' >"$T/gray.pfm"
+expect "a one-channel pfm" 2 err "gray.pfm: a one-channel PFM \(\"Pf\"\), not a flow" "$FT" info "$T/gray.pfm"
+head -c 30 "$T/nan.pfm" >"$T/trunc.pfm"
+expect "truncated .pfm" 2 err "trunc.pfm: truncated" "$FT" info "$T/trunc.pfm"
 
 # ---- bad inputs (any subcommand that reads a flow file) ---------------------------
 expect "missing file" 2 err "^flow-tool: .*missing.flo: cannot open: No such file" "$FT" info "$T/missing.flo"
@@ -449,6 +489,16 @@ if [ -f "$R" ]; then
     check "rubberwhale montage: 1784x844" '[ "$(png_size "$T/rwm.png")" = "1784 844" ]'
 else
     skip "evaluation data (RubberWhale) absent"
+fi
+K="$DATA/kitti2012/training/flow_noc/000045_10.png"
+if [ -f "$K" ]; then
+    expect "kitti info" 0 out "^size: 1241 x 376 \(466616 vectors\)$" "$FT" info "$K"
+    expect "kitti format" 0 out "^format: .png \(KITTI 16-bit flow PNG\)$" "$FT" info "$K"
+    expect "kitti -> pfm" 0 out EMPTY "$FT" convert "$K" "$T/kitti.pfm"
+    expect "kitti self error through pfm" 0 out "^0,0,0,0,0,0,0,104330,466616,0,362286,0" \
+        "$FT" error --csv "$T/kitti.pfm" "$K"
+else
+    skip "evaluation data (KITTI 2012) absent"
 fi
 
 harness_report
