@@ -18,7 +18,8 @@
 
 static const char usage_line[] =
     "flow-tool error [--mask MASK] [--invalid MAP] [--occlusions MAP | --noc FLOW]\n"
-    "                [--objmap MAP] [--csv] [--aae FILE] [--aee FILE] EST GT";
+    "                [--objmap MAP] [--csv] [--aae FILE] [--aee FILE] [--picture OUT.png]\n"
+    "                EST GT";
 
 static void help(void)
 {
@@ -69,6 +70,12 @@ static void help(void)
            "                   px*, fl* as percentages) [default: human-readable]\n"
            "      --aae FILE   also write the AAE alone to FILE (\"%%.6f\\n\")\n"
            "      --aee FILE   also write the AEE alone to FILE\n"
+           "  -p, --picture OUT.png  also write KITTI's error picture: each scored\n"
+           "                   pixel coloured by min(EE / 3, 20 EE / |gt|) on the\n"
+           "                   devkit's log scale of ten colours (dark blue below\n"
+           "                   0.0625, pale yellow up to 1 = Fl's threshold, dark red\n"
+           "                   from 16 on), at half brightness where occluded\n"
+           "                   (--occlusions, --noc), black where not scored\n"
            "  -h, --help       this help\n"
            "\n"
            "Exit status: 0 ok, 1 usage, 2 input/output (unreadable or mismatched\n"
@@ -191,9 +198,10 @@ static void print_csv(const flow_error_measures *m, const error_inputs *in)
     printf(",%ld\n", m->invalid);
 }
 
-/* The --aae and --aee files ("%.6f\n"; a NULL path: none), one result:
- * both appear or neither (tools-common/outputs.h). */
-static int write_numbers(const char *const path[2], const double value[2])
+/* The --aae and --aee files ("%.6f\n"; a NULL path: none) and the
+ * --picture, one result: all appear or none (tools-common/outputs.h). */
+static int write_outputs(const char *const path[2], const double value[2],
+                         const char *picture_path, const flow_image *picture)
 {
     output_group *g = NULL;
     int rc = output_group_create(&g);
@@ -202,6 +210,13 @@ static int write_numbers(const char *const path[2], const double value[2])
         snprintf(number, sizeof number, "%.6f\n", value[i]);
         if (path[i] && (rc = output_group_add(g, path[i], tmp, sizeof tmp)) == CLI_EXIT_OK)
             rc = tool_write_text(tmp, path[i], number);
+    }
+    char tmp[OUTPUT_NAME_MAX];
+    if (rc == CLI_EXIT_OK && picture_path &&
+        (rc = output_group_add(g, picture_path, tmp, sizeof tmp)) == CLI_EXIT_OK) {
+        const flow_status s = flow_image_write(tmp, picture);
+        if (s != FLOW_OK)
+            rc = output_report(s, tmp, picture_path);
     }
     if (rc == CLI_EXIT_OK)
         rc = output_group_commit(g);
@@ -274,13 +289,14 @@ int cmd_error(int argc, char **argv)
                                          {"csv", no_argument, NULL, 'c'},
                                          {"aae", required_argument, NULL, OPT_AAE},
                                          {"aee", required_argument, NULL, OPT_AEE},
+                                         {"picture", required_argument, NULL, 'p'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     error_inputs in = {0};
-    const char *aae_path = NULL, *aee_path = NULL;
+    const char *aae_path = NULL, *aee_path = NULL, *picture_path = NULL;
     int csv = 0, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:i:o:n:b:ch", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:i:o:n:b:p:ch", opts, NULL)) != -1) {
         switch (c) {
         case 'm': in.mask = optarg; break;
         case 'i': in.invalid = optarg; break;
@@ -290,6 +306,7 @@ int cmd_error(int argc, char **argv)
         case 'c': csv = 1; break;
         case OPT_AAE: aae_path = optarg; break;
         case OPT_AEE: aee_path = optarg; break;
+        case 'p': picture_path = optarg; break;
         case 'h': help(); return CLI_EXIT_OK;
         default: return tool_bad_option(c, argv, usage_line, "error");
         }
@@ -312,6 +329,7 @@ int cmd_error(int argc, char **argv)
     }
     flow_error_measures m;
     memset(&m, 0, sizeof m);
+    flow_image picture = {0};
     if (est.width != gt.width || est.height != gt.height) {
         cli_error("estimate %s is %dx%d but the ground truth %s is %dx%d: sizes must match",
                   est_path, est.width, est.height, gt_path, gt.width, gt.height);
@@ -323,18 +341,25 @@ int cmd_error(int argc, char **argv)
         } else if (m.all.scored == 0) {
             say_nothing_scored(&m, &in, est_path, gt_path);
             rc = CLI_EXIT_IO;
+        } else if (picture_path &&
+                   (s = flow_render_kitti_error(&est, &gt, &regions, &picture)) != FLOW_OK) {
+            rc = tool_fail(est_path, s);
         }
     }
     free_regions(&regions, &noc);
     flow_field_free(&est);
     flow_field_free(&gt);
-    if (rc)
+    if (rc) {
+        flow_image_free(&picture);
         return rc;
+    }
     if (csv)
         print_csv(&m, &in);
     else
         print_human(&m, &in);
     const char *const paths[2] = {aae_path, aee_path};
     const double values[2] = {m.all.aae, m.all.aee};
-    return write_numbers(paths, values);
+    rc = write_outputs(paths, values, picture_path, &picture);
+    flow_image_free(&picture);
+    return rc;
 }
