@@ -25,10 +25,13 @@ I1='\001\000\000\000' I2='\002\000\000\000'
 flo() { printf 'PIEH'; printf "$1$2"; shift 2; for p in "$@"; do printf "$p"; done; }
 # est: (1,0) (0,0) (3,4) (1,1); gt: (0,0) (0,0) (0,0) (1,1)
 #   AE 45, 0, acos(1/sqrt 26) = 78.690067..., 0 -> AAE 30.922517, sd 33.137285
-#   EE 1, 0, 5, 0 -> AEE 1.5, sd sqrt(4.25) = 2.061553; over 1 px: 1 of 4
+#   EE 1, 0, 5, 0 -> AEE 1.5, sd sqrt(4.25) = 2.061553; over 1 px: 1 of 4;
+#   over 3 px: 1 (25%); over 5 px: none (5 is not over); Fl: pixel 2 (5 > 3,
+#   5 > 0.05 * 0): 25%; every |gt| below 10: s0-10 = AEE
 flo "$I2" "$I2" "$F1$F0" "$F0$F0" "$F3$F4" "$F1$F1" >"$T/est.flo"
 flo "$I2" "$I2" "$F0$F0" "$F0$F0" "$F0$F0" "$F1$F1" >"$T/gt.flo"
 flo "$I2" "$I2" "$F0$F0" "$F0$F0" "$FUNK$F0" "$F1$F1" >"$T/gt-unknown.flo"
+flo "$I2" "$I2" "$F0$F0" "$F0$F0" "$FUNK$FUNK" "$F1$F1" >"$T/noc.flo" # pixel 2 occluded
 flo "$I2" "$I2" "$F1$F0" "$F0$FNAN" "$F3$F4" "$F1$F1" >"$T/est-nan.flo"
 flo "$I2" "$I2" "$FNAN$FNAN" "$FNAN$FNAN" "$FNAN$FNAN" "$FNAN$FNAN" >"$T/allnan.flo"
 flo "$I2" "$I1" "$F1$F0" "$F0$F0" >"$T/small.flo"     # 2x1: (1,0) (0,0)
@@ -43,6 +46,9 @@ mkdir "$T/dir.flo"
 printf 'P5\n2 2\n255\n\377\377\377\000' >"$T/mask.pgm"
 printf 'P5\n3 3\n255\n\377\377\377\377\377\377\377\377\377' >"$T/mask3.pgm"
 printf 'P5\n2 2\n255\n\000\000\000\000' >"$T/mask0.pgm"
+# regions, 2x2: pixel 2 (0,1) occluded / foreground; pixel 0 invalid
+printf 'P5\n2 2\n255\n\000\000\377\000' >"$T/occ.pgm"
+printf 'P5\n2 2\n255\n\377\000\000\000' >"$T/invalid.pgm"
 printf 'P5\n2 2\n255\n\144\144\144\144' >"$T/frame.pgm"
 printf 'P5\n3 3\n255\n\144\144\144\144\144\144\144\144\144' >"$T/frame3.pgm"
 
@@ -155,9 +161,9 @@ expect "error human" 0 out "^AAE: 30.9225 deg \(sd 33.1373\)" "$FT" error "$T/es
 expect "error AEE" 0 out "^AEE: 1.5000 px \(sd 2.0616, max 5.0000\)" "$FT" error "$T/est.flo" "$T/gt.flo"
 expect "error over 1 px" 0 out "^EE > 1 px: 25.00%" "$FT" error "$T/est.flo" "$T/gt.flo"
 expect "error scored" 0 out "^scored: 4 of 4 pixels" "$FT" error "$T/est.flo" "$T/gt.flo"
-expect "error csv" 0 out "^30.9225169,33.1372846,1.5,2.06155281,0.25,0.25,5,4,4,0,0,0$" \
+expect "error csv" 0 out "^30.9225169,33.1372846,1.5,2.06155281,0.25,0.25,5,4,4,0,0,0,25,25,0,25,,,,,,,,,1.5,,,,,,0$" \
     "$FT" error --csv "$T/est.flo" "$T/gt.flo"
-expect "error csv header" 0 out "^aae,aae_std,aee,aee_std,over1,over3,max_ee,scored,total,outside_mask,unknown_gt,unknown_est$" \
+expect "error csv header" 0 out "^aae,aae_std,aee,aee_std,over1,over3,max_ee,scored,total,outside_mask,unknown_gt,unknown_est,px1,px3,px5,fl,epe_noc,epe_occ,scored_noc,scored_occ,fl_noc,fl_occ,fl_bg,fl_fg,s0_10,s10_40,s40,d0_10,d10_60,d60_140,invalid$" \
     "$FT" error --csv "$T/est.flo" "$T/gt.flo"
 expect "error .aae/.aee files" 0 out "AAE" "$FT" error --aae "$T/r.aae" --aee "$T/r.aee" "$T/est.flo" "$T/gt.flo"
 if [ "$(cat "$T/r.aae")" = "30.922517" ] && [ "$(cat "$T/r.aee")" = "1.500000" ]; then ok
@@ -165,15 +171,62 @@ else bad ".aae/.aee contents: $(cat "$T/r.aae") $(cat "$T/r.aee")"; fi
 check "error --aae to standard output (a pipe, written directly)" \
     '"$FT" error --aae /dev/stdout "$T/est.flo" "$T/gt.flo" | grep -qx "30.922517"'
 # unknown ground truth at (0,1): scored 3; AE 45, 0, 0 -> 15; EE 1, 0, 0
-expect "error unknown gt" 0 out "^15,21.2132034,0.333333333,0.471404521,0,0,1,3,4,0,1,0$" \
+expect "error unknown gt" 0 out "^15,21.2132034,0.333333333,0.471404521,0,0,1,3,4,0,1,0,0,0,0,0,,,,,,,,,0.333333333,,,,,,0$" \
     "$FT" error --csv "$T/est.flo" "$T/gt-unknown.flo"
 expect "error unknown gt stated" 0 out "excluded: 1 unknown ground truth, 0 unknown estimate; no mask" \
     "$FT" error "$T/est.flo" "$T/gt-unknown.flo"
 # mask without pixel (1,1): scored 3, outside 1: AE 45, 0, 78.69 -> 41.230023
-expect "error with mask" 0 out "^41.2300225,32.2355004,2,2.1602469,0.333333333,0.333333333,5,3,4,1,0,0$" \
+expect "error with mask" 0 out "^41.2300225,32.2355004,2,2.1602469,0.333333333,0.333333333,5,3,4,1,0,0,33.3333333,33.3333333,0,33.3333333,,,,,,,,,2,,,,,,0$" \
     "$FT" error --csv --mask "$T/mask.pgm" "$T/est.flo" "$T/gt.flo"
 expect "error mask stated" 0 out "1 outside the mask .*mask.pgm" \
     "$FT" error --mask "$T/mask.pgm" "$T/est.flo" "$T/gt.flo"
+# occluded pixel 2: noc EE 1, 0, 0 (mean 1/3, no outlier), occ EE 5 (an
+# outlier); pixels 0, 1, 3 are 1, sqrt 2, 1 px from it: all in d0-10
+expect "error occlusions csv" 0 out ",25,25,0,25,0.333333333,5,3,1,0,100,,,1.5,,,0.333333333,,,0$" \
+    "$FT" error --csv --occlusions "$T/occ.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error occlusions stated" 0 out "^EPE noc: 0.3333 px over 3 pixels; occ: 5.0000 px over 1 pixels" \
+    "$FT" error --occlusions "$T/occ.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error Fl noc/occ" 0 out "^Fl noc: 0.00%; occ: 100.00%" \
+    "$FT" error --occlusions "$T/occ.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error distance buckets" 0 out "^EPE by distance to occlusion: d0-10 0.3333 px, d10-60 -, d60-140 -" \
+    "$FT" error --occlusions "$T/occ.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error noc flow as occlusions, no distances" 0 out ",25,25,0,25,0.333333333,5,3,1,0,100,,,1.5,,,,,,0$" \
+    "$FT" error --csv --noc "$T/noc.flo" "$T/est.flo" "$T/gt.flo"
+expect "error objmap" 0 out "^Fl bg: 0.00%; fg: 100.00%" \
+    "$FT" error --objmap "$T/occ.pgm" "$T/est.flo" "$T/gt.flo"
+# invalid pixel 0: AE 0, 78.690067, 0 and EE 0, 5, 0 left: AAE 26.230022,
+# sd 26.230022 sqrt 2; AEE 5/3, sd 5/3 sqrt 2
+expect "error invalid csv" 0 out "^26.2300225,37.0948536,1.66666667,2.3570226,0.333333333,0.333333333,5,3,4,0,0,0,33.3333333,33.3333333,0,33.3333333,,,,,,,,,1.66666667,,,,,,1$" \
+    "$FT" error --csv --invalid "$T/invalid.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error invalid stated" 0 out "excluded: 1 invalid in .*invalid.pgm, 0 unknown" \
+    "$FT" error --invalid "$T/invalid.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error human speed buckets" 0 out "^EPE by speed \|gt\|: s0-10 1.5000 px, s10-40 -, s40\+ -" \
+    "$FT" error "$T/est.flo" "$T/gt.flo"
+expect "error Fl" 0 out "^Fl \(EE > 3 px and > 5% of \|gt\|\): 25.00%" "$FT" error "$T/est.flo" "$T/gt.flo"
+expect "error no noc lines without occlusions" 0 out "^EE > 5 px: 0.00%" "$FT" error "$T/est.flo" "$T/gt.flo"
+check "error: no occlusion lines without occlusion maps" \
+    '! "$FT" error "$T/est.flo" "$T/gt.flo" | grep -q "noc\|distance\|Fl bg"'
+expect "error --occlusions and --noc" 1 err "give one" \
+    "$FT" error --occlusions "$T/occ.pgm" --noc "$T/noc.flo" "$T/est.flo" "$T/gt.flo"
+expect "error noc size mismatch" 2 err "noc ground truth .*small.flo is 2x1 but the ground truth .*gt.flo is 2x2" \
+    "$FT" error --noc "$T/small.flo" "$T/est.flo" "$T/gt.flo"
+expect "error occlusions size mismatch" 2 err "mask .*mask3.pgm is 3x3" \
+    "$FT" error --occlusions "$T/mask3.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error all invalid" 2 err "no pixel to score: of the 4 pixels, 1 are outside the mask .*mask.pgm, 3 invalid in .*frame.pgm, 0 have" \
+    "$FT" error --invalid "$T/frame.pgm" --mask "$T/mask.pgm" "$T/est.flo" "$T/gt.flo"
+# KITTI's picture: n = min(EE / 3, 20 EE / |gt|): 1/3, 0, 5/3, 0 -> the
+# devkit's colours of [0.25, 0.5), [0, 0.0625), [1, 2), [0, 0.0625); pixel 2
+# occluded: at half brightness, rounded down
+expect "error --picture" 0 out "^AAE" "$FT" error --picture "$T/kitti.ppm" "$T/est.flo" "$T/gt.flo"
+check "error --picture colours" \
+    '[ "$(tail -c 12 "$T/kitti.ppm" | od -An -tu1 | tr -s " \n" " ")" = " 171 217 233 49 54 149 254 224 144 49 54 149 " ]'
+expect "error --picture occluded" 0 out "^AAE" \
+    "$FT" error -p "$T/kitti-occ.ppm" --occlusions "$T/occ.pgm" "$T/est.flo" "$T/gt.flo"
+check "error --picture occluded dimmed" \
+    '[ "$(tail -c 6 "$T/kitti-occ.ppm" | od -An -tu1 | tr -s " \n" " ")" = " 127 112 72 49 54 149 " ]'
+expect "error --picture into a missing directory" 2 err "nodir/k.png" \
+    "$FT" error --picture "$T/nodir/k.png" --aae "$T/k.aae" "$T/est.flo" "$T/gt.flo"
+if [ ! -e "$T/k.aae" ]; then ok; else bad "a failed --picture left the .aae"; fi
 expect "error size mismatch" 2 err "estimate .*small.flo is 2x1 but the ground truth .*gt.flo is 2x2: sizes must match" \
     "$FT" error "$T/small.flo" "$T/gt.flo"
 expect "error mask size mismatch" 2 err "mask .*mask3.pgm is 3x3 but the ground truth .*gt.flo is 2x2" \
@@ -370,6 +423,10 @@ expect "montage: error scale" 0 out "^error scale: 2 px" \
     "$FT" montage -v --gt "$T/gt.flo" --error-max 2 "$T/est.flo" "$T/mo2.ppm"
 expect "montage with a mask" 0 out "^AEE 2.000 px  AAE 41.23 deg$" \
     "$FT" montage -v --gt "$T/gt.flo" --mask "$T/mask.pgm" "$T/est.flo" "$T/mo3.ppm"
+expect "montage --kitti-error: a fifth panel, half the panels a row" 0 out "^montage: 22x38, 5 panels in 3 columns$" \
+    "$FT" montage -v --kitti-error --gt "$T/gt.flo" "$T/est.flo" "$T/mk.ppm"
+expect "montage --kitti-error needs --gt" 1 err "montage: --kitti-error needs --gt" \
+    "$FT" montage --kitti-error "$T/est.flo" "$T/x.ppm"
 expect "montage without ground truth" 0 out "^montage: 16x21, 2 panels in 2 columns$" \
     "$FT" montage -v "$T/est.flo" "$T/mn.png"
 check "montage PNG" 'is_png "$T/mn.png"'
@@ -440,7 +497,7 @@ if [ -f "$Y/yos09-yos10.flo" ]; then
     expect "yosemite pcm" 0 out EMPTY "$FT" convert "$T/yos.F" "$T/yos.pcm"
     expect "yosemite back" 0 out EMPTY "$FT" convert "$T/yos.pcm" "$T/yos.flo"
     if cmp -s "$Y/yos09-yos10.flo" "$T/yos.flo"; then ok; else bad "Yosemite ground truth changed"; fi
-    expect "yosemite self error" 0 out "^0,0,0,0,0,0,0,58911,79632,20721,0,0$" \
+    expect "yosemite self error" 0 out "^0,0,0,0,0,0,0,58911,79632,20721,0,0,0,0,0,0,,,,,,,,,0,,,,,,0$" \
         "$FT" error --csv --mask "$Y/yos09-terrain-mask.png" "$T/yos.F" "$Y/yos09-yos10.flo"
     expect "yosemite blend" 0 out EMPTY "$FT" blend "$Y/yos09.png" "$Y/yos09-yos10.flo" "$T/yb.png"
 else
@@ -454,7 +511,7 @@ if [ -f "$R" ]; then
     expect "rubberwhale pcm" 0 out EMPTY "$FT" convert "$R" "$T/rw.pcm"
     expect "rubberwhale back" 0 out EMPTY "$FT" convert "$T/rw.pcm" "$T/rw.flo"
     if cmp -s "$R" "$T/rw.flo"; then ok; else bad "RubberWhale ground truth changed via .pcm"; fi
-    expect "rubberwhale self error" 0 out "^0,0,0,0,0,0,0,222970,226592,0,3622,0$" \
+    expect "rubberwhale self error" 0 out "^0,0,0,0,0,0,0,222970,226592,0,3622,0,0,0,0,0,,,,,,,,,0,,,,,,0$" \
         "$FT" error --csv "$T/rw.F" "$R"
     # 584x388 with its key frame (31 px) and scale label; a montage of 5
     # panels in 3 columns at text factor 2: 8 + 3 (584 + 8) = 1784 by
