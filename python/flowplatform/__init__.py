@@ -15,7 +15,9 @@ message; unknown methods, parameters and values out of range ParameterError
 
 docs/python.md is the reference.
 """
-from collections import namedtuple
+from collections import namedtuple as _namedtuple
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Optional as _Optional
 
 from ._flowplatform import (
     Context,
@@ -33,13 +35,19 @@ from ._flowplatform import (
     read_image,
     read_params,
     schema,
-    version,
     write_flow,
     write_image,
 )
 from ._flowplatform import error as _error
+from ._flowplatform import version as _version
 
-__version__ = version
+if _TYPE_CHECKING:
+    from numpy.typing import NDArray as _NDArray
+
+    from ._flowplatform import Frame as _Frame
+    from ._flowplatform import ParamValue as _ParamValue
+
+__version__ = _version
 __all__ = [
     "Context", "Error", "ErrorStats", "ParameterError", "Video", "applies", "color_legend",
     "compute", "default_method", "error", "flow_to_color", "has_cuda", "has_opencv", "methods",
@@ -47,7 +55,8 @@ __all__ = [
 ]
 
 
-def compute(frame1, frame2, method=default_method, device="auto", **params):
+def compute(frame1: "_Frame", frame2: "_Frame", method: str = default_method,
+            device: str = "auto", **params: "_ParamValue") -> "_NDArray":
     """The flow from frame1 to frame2 as an H x W x 2 float32 array of (u, v).
 
     method is one of methods(), device "auto" (CUDA when a GPU is usable,
@@ -60,8 +69,8 @@ def compute(frame1, frame2, method=default_method, device="auto", **params):
         return ctx.compute(frame1, frame2)
 
 
-class ErrorStats(namedtuple("ErrorStats", "aae aae_std aee aee_std over1 over3 max_ee "
-                            "scored total outside_mask unknown_gt unknown_est")):
+class ErrorStats(_namedtuple("ErrorStats", "aae aae_std aee aee_std over1 over3 max_ee "
+                             "scored total outside_mask unknown_gt unknown_est")):
     """The figures of `flow-tool error`.
 
     aae, aae_std: average angular error and its standard deviation, degrees;
@@ -75,11 +84,11 @@ class ErrorStats(namedtuple("ErrorStats", "aae aae_std aee aee_std over1 over3 m
     __slots__ = ()
 
     @property
-    def density(self):
+    def density(self) -> float:
         return self.scored / (self.scored + self.unknown_est)
 
 
-def error(est, gt, mask=None):
+def error(est: "_NDArray", gt: "_NDArray", mask: "_Optional[_NDArray]" = None) -> ErrorStats:
     """Scores the flow est against the ground truth gt (H x W x 2 each).
 
     mask: None (every pixel) or an H x W bool or integer array, nonzero =
