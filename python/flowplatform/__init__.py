@@ -19,6 +19,15 @@ from collections import namedtuple as _namedtuple
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Optional as _Optional
 
+try:
+    import numpy as _numpy  # noqa: F401  (the extension imports it as it loads)
+except ImportError as _missing:
+    import sys as _sys
+    raise ImportError(
+        f"flowplatform needs numpy, which {_sys.executable} (Python {_sys.version.split()[0]}) "
+        f"cannot import ({_missing}): install numpy for this interpreter, or run the one "
+        "flowplatform was built for") from _missing
+
 from ._flowplatform import (
     Context,
     Error,

@@ -1,10 +1,13 @@
 """test_package.py -- the package's public face: its namespace is __all__
 (no helper such as namedtuple leaks into it), the type stubs name every
 public function, class, method and attribute of the extension with the
-parameters it takes, and py.typed marks the package as typed."""
+parameters it takes, py.typed marks the package as typed, and an
+interpreter without numpy is told so, naming itself."""
 import ast
 import inspect
 import os
+import subprocess
+import sys
 
 import flowplatform as fp
 from flowplatform import _flowplatform as ext
@@ -60,3 +63,16 @@ def test_stub_covers_the_extension():
         elif inspect.isclass(obj) and not issubclass(obj, BaseException):
             members = stub_names(names[name].body)
             assert public(dir(obj)) <= set(members), (name, public(dir(obj)) - set(members))
+
+
+def test_without_numpy_the_import_says_which_python():
+    # numpy made unimportable in a fresh interpreter, as in a Python without it
+    code = ("import sys; sys.modules['numpy'] = None; sys.path.insert(0, sys.argv[1]); "
+            "import flowplatform")
+    r = subprocess.run([sys.executable, "-c", code, os.path.dirname(PACKAGE)],
+                       capture_output=True, text=True)
+    assert r.returncode != 0
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: flowplatform needs numpy, which %s (Python %s) cannot "
+                           "import" % (sys.executable, sys.version.split()[0])), last
+    assert "install numpy for this interpreter" in last
