@@ -162,12 +162,14 @@ TOOLS      := flow-compute flow-track flow-tool flow-synth
 TOOL_BINS  := $(foreach t,$(TOOLS),$(if $(wildcard $(t)/*.c),$(BUILD)/bin/$(t)))
 TOOL_SHARED_C := $(wildcard tools-common/*.c)
 
-# The Python package: the extension (python/src) and the package's .py
-# files, laid out in $(BUILD)/python as they are installed.
+# The Python package: the extension (python/src) and the package's files,
+# laid out in $(BUILD)/python as they are installed.
 PY_DIR  := $(BUILD)/python/flowplatform
 PY_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard python/src/*.c))
 PY_SO   := $(PY_DIR)/_flowplatform$(PY_EXT)
-PY_PKG  := $(patsubst python/flowplatform/%,$(PY_DIR)/%,$(wildcard python/flowplatform/*.py))
+# the .py files, the type stubs and py.typed (the package is typed)
+PY_PKG  := $(patsubst python/flowplatform/%,$(PY_DIR)/%,\
+             $(wildcard python/flowplatform/*.py python/flowplatform/*.pyi) python/flowplatform/py.typed)
 
 # flow-studio: Python over the module, run from its sources (flow-studio/)
 # by a launcher that names them and the module; installed under
@@ -303,7 +305,7 @@ $(PY_SO): $(PY_OBJ) $(LIB_A)
 	@$(call step,LD,$@)
 	$(Q)$(CC) -shared -o $@ $(PY_OBJ) $(LIB_A) -Wl,--exclude-libs,ALL $(LDLIBS)
 
-$(PY_DIR)/%.py: python/flowplatform/%.py
+$(PY_DIR)/%: python/flowplatform/%
 	@mkdir -p $(dir $@)
 	$(Q)cp $< $@
 

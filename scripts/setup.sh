@@ -22,13 +22,15 @@ set -euo pipefail
 # scripts need), OpenCV's
 # python bindings (scripts/bench-peers, the peers benchmark, and its test),
 # Python's headers, numpy and pytest (the Python module flowplatform and its
-# tests), clang (libFuzzer and the sanitizers: `make fuzz` and the fuzz smoke
+# tests), setuptools, pip and venv (`pip install .` of the module into a
+# virtual environment, without network), clang (libFuzzer and the sanitizers: `make fuzz` and the fuzz smoke
 # run of `make test`; its runtime package is added below where it comes
 # apart), and Slurm with munge (tests/cli/slurm.sh runs scripts/slurm-flows
 # on a one-node cluster it starts; nothing here starts or enables the
 # daemons).
 PACKAGES=(build-essential pkg-config libpng-dev libopencv-dev imagemagick gnuplot-nox
-          python3-opencv python3-dev python3-numpy python3-pytest clang slurm-wlm munge)
+          python3-opencv python3-dev python3-numpy python3-pytest python3-setuptools python3-pip
+          python3-venv clang slurm-wlm munge)
 
 deps_only=0 demo=1
 while [ $# -gt 0 ]; do

@@ -14,6 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The largest number taken from a frame's name (as --first allows). */
+#define FRAMEDIR_NUMBER_MAX 100000000L
+
 /* Why a file is not a frame. */
 typedef enum why { FRAME, NOT_IMAGE, OTHER_NAME, OTHER_SIZE } why;
 
@@ -231,10 +234,43 @@ static int keep_size(const char *dir, entry *e, long n, int *w, int *h)
     return CLI_EXIT_OK;
 }
 
-/* One line: how many frames, and each file left out with why (the first
- * few; then how many more). */
+/* The frames' numbers, the one run of digits in each name, into *out
+ * (malloc'd), when the pattern has one '#' and the values increase; else
+ * *out is NULL (numbered by position). */
+static int frame_numbers(const entry *e, long n, long frames, const char *pattern, long **out)
+{
+    *out = NULL;
+    const char *hash = strchr(pattern, '#');
+    if (!hash || strchr(hash + 1, '#'))
+        return CLI_EXIT_OK;
+    long *v = malloc(sizeof *v * (size_t)frames);
+    if (!v) {
+        cli_error("out of memory");
+        return CLI_EXIT_COMPUTE;
+    }
+    long k = 0;
+    for (long i = 0; i < n; i++) {
+        if (e[i].why != FRAME)
+            continue;
+        const char *d = e[i].name;
+        while (!isdigit((unsigned char)*d))
+            d++;
+        errno = 0;
+        v[k] = strtol(d, NULL, 10);
+        if (errno || v[k] > FRAMEDIR_NUMBER_MAX || (k > 0 && v[k] <= v[k - 1])) {
+            free(v);
+            return CLI_EXIT_OK;
+        }
+        k++;
+    }
+    *out = v;
+    return CLI_EXIT_OK;
+}
+
+/* One line: how many frames, each file left out with why (the first few;
+ * then how many more), and whether they are numbered by position. */
 static void report(const char *dir, const entry *e, long n, long frames, const char *pattern,
-                   int w, int h)
+                   int w, int h, int by_position)
 {
     enum { SHOWN = 6 };
     char line[2048];
@@ -254,7 +290,7 @@ static void report(const char *dir, const entry *e, long n, long frames, const c
         used += (size_t)snprintf(line + used, sizeof line - used, "%s%s (%s)",
                                  left > 1 ? ", " : "", e[i].name, reason);
     }
-    if (!left)
+    if (!left && !by_position)
         return;
     char more[64] = "";
     if (left > SHOWN)
@@ -262,14 +298,21 @@ static void report(const char *dir, const entry *e, long n, long frames, const c
     char size[64] = "";
     if (w > 0)
         snprintf(size, sizeof size, " of %dx%d", w, h);
-    cli_info("%s: %ld frames named like %s%s; left out %ld file%s: %s%s", dir, frames, pattern,
-             size, left, left == 1 ? "" : "s", line, more);
+    char left_out[2200] = "";
+    if (left)
+        snprintf(left_out, sizeof left_out, "; left out %ld file%s: %s%s", left,
+                 left == 1 ? "" : "s", line, more);
+    cli_info("%s: %ld frames named like %s%s%s%s", dir, frames, pattern, size,
+             by_position ? ", numbered by position from 0 (their names have not one number each)"
+                         : "",
+             left_out);
 }
 
-int framedir_list(const char *dir, int quiet, char ***paths, long *count)
+int framedir_list(const char *dir, int quiet, char ***paths, long *count, long **numbers)
 {
     *paths = NULL;
     *count = 0;
+    *numbers = NULL;
     entry *e;
     long n;
     int rc = read_entries(dir, &e, &n);
@@ -298,15 +341,18 @@ int framedir_list(const char *dir, int quiet, char ***paths, long *count)
         cli_error("out of memory");
         rc = CLI_EXIT_COMPUTE;
     }
+    if (rc == CLI_EXIT_OK)
+        rc = frame_numbers(e, n, frames, pattern, numbers);
     if (rc == CLI_EXIT_OK) {
         if (!quiet)
-            report(dir, e, n, frames, pattern, w, h);
+            report(dir, e, n, frames, pattern, w, h, *numbers == NULL);
         for (long i = 0, k = 0; i < n; i++)
             if (e[i].why == FRAME)
                 out[k++] = e[i].path, e[i].path = NULL;
         *paths = out;
         *count = frames;
-    }
+    } else
+        free(out);
     free_entries(e, n);
     return rc;
 }

@@ -3,7 +3,9 @@
  * the command line is never handed to printf as a format. */
 #include "pattern.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Length of the conversion spec starting at s[0] == '%' (the '%' included)
@@ -93,4 +95,48 @@ int cli_pattern_format(char *buf, size_t size, const char *pattern, long index)
         return 0;
     buf[0] = '\0'; /* never a half-made name */
     return -1;
+}
+
+/* The literal text of pattern from p up to its conversion or end, with
+ * "%%" as '%', into buf[size]; returns where it stopped (the '%' of the
+ * conversion, or the end), NULL when it does not fit. */
+static const char *literal(const char *p, char *buf, size_t size)
+{
+    size_t n = 0;
+    for (; *p && !(p[0] == '%' && p[1] != '%'); p++) {
+        if (n + 1 >= size)
+            return NULL;
+        buf[n++] = *p;
+        if (*p == '%')
+            p++;
+    }
+    buf[n] = '\0';
+    return p;
+}
+
+long cli_pattern_index(const char *pattern, const char *name)
+{
+    char prefix[4096], suffix[4096], again[4200];
+    if (!cli_pattern_valid(pattern))
+        return -1;
+    const char *conv = literal(pattern, prefix, sizeof prefix);
+    if (!conv || !literal(conv + conversion_length(conv), suffix, sizeof suffix))
+        return -1;
+    const size_t lp = strlen(prefix), ls = strlen(suffix), ln = strlen(name);
+    if (ln <= lp + ls || strncmp(name, prefix, lp) != 0 || strcmp(name + ln - ls, suffix) != 0)
+        return -1;
+    /* the digits between, as the conversion wrote them: checked by
+     * writing the index back (so "f7" is not index 7 of "f%02d") */
+    char digits[64];
+    if (ln - lp - ls >= sizeof digits)
+        return -1;
+    memcpy(digits, name + lp, ln - lp - ls);
+    digits[ln - lp - ls] = '\0';
+    char *end;
+    errno = 0;
+    const long index = strtol(digits, &end, 10);
+    if (*end || errno || index < 0 || cli_pattern_format(again, sizeof again, pattern, index) != 0
+        || strcmp(again, name) != 0)
+        return -1;
+    return index;
 }

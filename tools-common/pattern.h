@@ -24,4 +24,9 @@ int cli_pattern_valid(const char *text);
  * result does not fit or the text is not a valid pattern. */
 int cli_pattern_format(char *buf, size_t size, const char *pattern, long index);
 
+/* The index i >= 0 for which pattern gives exactly name ("f%02d.png" and
+ * "f07.png": 7; "f7.png": none), or -1 when there is none or the pattern
+ * is not valid. */
+long cli_pattern_index(const char *pattern, const char *name);
+
 #endif

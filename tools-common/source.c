@@ -20,6 +20,7 @@
 #include "timer.h"
 
 #include <stddef.h>
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -52,6 +53,7 @@ struct frame_source {
     char **names;       /* SRC_LIST: the frame files (owned when from a directory) */
     long nnames;
     int owns_names;
+    long *numbers;      /* SRC_LIST from a directory: the numbers in the names, or NULL */
     const char *pattern; /* SRC_PATTERN */
     long first, last;    /* pattern indices, last inclusive */
     flow_video *video;   /* SRC_VIDEO */
@@ -117,7 +119,8 @@ void source_help(FILE *f)
           "      --video FILE     a video: .y4m natively (\"-\" is a .y4m stream on stdin),\n"
           "                       other formats through OpenCV when built with it\n"
           "      --camera N       camera N (/dev/videoN) through OpenCV; stop with Ctrl-C\n"
-          "      --first N        first index of a PATTERN [0, else 1 when 0 is missing]\n"
+          "      --first N        first index of a PATTERN [the lowest index whose file\n"
+          "                       exists]\n"
           "      --last N         last index of a PATTERN [until a file is missing]\n",
           f);
 }
@@ -160,7 +163,42 @@ int source_check_options(const source_options *o)
 static int open_directory(frame_source *s, const char *dir, int quiet)
 {
     s->owns_names = 1;
-    return framedir_list(dir, quiet, &s->names, &s->nnames);
+    return framedir_list(dir, quiet, &s->names, &s->nnames, &s->numbers);
+}
+
+/* The lowest index of the pattern whose file exists, found among the names
+ * in the pattern's directory; -1 when there is none.  When the number is
+ * in a directory's name, only 0 and then 1 are tried. */
+static long lowest_index(const char *pat)
+{
+    char head[4096], dir[4096], name[4200];
+    const char *slash = strrchr(pat, '/');
+    const size_t len = slash ? (size_t)(slash - pat) + (slash == pat) : 0;
+    if (len >= sizeof head)
+        return -1;
+    memcpy(head, pat, len);
+    head[len] = '\0';
+    if (cli_pattern_fields(head) != 0) {
+        for (long i = 0; i <= 1; i++)
+            if (cli_pattern_format(name, sizeof name, pat, i) == 0 && exists(name))
+                return i;
+        return -1;
+    }
+    if (cli_pattern_format(dir, sizeof dir, len ? head : ".", 0) != 0)
+        return -1;
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    long lowest = -1;
+    const struct dirent *de;
+    while ((de = readdir(d))) {
+        const long i = cli_pattern_index(slash ? slash + 1 : pat, de->d_name);
+        if (i >= 0 && (lowest < 0 || i < lowest)
+            && cli_pattern_format(name, sizeof name, pat, i) == 0 && exists(name))
+            lowest = i;
+    }
+    closedir(d);
+    return lowest;
 }
 
 static int open_pattern(frame_source *s, const source_options *o)
@@ -175,9 +213,9 @@ static int open_pattern(frame_source *s, const source_options *o)
     s->pattern = pat;
     if (o->first >= 0)
         s->first = o->first;
-    else {
-        cli_pattern_format(name, sizeof name, pat, 0);
-        s->first = exists(name) ? 0 : 1;
+    else if ((s->first = lowest_index(pat)) < 0) {
+        cli_error("'%s': no frame of the pattern exists, at any index", pat);
+        return CLI_EXIT_IO;
     }
     cli_pattern_format(name, sizeof name, pat, s->first);
     if (!exists(name)) {
@@ -366,7 +404,7 @@ static int read_file(frame_source *s, slot *sl, long index)
     if (s->kind == SRC_LIST) {
         path = s->names[index];
         snprintf(f->name, sizeof f->name, "%s", path);
-        f->number = index;
+        f->number = s->numbers ? s->numbers[index] : index;
     } else {
         f->number = s->first + index;
         cli_pattern_format(f->name, sizeof f->name, s->pattern, f->number);
@@ -568,7 +606,7 @@ long source_frame_number(const frame_source *s)
 
 long source_first_number(const frame_source *s)
 {
-    return s->kind == SRC_PATTERN ? s->first : 0;
+    return s->kind == SRC_PATTERN ? s->first : s->numbers ? s->numbers[0] : 0;
 }
 
 long source_frame_count(const frame_source *s)
@@ -620,6 +658,7 @@ void source_close(frame_source *s)
             free(s->names[i]);
         free(s->names);
     }
+    free(s->numbers);
     flow_video_close(s->video);
     free(s);
 }

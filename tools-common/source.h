@@ -96,13 +96,14 @@ int source_next(frame_source *s, flow_image *img, int *got);
 /* The name of the last frame read ("a.png", "clip.y4m frame 12"). */
 const char *source_frame_name(const frame_source *s);
 /* The number naming the last frame read in output names: the pattern's
- * own index for a pattern input, else the position from 0. */
+ * own index for a pattern input, the number in the frame's name for a
+ * directory whose frames' names have one number each (framedir.h), else
+ * the position from 0. */
 long source_frame_number(const frame_source *s);
 /* Milliseconds the reader thread spent reading and decoding the frames
  * taken so far. */
 double source_read_ms(const frame_source *s);
-/* The number naming the first frame (as source_frame_number does): the
- * first index of a pattern, else 0. */
+/* The number naming the first frame (as source_frame_number does). */
 long source_first_number(const frame_source *s);
 /* The number of frames when known in advance (files), else -1 (streams). */
 long source_frame_count(const frame_source *s);

@@ -325,8 +325,9 @@ flow_status flow_params_get(const flow_params *p, const char *key, char *buf, si
     int n;
     switch (d->info.type) {
     case FLOW_PARAM_REAL:
-        n = snprintf(buf, size, "%.17g", v);
-        break;
+        if (flow_format_real(v, buf, size) != FLOW_OK)
+            return flow_fail(FLOW_ERR_INVALID, "%s: value does not fit in %zu bytes", key, size);
+        return FLOW_OK;
     case FLOW_PARAM_CHOICE:
         n = snprintf(buf, size, "%s", d->info.choices[(int)v]);
         break;

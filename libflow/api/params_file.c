@@ -2,9 +2,12 @@
  * 5.1.1): one `key,value` per line, `#` starts a comment, blank lines are
  * ignored.  The keys are `method` and the parameter names of the method's
  * schema; values are read by flow_params_set, so a file obeys exactly the
- * rules of every other way of setting a parameter.  Every error names
- * file:line and the offending text; the caller's parameters change only
- * when the whole file is good. */
+ * rules of every other way of setting a parameter.  A parameter that has
+ * no effect under the file's other values is refused unless it is at its
+ * default, as flow-compute refuses its option (what the writer writes for
+ * such a parameter is its default, so a file written reads back).  Every
+ * error names file:line and the offending text; the caller's parameters
+ * change only when the whole file is good. */
 #include "methods/method.h"
 #include "base/fail.h"
 #include "flow/atomic_file.h"
@@ -125,6 +128,21 @@ static flow_status unknown_key(const char *path, int line, const char *key, cons
                      method);
 }
 
+/* FLOW_OK when the line's parameter has an effect under q's values or is at
+ * its default; else the refusal, worded as flow-compute's. */
+static flow_status without_effect(const char *path, const entry *e, const flow_params *q)
+{
+    const flow_param_info *in = flow_method_param_find(flow_params_method(q), e->key);
+    double v;
+    if (flow_params_applies(q, e->key) || flow_params_get_number(q, e->key, &v) != FLOW_OK
+        || v == in->def)
+        return FLOW_OK;
+    return flow_fail(FLOW_ERR_INVALID,
+                     "%s:%d: %s,%s has no effect here: it applies with %s (other values leave "
+                     "it out, or at its default)",
+                     path, e->line, e->key, e->value, in->when);
+}
+
 static flow_status apply(const char *path, const entry *ent, int n, flow_params **p)
 {
     flow_params *q = NULL;
@@ -146,6 +164,9 @@ static flow_status apply(const char *path, const entry *ent, int n, flow_params 
         else if (flow_params_set(q, ent[i].key, ent[i].value) != FLOW_OK)
             s = at_line(path, ent[i].line);
     }
+    for (int i = 0; s == FLOW_OK && i < n; i++)
+        if (strcmp(ent[i].key, "method") != 0)
+            s = without_effect(path, &ent[i], q);
     if (s != FLOW_OK) {
         flow_params_destroy(q);
         return s;
@@ -186,15 +207,22 @@ flow_status flow_params_write(const char *path, const flow_params *p, const char
     }
     const char *method = flow_params_method(p);
     fprintf(f, "method,%s\n", method);
+    /* a parameter without effect is written at its default (the reader
+     * refuses another value there) */
+    flow_params *defaults = NULL;
+    flow_status s = flow_params_create(method, &defaults);
     const flow_param_info *in;
-    for (int i = 0; (in = flow_method_param(method, i)); i++) {
+    for (int i = 0; s == FLOW_OK && (in = flow_method_param(method, i)); i++) {
         char value[64];
-        const flow_status s = flow_params_get(p, in->name, value, sizeof value);
-        if (s != FLOW_OK) {
-            flow_atomic_abort(&a);
-            return s;
-        }
-        fprintf(f, "%s,%s\n", in->name, value);
+        s = flow_params_get(flow_params_applies(p, in->name) ? p : defaults, in->name, value,
+                            sizeof value);
+        if (s == FLOW_OK)
+            fprintf(f, "%s,%s\n", in->name, value);
+    }
+    flow_params_destroy(defaults);
+    if (s != FLOW_OK) {
+        flow_atomic_abort(&a);
+        return s;
     }
     return flow_atomic_commit(&a);
 }

@@ -15,7 +15,18 @@ message; unknown methods, parameters and values out of range ParameterError
 
 docs/python.md is the reference.
 """
-from collections import namedtuple
+from collections import namedtuple as _namedtuple
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Optional as _Optional
+
+try:
+    import numpy as _numpy  # noqa: F401  (the extension imports it as it loads)
+except ImportError as _missing:
+    import sys as _sys
+    raise ImportError(
+        f"flowplatform needs numpy, which {_sys.executable} (Python {_sys.version.split()[0]}) "
+        f"cannot import ({_missing}): install numpy for this interpreter, or run the one "
+        "flowplatform was built for") from _missing
 
 from ._flowplatform import (
     Context,
@@ -34,13 +45,19 @@ from ._flowplatform import (
     read_image,
     read_params,
     schema,
-    version,
     write_flow,
     write_image,
 )
 from ._flowplatform import error as _error
+from ._flowplatform import version as _version
 
-__version__ = version
+if _TYPE_CHECKING:
+    from numpy.typing import NDArray as _NDArray
+
+    from ._flowplatform import Frame as _Frame
+    from ._flowplatform import ParamValue as _ParamValue
+
+__version__ = _version
 __all__ = [
     "Context", "Error", "ErrorStats", "ParameterError", "Video", "applies", "color_legend",
     "compute", "default_method", "error", "flow_formats", "flow_to_color", "has_cuda",
@@ -48,7 +65,8 @@ __all__ = [
 ]
 
 
-def compute(frame1, frame2, method=default_method, device="auto", **params):
+def compute(frame1: "_Frame", frame2: "_Frame", method: str = default_method,
+            device: str = "auto", **params: "_ParamValue") -> "_NDArray":
     """The flow from frame1 to frame2 as an H x W x 2 float32 array of (u, v).
 
     method is one of methods(), device "auto" (CUDA when a GPU is usable,
@@ -65,8 +83,8 @@ _MEASURES = ("px1 px3 px5 fl epe_noc epe_occ scored_noc scored_occ fl_noc fl_occ
              "s0_10 s10_40 s40 d0_10 d10_60 d60_140 invalid")
 
 
-class ErrorStats(namedtuple("ErrorStats", "aae aae_std aee aee_std over1 over3 max_ee "
-                            "scored total outside_mask unknown_gt unknown_est " + _MEASURES)):
+class ErrorStats(_namedtuple("ErrorStats", "aae aae_std aee aee_std over1 over3 max_ee "
+                             "scored total outside_mask unknown_gt unknown_est " + _MEASURES)):
     """The figures of `flow-tool error`, in the order of its CSV columns.
 
     aae, aae_std: average angular error and its standard deviation, degrees;
@@ -91,11 +109,13 @@ class ErrorStats(namedtuple("ErrorStats", "aae aae_std aee aee_std over1 over3 m
     __slots__ = ()
 
     @property
-    def density(self):
+    def density(self) -> float:
         return self.scored / (self.scored + self.unknown_est)
 
 
-def error(est, gt, mask=None, invalid=None, occlusions=None, noc=None, objmap=None):
+def error(est: "_NDArray", gt: "_NDArray", mask: "_Optional[_NDArray]" = None,
+          invalid: "_Optional[_NDArray]" = None, occlusions: "_Optional[_NDArray]" = None,
+          noc: "_Optional[_NDArray]" = None, objmap: "_Optional[_NDArray]" = None) -> ErrorStats:
     """Scores the flow est against the ground truth gt (H x W x 2 each).
 
     mask: None (every pixel) or an H x W bool or integer array, nonzero =

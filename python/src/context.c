@@ -131,9 +131,10 @@ static int usable(const fp_context *self)
 static PyObject *size_error(const char *what, const fp_frame *f, const char *other,
                             int w, int h, int c, const char *hint)
 {
-    PyErr_Format(PyExc_ValueError, "%s is %d x %d with %d channel%s but %s %d x %d with %d%s",
-                 what, f->width, f->height, f->channels, f->channels == 1 ? "" : "s", other, w,
-                 h, c, hint);
+    PyErr_Format(PyExc_ValueError,
+                 "%s is %d x %d with %d channel%s but %s %d x %d with %d channel%s%s", what,
+                 f->width, f->height, f->channels, f->channels == 1 ? "" : "s", other, w, h, c,
+                 c == 1 ? "" : "s", hint);
     return NULL;
 }
 

@@ -7,7 +7,7 @@
 # rate with its ratio to OpenCV DIS medium (x1.00 on that row) and the
 # accuracy columns; the same with --markdown --no-accuracy.  The python is
 # $PYTHON, else the first of python3 and /usr/bin/python3 that imports cv2
-# and numpy; without python3 everything is skipped, without cv2 all but the
+# and numpy (one without them runs the script again with one that has them); without python3 everything is skipped, without cv2 all but the
 # option checks, without the evaluation data (../shared/data or FLOW_DATA)
 # the runs.  Prints "N passed, N failed[, N skipped]".
 . "$(dirname "$0")/../common/harness.sh" # BUILD, BIN, T, expect, ok, bad, skip, check, ...
@@ -44,10 +44,20 @@ expect "bad method name" 1 err "--methods: 'Dis!' is not a method name" \
 expect "unknown option" 1 err "unrecognized arguments: --bogus" "$ANY" "$BP" --bogus
 expect "frames not a number" 1 err "--frames: invalid int value" "$ANY" "$BP" --frames many
 
-# a python3 without cv2 (here, or none to show): exit 2 naming the module and the fix
+# a python3 without cv2 (here, or none to show): it runs the script again with the first
+# python3 in PATH that has cv2 (to the missing flow-compute, exit 2 after the modules), and
+# with no such python3 in PATH fails naming each one tried, what it lacks and the fix
 if [ "$ANY" != "$PY" ]; then
-    expect "python without cv2" 2 err "cannot import .*cv2.*install python3-opencv" \
-        "$ANY" "$BP" --quick
+    ANY_EXE=$("$ANY" -c 'import sys; print(sys.executable)')
+    mkdir -p "$T/path-cv2" "$T/path-none"
+    ln -sf "$(command -v "$PY")" "$T/path-cv2/python3"
+    expect "python without cv2: runs with one that has it" 2 err "$T/nobin: no flow-compute there" \
+        env PATH="$T/path-none:$T/path-cv2" "$ANY_EXE" "$BP" --quick --bin "$T/nobin"
+    check "python without cv2: says which python runs it" \
+        'grep -q "lacks .*cv2; running with $T/path-cv2/python3" "$T/err"'
+    ln -sf "$ANY_EXE" "$T/path-none/python3"
+    expect "no python with cv2" 2 err "needs a python3 that imports numpy and cv2: $ANY_EXE (.*) lacks .*cv2; install python3-opencv" \
+        env PATH="$T/path-none" "$ANY_EXE" "$BP" --quick
 else
     skip "bench-peers without cv2 (every python3 found has it)"
 fi

@@ -6,7 +6,9 @@
 # and static with `pkg-config --static`) and computes a flow; and, when the
 # build has it, the Python module flowplatform, which imports from the prefix
 # (PYTHONPATH) and computes a flow with no library path, also under DESTDIR,
-# and flow-studio, which runs from the prefix and serves its page.
+# and `pip install` of it against the installed libflow (FLOW_LIBFLOW=installed)
+# into a virtual environment, and flow-studio, which runs from the prefix and
+# serves its page.
 # The work tree is left as it was found (git status, when the root is a git
 # work tree).
 # Prints "N passed, N failed[, N skipped]".
@@ -192,6 +194,23 @@ else
 f = fp.compute(fp.read_image(sys.argv[1]), fp.read_image(sys.argv[2]), "clg-nl", "cpu")
 print("%.4f %.4f" % tuple(f[8:-8, 8:-8].reshape(-1, 2).mean(axis=0)))' "$T/py0.png" "$T/py1.png"
     check "flow of the python module" 'near_truth "$T/out"'
+    # pip against the installed libflow (FLOW_LIBFLOW=installed, docs/python.md): a virtual
+    # environment's module, linked to the prefix's libflow.so, computes the same flow
+    if "$python" -c 'import setuptools, ensurepip' 2>/dev/null \
+        && "$python" -m venv --system-site-packages "$T/venv" >/dev/null 2>&1; then
+        expect "pip install against the installed libflow" 0 out "Successfully installed flowplatform" \
+            env PKG_CONFIG_PATH="$P/lib/pkgconfig" FLOW_LIBFLOW=installed "$T/venv/bin/pip" install \
+            --no-build-isolation --no-index --disable-pip-version-check "$root"
+        vso=$(ls "$T"/venv/lib/python*/site-packages/flowplatform/_flowplatform*.so 2>/dev/null)
+        check "pip module: linked to the prefix's libflow.so" \
+            '[ -n "$vso" ] && ldd "$vso" | grep -q "$soname => $P/lib/$soname"'
+        expect "pip module computes" 0 err EMPTY env -u PYTHONPATH "$T/venv/bin/python" -c 'import sys, flowplatform as fp
+f = fp.compute(fp.read_image(sys.argv[1]), fp.read_image(sys.argv[2]), "clg-nl", "cpu")
+print("%.4f %.4f" % tuple(f[8:-8, 8:-8].reshape(-1, 2).mean(axis=0)))' "$T/py0.png" "$T/py1.png"
+        check "flow of the pip module" 'near_truth "$T/out"'
+    else
+        skip "pip install against the installed libflow: $python has no setuptools or venv (python3-setuptools, python3-venv)"
+    fi
     # flow-studio: its launcher names where its files and the module went
     check "flow-studio installed (bin, share/flow-studio, its man page)" \
         '[ -x "$P/bin/flow-studio" ] && [ -f "$P/share/flow-studio/flowstudio/server.py" ] && [ -f "$P/share/flow-studio/static/index.html" ] && [ -f "$P/share/flow-studio/seq-scan.sh" ] && [ -s "$P/share/man/man1/flow-studio.1" ]'

@@ -72,7 +72,8 @@ static void text_round_trip(const flow_params *p)
 
 /* p written, read back (from no parameters: the file names its method)
  * and written again: the same bytes, so the same values bit for bit (the
- * writer's %.17g gives every double, -0 included, text of its own). */
+ * writer's shortest round-trip text gives every double, -0 included, text
+ * of its own). */
 static void round_trip(const flow_params *p)
 {
     char first[512], second[512];

@@ -1,7 +1,8 @@
 """conftest.py -- what the tests of the Python module share.
 
 The module is imported from $BUILD/python (the build, not an installed
-copy); the command-line tools that the tests compare it with come from
+copy), or with FLOW_MODULE=installed from the interpreter's own sys.path
+(what `pip install .` installed); the command-line tools that the tests compare it with come from
 $BUILD/bin.  FLOW_DEVICE names the device of the computing tests (cpu
 unless set: `make test-gpu` sets cuda).  Generated sequences come from
 flow-synth; the evaluation data from FLOW_DATA or ../shared/data, and the
@@ -15,9 +16,14 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
-sys.path.insert(0, os.path.join(BUILD, "python"))
+if os.environ.get("FLOW_MODULE") != "installed":
+    sys.path.insert(0, os.path.join(BUILD, "python"))
 
 import flowplatform as fp  # noqa: E402  (after the path is set)
+
+
+def pytest_report_header(config):
+    return f"flowplatform {fp.__version__} from {os.path.dirname(fp.__file__)}"
 
 
 def tool(name, *args):

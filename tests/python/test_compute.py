@@ -126,9 +126,14 @@ def test_wrong_frames_are_refused(bad, error, message):
         fp.compute(bad, good, device="cpu")
 
 
-def test_frames_of_different_shapes_are_refused():
-    with pytest.raises(ValueError, match="frame1 is 8 x 6 .* but frame2 is 8 x 6 with 3"):
-        fp.compute(np.zeros((6, 8), np.float32), np.zeros((6, 8, 3), np.float32), device="cpu")
+@pytest.mark.parametrize("shape2, message", [
+    ((6, 8, 3), "frame1 is 8 x 6 with 1 channel but frame2 is 8 x 6 with 3 channels"),
+    ((5, 8), "frame1 is 8 x 6 with 1 channel but frame2 is 8 x 5 with 1 channel"),
+])
+def test_frames_of_different_shapes_are_refused(shape2, message):
+    with pytest.raises(ValueError) as e:
+        fp.compute(np.zeros((6, 8), np.float32), np.zeros(shape2, np.float32), device="cpu")
+    assert str(e.value) == message  # the whole message, its last word included
 
 
 def test_library_failure_raises_error(tmp_path):

@@ -1,15 +1,18 @@
 /* test_params.c -- the methods' parameter schemas (flow/params.h): the
  * registry, every method's defaults against docs/PARAMETERS.md, setting and
- * reading back by text and by number (reals exactly, through %.17g), range
- * errors and their messages, choices, unknown keys, the conditions under
- * which a parameter applies, and .params files (exact round trip for every
- * method, method lines, every kind of bad line reported with file:line and
- * nothing changed, the files shipped in params/ valid). */
+ * reading back by text and by number (reals exactly, through the shortest
+ * text that reads back, flow_format_real), range errors and their
+ * messages, choices, unknown keys, the conditions under which a parameter
+ * applies, and .params files (exact round trip for every method, method
+ * lines, every kind of bad line reported with file:line and nothing
+ * changed, a value without effect refused, the files shipped in params/
+ * valid). */
 #include "harness.h"
 #include "flow/number.h"
 #include "flow/params.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,7 +247,7 @@ static void test_set_get_round_trip(void)
         flow_params_destroy(p), flow_params_destroy(q);
         return;
     }
-    /* reals: text with %.17g reads back bit for bit, whatever the value */
+    /* reals: the text written reads back bit for bit, whatever the value */
     const double reals[] = { 1.0 / 3.0, 0.1 + 1e-17, 2.0 / 3.0 * 1e-3, 12345.678901234567,
                              1e-320, 4.9406564584124654e-324, 999999.99999999988, 1e12 };
     const char *const keys[] = { "alpha", "alpha", "eps_s", "alpha", "alpha", "eps_d", "eps_d",
@@ -680,8 +683,9 @@ static void odd_value(flow_params *p, const flow_param_info *in, int salt)
 
 /* For every method: every parameter set off its default, written, read back
  * into parameters of another method: the same method and values, bit for
- * bit; the comment is there as '#' lines, then method and one line per
- * parameter. */
+ * bit, but for the parameters without effect under the others, which come
+ * back at their defaults (the reader refuses another value there); the
+ * comment is there as '#' lines, then method and one line per parameter. */
 static void test_file_round_trip(void)
 {
     for (int m = 0; m < NMETHODS; m++) {
@@ -700,17 +704,25 @@ static void test_file_round_trip(void)
         if (d)
             take(d, &defaults);
         flow_params_destroy(d);
-        int changed = 0;
+        int changed = 0, idle = 0;
         for (int i = 0; i < want.n; i++)
             changed += strcmp(want.text[i], defaults.text[i]) != 0;
         CHECK(changed == want.n); /* every value off its default */
+        const flow_params *const set = p;
+        for (int i = 0; i < want.n; i++)
+            if (!flow_params_applies(set, want.key[i])) {
+                snprintf(want.text[i], sizeof want.text[i], "%s", defaults.text[i]);
+                want.num[i] = defaults.num[i];
+                idle++;
+            }
         const char *path = harness_path("round.params");
         CHECK_OK(flow_params_write(path, p, "written by test_params\nsecond line"));
         CHECK_OK(flow_params_read(path, &q));
         take(q, &got);
         CHECK(same(&want, &got));
-        printf("    %-6s %2d parameters written and read back%s\n", methods[m], want.n,
-               same(&want, &got) ? " bit for bit" : ": DIFFERENT");
+        printf("    %-6s %2d parameters written and read back%s (%d without effect: "
+               "at their defaults)\n", methods[m], want.n,
+               same(&want, &got) ? " bit for bit" : ": DIFFERENT", idle);
         /* the file: the comment, the method, one line per parameter */
         size_t n = 0;
         char *text = (char *)harness_read_file(path, &n);
@@ -724,8 +736,9 @@ static void test_file_round_trip(void)
             for (size_t i = 0; i < n; i++)
                 lines += text[i] == '\n';
             CHECK(lines == 3 + want.n);
-            /* sigma = 1/3 (the first value tried), in all 17 digits */
-            CHECK(strstr(text, "\nsigma,0.33333333333333331\n") != NULL);
+            /* sigma = 1/3 (the first value tried), in the 16 digits that
+             * read back (%.17g wrote 0.33333333333333331) */
+            CHECK(strstr(text, "\nsigma,0.3333333333333333\n") != NULL);
         }
         free(text);
         /* writing from the read object gives the same file */
@@ -958,6 +971,117 @@ static void test_shipped_params(void)
     CHECK(n >= 4);
 }
 
+/* Significant digits of a %g text, its zeros at either end left out
+ * ("0.0125" 3, "400" 1, "1e+20" 1, "-0" 1). */
+static int significant_digits(const char *text)
+{
+    char d[64];
+    int n = 0;
+    for (const char *c = text; *c && *c != 'e' && n < 63; c++)
+        if (*c >= '0' && *c <= '9')
+            d[n++] = *c;
+    int first = 0;
+    while (first < n && d[first] == '0')
+        first++;
+    while (n > first && d[n - 1] == '0')
+        n--;
+    return n > first ? n - first : 1;
+}
+
+/* Reals are written as the shortest text that reads back bit for bit: the
+ * text reads back, and one significant digit fewer would not. */
+static void test_format_real(void)
+{
+    static const struct {
+        double x;
+        const char *text;
+    } known[] = {
+        { 0.1, "0.1" }, { 1.0 / 3.0, "0.3333333333333333" }, { 0.1 + 0.2, "0.30000000000000004" },
+        { -0.0, "-0" }, { 1e12, "1000000000000" }, { 1e20, "1e+20" }, { 1.5e-5, "1.5e-05" },
+        { 1e-320, "1e-320" }, { 4.9406564584124654e-324, "5e-324" }, { 1.5, "1.5" }, { 400, "400" },
+        { 1234567.5, "1234567.5" },
+    };
+    char text[64];
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        CHECK_OK(flow_format_real(known[i].x, text, sizeof text));
+        if (strcmp(text, known[i].text) != 0)
+            fprintf(stderr, "    %.17g written '%s', not '%s'\n", known[i].x, text, known[i].text);
+        CHECK(strcmp(text, known[i].text) == 0);
+    }
+    /* doubles of every magnitude, from their bits (a fixed LCG) */
+    unsigned long long bits = 88172645463325252ULL;
+    int tried = 0, shortest = 0;
+    for (int i = 0; i < 20000; i++) {
+        bits = bits * 6364136223846793005ULL + 1442695040888963407ULL;
+        double x;
+        memcpy(&x, &bits, sizeof x);
+        if (!isfinite(x))
+            continue;
+        tried++;
+        CHECK_OK(flow_format_real(x, text, sizeof text));
+        const double back = strtod(text, NULL);
+        CHECK(memcmp(&back, &x, sizeof x) == 0);
+        const int d = significant_digits(text);
+        char fewer[400];
+        snprintf(fewer, sizeof fewer, "%.*e", d - 2, x);
+        const double short_back = strtod(fewer, NULL);
+        const int is_shortest = d == 1 || memcmp(&short_back, &x, sizeof x) != 0;
+        if (!is_shortest)
+            fprintf(stderr, "    %.17g written '%s', but '%s' reads back\n", x, text, fewer);
+        shortest += is_shortest;
+    }
+    CHECK(shortest == tried);
+    printf("    %d doubles: each read back bit for bit from the shortest text\n", tried);
+    /* too small a buffer: refused, nothing half written */
+    CHECK(flow_format_real(1.0 / 3.0, text, 5) == FLOW_ERR_INVALID && text[0] == '\0');
+    /* the .params text: 0.1 as "0.1" (%.17g wrote 0.10000000000000001) */
+    flow_params *p = harness_params("hs", "alpha=0.1");
+    if (p) {
+        CHECK_OK(flow_params_get(p, "alpha", text, sizeof text));
+        CHECK(strcmp(text, "0.1") == 0);
+    }
+    flow_params_destroy(p);
+}
+
+/* A parameter without effect under the file's other values is refused with
+ * file:line, as flow-compute refuses its option; at its default (what the
+ * writer writes for it) it is accepted, and so is the same value where the
+ * file's other lines give it an effect, in any order. */
+static void test_file_without_effect(void)
+{
+    const char *path = harness_path("idle.params");
+    flow_params *p = harness_params("hs", NULL);
+    if (!p)
+        return;
+    flow_params *const before = p;
+    write_text(path, "method,hs\n# SOR's relaxation, but the solver is hs's default\nomega,1.5\n");
+    CHECK(flow_params_read(path, &p) == FLOW_ERR_INVALID && p == before);
+    const char *e = flow_last_error();
+    const int ok = strstr(e, "idle.params:3: omega,1.5 has no effect here: it applies with solver "
+                             "rbsor") != NULL;
+    if (!ok)
+        fprintf(stderr, "    message '%s'\n", e);
+    CHECK(ok);
+    const flow_param_info *omega = flow_method_param_find("hs", "omega");
+    char line[128], value[64];
+    CHECK(omega && flow_format_real(omega->def, value, sizeof value) == FLOW_OK);
+    snprintf(line, sizeof line, "method,hs\nomega,%s\n", value);
+    write_text(path, line);
+    CHECK_OK(flow_params_read(path, &p));
+    write_text(path, "method,hs\nomega,1.5\nsolver,rbsor\n");
+    CHECK_OK(flow_params_read(path, &p));
+    double w = 0;
+    CHECK_OK(flow_params_get_number(p, "omega", &w));
+    CHECK(w == 1.5);
+    /* a file over the caller's parameters: the caller's solver counts */
+    write_text(path, "omega,1.25\n");
+    CHECK_OK(flow_params_read(path, &p)); /* p's solver is rbsor */
+    CHECK_OK(flow_params_set(p, "solver", "jacobi"));
+    CHECK(flow_params_read(path, &p) == FLOW_ERR_INVALID);
+    CHECK(strstr(flow_last_error(), "idle.params:1: omega,1.25 has no effect") != NULL);
+    flow_params_destroy(p);
+}
+
 int main(void)
 {
     RUN(test_registry);
@@ -972,7 +1096,9 @@ int main(void)
     RUN(test_file_round_trip);
     RUN(test_file_subnormal);
     RUN(test_file_defaults_and_syntax);
+    RUN(test_format_real);
     RUN(test_file_errors);
+    RUN(test_file_without_effect);
     RUN(test_shipped_params);
     return harness_report();
 }

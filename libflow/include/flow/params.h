@@ -92,8 +92,8 @@ const char *flow_params_method(const flow_params *p);
 flow_status flow_params_set(flow_params *p, const char *key, const char *value);
 /* The same from a number (CHOICE: its index). */
 flow_status flow_params_set_number(flow_params *p, const char *key, double value);
-/* The value as text, as a .params file writes it (REAL with %.17g, so that
- * reading it back gives the same double). */
+/* The value as text, as a .params file writes it (REAL as the shortest text
+ * that reads back as the same double: flow_format_real). */
 flow_status flow_params_get(const flow_params *p, const char *key, char *buf, size_t size);
 /* The value as a number (CHOICE: its index). */
 flow_status flow_params_get_number(const flow_params *p, const char *key, double *value);
@@ -115,11 +115,15 @@ flow_status flow_params_validate(const flow_params *p);
  * success *p is replaced by the result (the old object destroyed); on
  * failure *p is unchanged.  FLOW_ERR_IO when the file cannot be read,
  * FLOW_ERR_INVALID naming file:line for an unknown method or key, a
- * malformed line, a repeated key or a value out of range.
+ * malformed line, a repeated key, a value out of range, or a value other
+ * than the default for a parameter that has no effect under the file's
+ * other values (flow_params_applies: the rule flow-compute's options obey).
  *
  * flow_params_write: `method` and every parameter of the method, after
- * `comment` as '#' lines when it is not NULL; reading the file gives back
- * exactly p.  Whole-or-nothing. */
+ * `comment` as '#' lines when it is not NULL; reals as the shortest text
+ * that reads back exactly (flow_format_real), a parameter without effect
+ * under p's other values at its default.  Reading the file gives back p,
+ * those parameters at their defaults.  Whole-or-nothing. */
 flow_status flow_params_read(const char *path, flow_params **p);
 flow_status flow_params_write(const char *path, const flow_params *p, const char *comment);
 
