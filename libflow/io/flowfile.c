@@ -1,10 +1,14 @@
-/* flowfile.c -- flow_field_read and flow_field_write: the format comes from
- * the file name's extension (.flo, .F, .pcm, any letter case); this file
- * opens and checks the file (missing, a directory, not a regular file) and
- * hands it to the format's reader, or writes through a temporary file that
- * is renamed over the target only when the writer succeeded.
- * The formats themselves are in flo.c, barron.c and pcm.c;
- * docs/FORMATS.md documents every convention. */
+/* flowfile.c -- the table of flow file formats, and flow_field_read and
+ * flow_field_write: the format comes from the file name's extension (any
+ * letter case); this file opens and checks the file (missing, a directory,
+ * not a regular file) and hands it to the format's reader, or writes
+ * through a temporary file that is renamed over the target only when the
+ * writer succeeded.
+ * The formats themselves are in flo.c, barron.c, pcm.c, pfm.c and
+ * png/kitti_libpng.c; docs/FORMATS.md documents every convention.  A new
+ * format is one entry of `formats` below and its reader/writer file: the
+ * tools, their help texts, the scripts (flow-tool formats) and the Python
+ * module all list this table. */
 #include "flowfile_formats.h"
 #include "base/fail.h"
 #include "flow/atomic_file.h"
@@ -14,24 +18,70 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-typedef enum { FORMAT_NONE, FORMAT_FLO, FORMAT_BARRON, FORMAT_PCM } flow_format;
+/* A format: what the public table shows, and its reader and writer. */
+typedef struct format_entry {
+    flow_field_format about;
+    flow_status (*read)(FILE *f, const char *path, long long size, flow_field *out);
+    flow_status (*write)(FILE *f, const char *path, const flow_field *field);
+} format_entry;
 
-static flow_format format_of(const char *path)
+static const format_entry formats[] = {
+    {{"flo", "Middlebury", "float32 (u, v), little-endian; every value kept bit for bit"},
+     flow_flo_read, flow_flo_write},
+    {{"F", "Barron, Fleet, Beauchemin", "float32, v up, (100, 100) = missing"},
+     flow_barron_read, flow_barron_write},
+    {{"pcm", "Otago portable complex map", "float32 (x, y), little-endian; values bit for bit"},
+     flow_pcm_read, flow_pcm_write},
+    {{"pfm", "Portable Float Map", "\"PF\" float32 (u, v, 0), rows bottom to top (FlyingThings3D)"},
+     flow_pfm_read, flow_pfm_write},
+    {{"png", "KITTI 16-bit flow PNG", "uint16 (u, v, valid), 1/64 px, |u|, |v| up to 512 px"},
+     flow_kitti_read, flow_kitti_write},
+};
+enum { NFORMATS = sizeof formats / sizeof formats[0] };
+
+int flow_field_format_count(void)
+{
+    return NFORMATS;
+}
+
+const flow_field_format *flow_field_format_at(int i)
+{
+    return i >= 0 && i < NFORMATS ? &formats[i].about : NULL;
+}
+
+static const format_entry *entry_of(const char *path)
 {
     const char *ext = flow_path_extension(path);
-    if (strcasecmp(ext, "flo") == 0)
-        return FORMAT_FLO;
-    if (strcasecmp(ext, "F") == 0)
-        return FORMAT_BARRON;
-    if (strcasecmp(ext, "pcm") == 0)
-        return FORMAT_PCM;
-    return FORMAT_NONE;
+    for (int i = 0; i < NFORMATS; i++)
+        if (strcasecmp(ext, formats[i].about.extension) == 0)
+            return &formats[i];
+    return NULL;
+}
+
+const flow_field_format *flow_field_format_of(const char *path)
+{
+    const format_entry *e = path ? entry_of(path) : NULL;
+    return e ? &e->about : NULL;
+}
+
+const char *flow_field_format_list(char *buf, size_t size)
+{
+    size_t used = 0;
+    if (size)
+        buf[0] = '\0';
+    for (int i = 0; i < NFORMATS && used < size; i++) {
+        const char *sep = i == 0 ? "" : i == NFORMATS - 1 ? " or " : ", ";
+        int n = snprintf(buf + used, size - used, "%s.%s", sep, formats[i].about.extension);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return buf;
 }
 
 static flow_status unknown_extension(const char *path)
 {
-    return flow_fail(FLOW_ERR_FORMAT,
-                     "%s: unknown flow file extension (expected .flo, .F or .pcm)", path);
+    char list[128];
+    return flow_fail(FLOW_ERR_FORMAT, "%s: unknown flow file extension (expected %s)", path,
+                     flow_field_format_list(list, sizeof list));
 }
 
 flow_status flow_io_read_bytes(FILE *f, const char *path, void *buf, size_t n)
@@ -102,7 +152,7 @@ flow_status flow_field_read(const char *path, flow_field *f)
     memset(f, 0, sizeof *f);
     if (!path || !*path)
         return flow_fail(FLOW_ERR_INVALID, "flow_field_read: empty file name");
-    const flow_format fmt = format_of(path);
+    const format_entry *fmt = entry_of(path);
     FILE *in = fopen(path, "rb");
     if (!in)
         return flow_fail(FLOW_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -114,14 +164,10 @@ flow_status flow_field_read(const char *path, flow_field *f)
         s = flow_fail(FLOW_ERR_IO, "%s: is a directory, not a flow file", path);
     else if (!S_ISREG(st.st_mode))
         s = flow_fail(FLOW_ERR_IO, "%s: not a regular file", path);
-    else if (fmt == FORMAT_NONE)
+    else if (!fmt)
         s = unknown_extension(path);
-    else if (fmt == FORMAT_FLO)
-        s = flow_flo_read(in, path, (long long)st.st_size, f);
-    else if (fmt == FORMAT_BARRON)
-        s = flow_barron_read(in, path, (long long)st.st_size, f);
     else
-        s = flow_pcm_read(in, path, (long long)st.st_size, f);
+        s = fmt->read(in, path, (long long)st.st_size, f);
     fclose(in);
     if (s != FLOW_OK)
         flow_field_free(f);
@@ -135,19 +181,13 @@ flow_status flow_field_write(const char *path, const flow_field *f)
     if (!f || !f->u || !f->v || !flow_io_size_ok(f->width, f->height))
         return flow_fail(FLOW_ERR_INVALID, "%s: no flow field to write (size %dx%d)", path,
                          f ? f->width : 0, f ? f->height : 0);
-    const flow_format fmt = format_of(path);
-    if (fmt == FORMAT_NONE)
+    const format_entry *fmt = entry_of(path);
+    if (!fmt)
         return unknown_extension(path);
 
     flow_atomic a;
     FLOW_TRY(flow_atomic_open(&a, path));
-    flow_status s;
-    if (fmt == FORMAT_FLO)
-        s = flow_flo_write(a.f, path, f);
-    else if (fmt == FORMAT_BARRON)
-        s = flow_barron_write(a.f, path, f);
-    else
-        s = flow_pcm_write(a.f, path, f);
+    const flow_status s = fmt->write(a.f, path, f);
     if (s != FLOW_OK) {
         flow_atomic_abort(&a);
         return s;

@@ -1,6 +1,8 @@
 /* flowfile_formats.h -- what flowfile.c (dispatch by extension, opening and
  * checking files) shares with the one-file-per-format readers and writers
- * flo.c (Middlebury), barron.c (Barron .F) and pcm.c (Otago .pcm).
+ * flo.c (Middlebury), barron.c (Barron .F), pcm.c (Otago .pcm), pfm.c
+ * (Portable Float Map) and png/kitti_libpng.c (KITTI 16-bit PNG; nopng/
+ * kitti_none.c in a build without libpng).
  *
  * A reader gets a file already opened and known to be a regular file of
  * `size` bytes; it checks the magic, the header and that the size matches
@@ -23,6 +25,15 @@ flow_status flow_barron_read(FILE *f, const char *path, long long size, flow_fie
 flow_status flow_barron_write(FILE *f, const char *path, const flow_field *field);
 flow_status flow_pcm_read(FILE *f, const char *path, long long size, flow_field *out);
 flow_status flow_pcm_write(FILE *f, const char *path, const flow_field *field);
+flow_status flow_pfm_read(FILE *f, const char *path, long long size, flow_field *out);
+flow_status flow_pfm_write(FILE *f, const char *path, const flow_field *field);
+flow_status flow_kitti_read(FILE *f, const char *path, long long size, flow_field *out);
+flow_status flow_kitti_write(FILE *f, const char *path, const flow_field *field);
+
+/* KITTI's coding of a component: c = 64 u + 2^15 in 0 .. 65535, so u in
+ * -512 .. 511.984375 in steps of 1/64 px. */
+#define FLOW_KITTI_SCALE 64.0
+#define FLOW_KITTI_OFFSET 32768.0
 
 /* Reads exactly n bytes or fails naming the file ("truncated" at end of
  * file, the system error otherwise). */

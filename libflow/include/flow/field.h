@@ -1,4 +1,5 @@
-/* field.h -- flow fields in memory and in files (.flo, .F, .pcm).
+/* field.h -- flow fields in memory and in files (.flo, .F, .pcm, .pfm,
+ * KITTI .png).
  *
  * A field is planar float on the host: u (right) and v (DOWN), the flow
  * mapping pixel x of the first frame to x + (u, v) in the second.  A vector
@@ -11,8 +12,23 @@
  *         v pointing UP, (100, 100) missing; byte order detected on read.
  *   .pcm  Otago "portable complex map": text header "PC", then w h, then
  *         little-endian float32 (x, y) pairs.
+ *   .pfm  Portable Float Map (FlyingThings3D, Monkaa, Driving): text header
+ *         "PF", w h, scale (negative: little-endian), then float32
+ *         (u, v, third) rows from the BOTTOM; the third channel is ignored
+ *         on reading and 0 when written (little-endian).  "Pf" (one
+ *         channel) is not a flow and is refused.  NaN = unknown.
+ *   .png  KITTI 16-bit flow PNG: 3 channels of uint16, u = (R - 2^15)/64,
+ *         v = (G - 2^15)/64, known where B > 0; invalid pixels read as
+ *         FLOW_UNKNOWN.  Writing rounds to the nearest 1/64 px (half away
+ *         from zero), so a known vector reads back as round(64 u)/64; a
+ *         component outside -512 .. 511.984375 is refused, naming the
+ *         pixel.  Needs libpng (FLOW_ERR_UNSUPPORTED without it).  Where a
+ *         flow is expected .png is always this format: images go through
+ *         flow_image_read (image.h).
  * Readers reject absurd sizes, wrong magic and truncation with a message
  * naming the file; writers go through a temporary file and rename.
+ * flow_field_format_at lists the formats (one table, io/flowfile.c) for
+ * tools, help texts, scripts and the Python module.
  *
  * flow_fb_check marks unknown the vectors that the flow computed the other
  * way (second frame to first) does not confirm. */
@@ -22,6 +38,7 @@
 #include "flow/status.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,10 +60,36 @@ static inline int flow_is_unknown(float u, float v)
 flow_status flow_field_alloc(flow_field *f, int width, int height);
 void flow_field_free(flow_field *f);
 
-/* Reads a flow file; the format comes from the extension (.flo, .F, .pcm). */
+/* Reads a flow file; the format comes from the extension (any letter
+ * case).  Returns FLOW_OK; FLOW_ERR_IO (missing, unreadable, a directory);
+ * FLOW_ERR_FORMAT (unknown extension, bad magic or header, truncated,
+ * trailing data, a PNG or PFM that is not a flow); FLOW_ERR_SIZE (absurd
+ * dimensions); FLOW_ERR_UNSUPPORTED (.png without libpng); FLOW_ERR_NOMEM.
+ * On failure *f is left empty. */
 flow_status flow_field_read(const char *path, flow_field *f);
-/* Writes a flow file in the format of its extension. */
+/* Writes a flow file in the format of its extension, whole or not at all.
+ * Returns FLOW_OK; FLOW_ERR_FORMAT (unknown extension); FLOW_ERR_INVALID
+ * (no field, or a value the format cannot hold, such as a KITTI component
+ * outside -512 .. 511.984375: the detail names the pixel and the value);
+ * FLOW_ERR_UNSUPPORTED (.png without libpng); FLOW_ERR_IO. */
 flow_status flow_field_write(const char *path, const flow_field *f);
+
+/* ---- the flow file formats (one table, io/flowfile.c) ------------------ */
+typedef struct flow_field_format {
+    const char *extension;   /* without the dot, as the docs write it: "flo", "F" */
+    const char *name;        /* "Middlebury", "KITTI 16-bit flow PNG", ... */
+    const char *description; /* one line: layout and conventions */
+} flow_field_format;
+
+/* The number of formats, and format i of them (NULL outside
+ * 0 .. count - 1), in the order help texts list them. */
+int flow_field_format_count(void);
+const flow_field_format *flow_field_format_at(int i);
+/* The format path's extension names (any case), NULL when none. */
+const flow_field_format *flow_field_format_of(const char *path);
+/* The extensions as ".flo, .F, .pcm, .pfm or .png" in buf (truncated to
+ * size bytes); returns buf. */
+const char *flow_field_format_list(char *buf, size_t size);
 
 /* ---- forward-backward check (eval/fbcheck.c) ----------------------------
  * A forward vector f(p) is kept when the backward flow b (computed from the

@@ -3,11 +3,12 @@
  * through here in OpenCV builds too (image.c says why); writing only
  * without OpenCV.
  *
- * libpng reports errors by calling an error function that must not return;
- * ours records libpng's message and longjmps back into the function that
- * called libpng, which frees what it allocated and fails with the message.
- * Warnings are dropped (the library never prints). */
+ * libpng's errors go through png_error.h's functions, which longjmp back
+ * into the function that called libpng; that function frees what it
+ * allocated and fails with libpng's message.  The KITTI flow PNG
+ * (kitti_libpng.c) uses the same functions. */
 #include "io/image_formats.h"
+#include "io/png/png_error.h"
 #include "base/fail.h"
 #include "flow/atomic_file.h"
 
@@ -17,20 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the error function needs: where to jump and the message to keep. */
-typedef struct png_ctx {
-    jmp_buf jump;
-    char message[256];
-} png_ctx;
-
-static void on_error(png_structp png, png_const_charp msg)
+void flow_png_on_error(png_structp png, png_const_charp msg)
 {
-    png_ctx *ctx = png_get_error_ptr(png);
+    flow_png_ctx *ctx = png_get_error_ptr(png);
     snprintf(ctx->message, sizeof ctx->message, "%s", msg ? msg : "unknown libpng error");
     longjmp(ctx->jump, 1);
 }
 
-static void on_warning(png_structp png, png_const_charp msg)
+void flow_png_on_warning(png_structp png, png_const_charp msg)
 {
     (void)png;
     (void)msg;
@@ -40,7 +35,7 @@ static void on_warning(png_structp png, png_const_charp msg)
  * caller and survive the longjmp (no local of this function is read after
  * it). */
 static flow_status decode(const char *path, FILE *f, png_structp png, png_infop info,
-                          png_ctx *ctx, png_bytep *volatile *rows_out, flow_image *img,
+                          flow_png_ctx *ctx, png_bytep *volatile *rows_out, flow_image *img,
                           flow_image8 *bytes)
 {
     if (setjmp(ctx->jump))
@@ -104,9 +99,10 @@ static flow_status png_read(const char *path, flow_image *img, flow_image8 *byte
     FILE *f = fopen(path, "rb");
     if (!f)
         return flow_fail(FLOW_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    png_ctx ctx;
+    flow_png_ctx ctx;
     ctx.message[0] = 0;
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, flow_png_on_error,
+                                             flow_png_on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     png_bytep *volatile rows = NULL;
     flow_status s;
@@ -146,7 +142,7 @@ flow_status flow_png_read8(const char *path, flow_image8 *img)
 
 /* The encoding part of flow_png_write; see decode() for why it stands apart. */
 static flow_status encode(const char *path, FILE *f, png_structp png, png_infop info,
-                          png_ctx *ctx, png_bytep row, const flow_image *img)
+                          flow_png_ctx *ctx, png_bytep row, const flow_image *img)
 {
     if (setjmp(ctx->jump))
         return flow_fail(FLOW_ERR_IO, "%s: PNG encoding failed: %s", path, ctx->message);
@@ -178,9 +174,10 @@ flow_status flow_png_write(const char *path, const flow_image *img)
         free(row);
         return s;
     }
-    png_ctx ctx;
+    flow_png_ctx ctx;
     ctx.message[0] = 0;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, flow_png_on_error,
+                                              flow_png_on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!info)
         s = flow_fail(FLOW_ERR_NOMEM, "%s: cannot create a PNG writer", path);
