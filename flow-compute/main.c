@@ -71,8 +71,10 @@ static void print_help(void)
     printf("      --count N        compute at most N flows [all]\n"
            "      --rgb            compute on the R, G, B channels (their motion tensors\n"
            "                       summed) instead of the luminance [luminance]\n"
-           "Output:\n"
-           "  -o, --output OUT     the flow file; .flo, .F or .pcm picks the format.  For\n"
+           "Output:\n");
+    char formats[128];
+    printf("  -o, --output OUT     the flow file, in the format its extension names:\n"
+           "                       %s (flow-tool formats).  For\n"
            "                       several pairs, a pattern with one integer field, filled\n"
            "                       with the number of the pair's first frame (its pattern\n"
            "                       index, else its position from 0).  OUT.params is written\n"
@@ -99,8 +101,8 @@ static void print_help(void)
            "                       the density kept per pair on stderr [off]\n"
            "Method and parameters (the method's defaults, then a -p file, then the\n"
            "options; each parameter is listed with its default, the methods that have\n"
-           "it and, where it has an effect only with some settings, which):\n"
-           );
+           "it and, where it has an effect only with some settings, which):\n",
+           flow_field_format_list(formats, sizeof formats));
     param_cli pc;
     param_cli_init(&pc, tool_options, NTOOL);
     param_cli_help(&pc, stdout);
@@ -144,8 +146,9 @@ static void print_help(void)
 
 static void print_version(void)
 {
+    char formats[128];
     cli_print_version();
-    printf("flow formats: .flo, .F, .pcm\n");
+    printf("flow formats: %s\n", flow_field_format_list(formats, sizeof formats));
 }
 
 /* ---- parsing ------------------------------------------------------------- */

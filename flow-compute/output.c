@@ -16,12 +16,11 @@ int output_check_name(const compute_options *o)
 {
     if (!o->output)
         return CLI_EXIT_OK;
-    if (!cli_has_suffix(o->output, ".flo") && !cli_has_suffix(o->output, ".F")
-        && !cli_has_suffix(o->output, ".pcm"))
+    char formats[128];
+    if (!flow_field_format_of(o->output))
         return cli_usage_error(COMPUTE_USAGE, "flow-compute",
-                               "-o %s: unknown flow format (the extension must be .flo, .F or "
-                               ".pcm)",
-                               o->output);
+                               "-o %s: unknown flow format (the extension must be %s)",
+                               o->output, flow_field_format_list(formats, sizeof formats));
     const int fields = cli_pattern_fields(o->output);
     if (fields < 0 || fields > 1)
         return cli_usage_error(COMPUTE_USAGE, "flow-compute",

@@ -8,7 +8,7 @@
  * texture sampled analytically, so every warp of it is exact), the ground
  * truth of each consecutive pair from flow_synth_flow().  Frames are written
  * through flow_image_write (format by extension), flows through
- * flow_field_write (.flo, .F, .pcm), videos through flow_video_writer
+ * flow_field_write (any flow format), videos through flow_video_writer
  * (.y4m natively in every build, .avi/.mp4 with OpenCV).  Frames are
  * generated in parallel, a batch at a time (batch.c), and written in order.
  *
@@ -98,8 +98,8 @@ static void print_help(void)
            "Outputs (at least one):\n"
            "  -o, --output PATTERN frame files, a printf pattern with one integer field\n"
            "                       (frame%%04d.png); .png, .pgm/.ppm, or whatever OpenCV writes\n"
-           "      --gt PATTERN     ground truth of each pair k -> k+1, named by k (.flo, .F,\n"
-           "                       .pcm)\n"
+           "      --gt PATTERN     ground truth of each pair k -> k+1, named by k, in the\n"
+           "                       flow format of its extension (flow-tool formats)\n"
            "      --video FILE     the frames as one video: .y4m (YUV4MPEG2, every build),\n"
            "                       .avi/.mp4 (OpenCV builds)\n"
            "      --fps F          video frame rate [25]\n"
@@ -246,10 +246,13 @@ static int parse_options(int argc, char **argv, synth_options *o)
         case 'q': o->quiet = 1; continue;
         case 'v': o->verbose = 1; continue;
         case 'h': print_help(); exit(CLI_EXIT_OK);
-        case 'V':
+        case 'V': {
+            char formats[128];
             cli_print_version();
+            printf("flow formats: %s\n", flow_field_format_list(formats, sizeof formats));
             printf("video writers: y4m%s\n", flow_image_has_opencv() ? ", avi, mp4 (OpenCV)" : "");
             exit(CLI_EXIT_OK);
+        }
         default: return cli_bad_option(c, argv, USAGE, "flow-synth", NULL);
         }
         /* A motion option: parse into dst, remember it was given. */
@@ -280,11 +283,12 @@ static int parse_options(int argc, char **argv, synth_options *o)
                                    o->frames);
         if (check_pattern("--gt", o->gt_pattern, o->frames - 1))
             return CLI_EXIT_USAGE;
-        if (!cli_has_suffix(o->gt_pattern, ".flo") && !cli_has_suffix(o->gt_pattern, ".F")
-            && !cli_has_suffix(o->gt_pattern, ".pcm"))
+        char formats[128];
+        if (!flow_field_format_of(o->gt_pattern))
             return cli_usage_error(USAGE, "flow-synth",
-                                   "--gt: '%s' has no flow extension (expected .flo, .F or .pcm)",
-                                   o->gt_pattern);
+                                   "--gt: '%s' has no flow extension (expected %s)",
+                                   o->gt_pattern,
+                                   flow_field_format_list(formats, sizeof formats));
     }
     if (o->frames_pattern && o->channels == 3 && cli_has_suffix(o->frames_pattern, ".pgm"))
         return cli_usage_error(USAGE, "flow-synth",

@@ -1,20 +1,24 @@
 /* cmd_error.c -- `flow-tool error EST GT`: average angular error (Barron's
  * angle between (u, v, 1) and (ug, vg, 1)) and average endpoint error with
- * their standard deviations and the shares of pixels over 1 and 3 px, on
- * the pixels the mask keeps and the ground truth knows (flow/error.h has the
- * rules).  Human-readable output by default, CSV with --csv, and bare
- * numbers in .aae/.aee files for make. */
+ * their standard deviations, the shares of pixels over 1, 3 and 5 px,
+ * KITTI's Fl, and the same split by occlusion, object, speed and distance
+ * to occlusion where the maps are given, on the pixels the mask keeps and
+ * the ground truth knows (flow/error.h has the rules, docs/EVALUATION.md
+ * the definitions).  Human-readable output by default, CSV with --csv,
+ * and bare numbers in .aae/.aee files for make. */
 #include "tool.h"
 #include "cli.h"
 #include "outputs.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage_line[] =
-    "flow-tool error [--mask MASK] [--csv] [--aae FILE] [--aee FILE] EST GT";
+    "flow-tool error [--mask MASK] [--invalid MAP] [--occlusions MAP | --noc FLOW]\n"
+    "                [--objmap MAP] [--csv] [--aae FILE] [--aee FILE] EST GT";
 
 static void help(void)
 {
@@ -26,10 +30,21 @@ static void help(void)
            "       (ug, vg, 1) (Barron et al. 1994), with its standard deviation;\n"
            "  AEE  average endpoint error |(u, v) - (ug, vg)|, pixels, with its\n"
            "       standard deviation;\n"
-           "  the share of pixels whose endpoint error is over 1 px and over 3 px;\n"
+           "  the share of pixels whose endpoint error is over 1, 3 and 5 px\n"
+           "  (px1, px3, px5) and KITTI's Fl: the share with an endpoint error\n"
+           "  over 3 px and over 5%% of the true length;\n"
+           "  the endpoint error by speed |gt| (Sintel's s0-10, s10-40, s40+);\n"
+           "  with --occlusions or --noc: the endpoint error and Fl of the\n"
+           "  non-occluded and the occluded pixels, and with --occlusions the\n"
+           "  endpoint error by distance to the nearest occluded pixel (Sintel's\n"
+           "  d0-10, d10-60, d60-140); with --objmap: Fl of the background and\n"
+           "  the foreground;\n"
            "  how many pixels were scored and why the others were not.\n"
-           "Excluded from every measure: pixels outside the mask, pixels whose\n"
-           "ground truth is unknown (|component| > 1e9 or NaN), and pixels the\n"
+           "A measure over no pixel is not defined: printed \"-\" (left out of the\n"
+           "human output), an empty CSV field.  docs/EVALUATION.md defines each.\n"
+           "Excluded from every measure: pixels outside the mask, pixels the\n"
+           "invalid map marks, pixels whose ground truth is unknown (|component|\n"
+           "> 1e9 or NaN; a KITTI .png flow's invalid pixels), and pixels the\n"
            "estimate marks unknown (finite |component| > 1e9; the density scored /\n"
            "(scored + those) is printed).  NaN or infinity in EST is an error:\n"
            "it means a computation failed.  Standard deviations divide by N.\n"
@@ -37,10 +52,21 @@ static void help(void)
            "Options:\n"
            "  -m, --mask MASK  image of GT's size; pixels with a nonzero value (any\n"
            "                   channel) are scored [default: every pixel]\n"
+           "  -i, --invalid MAP image of GT's size; pixels with a nonzero value are\n"
+           "                   excluded (Sintel's invalid/) [default: none]\n"
+           "  -o, --occlusions MAP  image of GT's size; nonzero = occluded (Sintel's\n"
+           "                   occlusions/) [default: none]\n"
+           "  -n, --noc FLOW   KITTI's flow_noc when GT is flow_occ: a pixel known in\n"
+           "                   GT but not in FLOW is occluded [default: none]\n"
+           "  -b, --objmap MAP image of GT's size; nonzero = foreground (KITTI\n"
+           "                   2015's obj_map) [default: none]\n"
            "  -c, --csv        one header line and one line of values:\n"
            "                   aae,aae_std,aee,aee_std,over1,over3,max_ee,scored,\n"
-           "                   total,outside_mask,unknown_gt,unknown_est (over1 and\n"
-           "                   over3 as fractions 0..1) [default: human-readable]\n"
+           "                   total,outside_mask,unknown_gt,unknown_est,px1,px3,\n"
+           "                   px5,fl,epe_noc,epe_occ,scored_noc,scored_occ,fl_noc,\n"
+           "                   fl_occ,fl_bg,fl_fg,s0_10,s10_40,s40,d0_10,d10_60,\n"
+           "                   d60_140,invalid (over1 and over3 as fractions 0..1,\n"
+           "                   px*, fl* as percentages) [default: human-readable]\n"
            "      --aae FILE   also write the AAE alone to FILE (\"%%.6f\\n\")\n"
            "      --aee FILE   also write the AEE alone to FILE\n"
            "  -h, --help       this help\n"
@@ -50,29 +76,119 @@ static void help(void)
            usage_line);
 }
 
-static void print_human(const flow_error_stats *st, const char *mask)
+/* The files the measures were given, for the human output. */
+typedef struct error_inputs {
+    const char *mask, *invalid, *occlusions, *noc, *objmap;
+} error_inputs;
+
+/* `before`, then "x.xxxx px", or "-" for a mean that is not defined. */
+static void print_epe(const char *before, double epe)
 {
+    if (isnan(epe))
+        printf("%s-", before);
+    else
+        printf("%s%.4f px", before, epe);
+}
+
+/* "x.xx%" or "-" for a share that is not defined. */
+static void print_percent(double share)
+{
+    if (isnan(share))
+        printf("-");
+    else
+        printf("%.2f%%", share);
+}
+
+static void print_human(const flow_error_measures *m, const error_inputs *in)
+{
+    const flow_error_stats *st = &m->all;
     const long considered = st->scored + st->unknown_est;
     printf("scored: %ld of %ld pixels (excluded: ", st->scored, st->total);
-    if (mask)
-        printf("%ld outside the mask %s, ", st->outside_mask, mask);
+    if (in->mask)
+        printf("%ld outside the mask %s, ", st->outside_mask, in->mask);
+    if (in->invalid)
+        printf("%ld invalid in %s, ", m->invalid, in->invalid);
     printf("%ld unknown ground truth, %ld unknown estimate%s)\n", st->unknown_gt,
-           st->unknown_est, mask ? "" : "; no mask");
+           st->unknown_est, in->mask ? "" : "; no mask");
     printf("density: %.2f%% of the pixels with known ground truth%s have an estimate\n",
-           considered ? 100.0 * st->scored / considered : 0.0, mask ? " in the mask" : "");
+           considered ? 100.0 * st->scored / considered : 0.0, in->mask ? " in the mask" : "");
     printf("AAE: %.4f deg (sd %.4f)\n", st->aae, st->aae_std);
     printf("AEE: %.4f px (sd %.4f, max %.4f)\n", st->aee, st->aee_std, st->max_ee);
     printf("EE > 1 px: %.2f%%\n", 100.0 * st->over1);
     printf("EE > 3 px: %.2f%%\n", 100.0 * st->over3);
+    printf("EE > 5 px: %.2f%%\n", m->px5);
+    printf("Fl (EE > 3 px and > 5%% of |gt|): %.2f%%\n", m->fl);
+    if (in->occlusions || in->noc) {
+        print_epe("EPE noc: ", m->epe_noc);
+        printf(" over %ld pixels", m->scored_noc);
+        print_epe("; occ: ", m->epe_occ);
+        printf(" over %ld pixels (occlusions from %s)\n", m->scored_occ,
+               in->occlusions ? in->occlusions : in->noc);
+        printf("Fl noc: ");
+        print_percent(m->fl_noc);
+        printf("; occ: ");
+        print_percent(m->fl_occ);
+        printf("\n");
+    }
+    if (in->objmap) {
+        printf("Fl bg: ");
+        print_percent(m->fl_bg);
+        printf("; fg: ");
+        print_percent(m->fl_fg);
+        printf("\n");
+    }
+    print_epe("EPE by speed |gt|: s0-10 ", m->s0_10);
+    print_epe(", s10-40 ", m->s10_40);
+    print_epe(", s40+ ", m->s40);
+    printf("\n");
+    if (in->occlusions) {
+        print_epe("EPE by distance to occlusion: d0-10 ", m->d0_10);
+        print_epe(", d10-60 ", m->d10_60);
+        print_epe(", d60-140 ", m->d60_140);
+        printf("\n");
+    }
 }
 
-static void print_csv(const flow_error_stats *st)
+/* A CSV field: the value, or nothing where it is not defined. */
+static void csv_field(double value)
 {
+    if (!isnan(value))
+        printf("%.9g", value);
+}
+
+/* A count that is defined only with occlusion information. */
+static void csv_count(long count, int defined)
+{
+    if (defined)
+        printf("%ld", count);
+}
+
+static void print_csv(const flow_error_measures *m, const error_inputs *in)
+{
+    const flow_error_stats *st = &m->all;
     printf("aae,aae_std,aee,aee_std,over1,over3,max_ee,scored,total,outside_mask,unknown_gt,"
-           "unknown_est\n");
-    printf("%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%ld,%ld,%ld,%ld,%ld\n", st->aae, st->aae_std,
+           "unknown_est,px1,px3,px5,fl,epe_noc,epe_occ,scored_noc,scored_occ,fl_noc,fl_occ,"
+           "fl_bg,fl_fg,s0_10,s10_40,s40,d0_10,d10_60,d60_140,invalid\n");
+    printf("%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%ld,%ld,%ld,%ld,%ld", st->aae, st->aae_std,
            st->aee, st->aee_std, st->over1, st->over3, st->max_ee, st->scored, st->total,
            st->outside_mask, st->unknown_gt, st->unknown_est);
+    const double before_counts[] = {m->px1, m->px3, m->px5, m->fl, m->epe_noc, m->epe_occ};
+    for (size_t k = 0; k < sizeof before_counts / sizeof *before_counts; k++) {
+        printf(",");
+        csv_field(before_counts[k]);
+    }
+    const int occlusion = in->occlusions || in->noc;
+    printf(",");
+    csv_count(m->scored_noc, occlusion);
+    printf(",");
+    csv_count(m->scored_occ, occlusion);
+    const double after_counts[] = {m->fl_noc, m->fl_occ, m->fl_bg,  m->fl_fg,   m->s0_10,
+                                   m->s10_40, m->s40,    m->d0_10, m->d10_60, m->d60_140};
+    for (size_t k = 0; k < sizeof after_counts / sizeof *after_counts; k++) {
+        printf(",");
+        csv_field(after_counts[k]);
+    }
+    printf(",%ld\n", m->invalid);
 }
 
 /* The --aae and --aee files ("%.6f\n"; a NULL path: none), one result:
@@ -93,21 +209,84 @@ static int write_numbers(const char *const path[2], const double value[2])
     return rc;
 }
 
+/* The byte maps and the noc field of the regions, read and checked against
+ * GT's size; each left NULL when not given.  Returns an exit code. */
+static int read_regions(const error_inputs *in, const char *gt_path, const flow_field *gt,
+                        flow_error_regions *r, flow_field *noc)
+{
+    const char *paths[4] = {in->mask, in->invalid, in->occlusions, in->objmap};
+    unsigned char *map[4] = {NULL, NULL, NULL, NULL};
+    int rc = CLI_EXIT_OK;
+    for (int k = 0; k < 4 && !rc; k++)
+        if (paths[k])
+            rc = tool_read_mask(paths[k], gt_path, gt->width, gt->height, &map[k]);
+    r->mask = map[0];
+    r->invalid = map[1];
+    r->occluded = map[2];
+    r->foreground = map[3];
+    if (rc || !in->noc)
+        return rc;
+    if ((rc = tool_read_field(in->noc, noc)))
+        return rc;
+    if (noc->width != gt->width || noc->height != gt->height) {
+        cli_error("noc ground truth %s is %dx%d but the ground truth %s is %dx%d: sizes must "
+                  "match",
+                  in->noc, noc->width, noc->height, gt_path, gt->width, gt->height);
+        return CLI_EXIT_IO;
+    }
+    r->noc = noc;
+    return CLI_EXIT_OK;
+}
+
+static void free_regions(flow_error_regions *r, flow_field *noc)
+{
+    free((void *)r->mask);
+    free((void *)r->invalid);
+    free((void *)r->occluded);
+    free((void *)r->foreground);
+    flow_field_free(noc);
+}
+
+/* "no pixel to score", each count beside the file it comes from. */
+static void say_nothing_scored(const flow_error_measures *m, const error_inputs *in,
+                               const char *est_path, const char *gt_path)
+{
+    const flow_error_stats *st = &m->all;
+    char outside[4200] = "", invalid[4200] = "";
+    if (in->mask)
+        snprintf(outside, sizeof outside, "%ld are outside the mask %s, ", st->outside_mask,
+                 in->mask);
+    if (in->invalid)
+        snprintf(invalid, sizeof invalid, "%ld invalid in %s, ", m->invalid, in->invalid);
+    cli_error("no pixel to score: of the %ld pixels, %s%s%ld have unknown ground truth in %s "
+              "and %ld an unknown estimate in %s",
+              st->total, outside, invalid, st->unknown_gt, gt_path, st->unknown_est, est_path);
+}
+
 int cmd_error(int argc, char **argv)
 {
     enum { OPT_AAE = 256, OPT_AEE };
     static const struct option opts[] = {{"mask", required_argument, NULL, 'm'},
+                                         {"invalid", required_argument, NULL, 'i'},
+                                         {"occlusions", required_argument, NULL, 'o'},
+                                         {"noc", required_argument, NULL, 'n'},
+                                         {"objmap", required_argument, NULL, 'b'},
                                          {"csv", no_argument, NULL, 'c'},
                                          {"aae", required_argument, NULL, OPT_AAE},
                                          {"aee", required_argument, NULL, OPT_AEE},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *mask_path = NULL, *aae_path = NULL, *aee_path = NULL;
+    error_inputs in = {0};
+    const char *aae_path = NULL, *aee_path = NULL;
     int csv = 0, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:ch", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:i:o:n:b:ch", opts, NULL)) != -1) {
         switch (c) {
-        case 'm': mask_path = optarg; break;
+        case 'm': in.mask = optarg; break;
+        case 'i': in.invalid = optarg; break;
+        case 'o': in.occlusions = optarg; break;
+        case 'n': in.noc = optarg; break;
+        case 'b': in.objmap = optarg; break;
         case 'c': csv = 1; break;
         case OPT_AAE: aae_path = optarg; break;
         case OPT_AEE: aee_path = optarg; break;
@@ -115,51 +294,47 @@ int cmd_error(int argc, char **argv)
         default: return tool_bad_option(c, argv, usage_line, "error");
         }
     }
+    if (in.occlusions && in.noc)
+        return cli_usage_error(usage_line, "flow-tool error",
+                               "error: --occlusions and --noc both say which pixels are "
+                               "occluded: give one");
     int rc = tool_check_args(argc, 2, usage_line, "error");
     if (rc)
         return rc;
     const char *est_path = argv[optind], *gt_path = argv[optind + 1];
-    flow_field est, gt;
-    unsigned char *mask = NULL;
+    flow_field est, gt, noc = {0};
+    flow_error_regions regions = {0};
     if ((rc = tool_read_field(est_path, &est)))
         return rc;
     if ((rc = tool_read_field(gt_path, &gt))) {
         flow_field_free(&est);
         return rc;
     }
-    flow_error_stats st;
-    memset(&st, 0, sizeof st);
+    flow_error_measures m;
+    memset(&m, 0, sizeof m);
     if (est.width != gt.width || est.height != gt.height) {
         cli_error("estimate %s is %dx%d but the ground truth %s is %dx%d: sizes must match",
                   est_path, est.width, est.height, gt_path, gt.width, gt.height);
         rc = CLI_EXIT_IO;
-    } else if (!mask_path ||
-               (rc = tool_read_mask(mask_path, gt_path, gt.width, gt.height, &mask)) == 0) {
-        flow_status s = flow_error_compute(&est, &gt, mask, &st);
+    } else if ((rc = read_regions(&in, gt_path, &gt, &regions, &noc)) == 0) {
+        flow_status s = flow_error_measure(&est, &gt, &regions, &m);
         if (s != FLOW_OK) {
             rc = tool_fail(est_path, s);
-        } else if (st.scored == 0) {
-            /* each count beside the file it comes from */
-            char outside[4200] = "";
-            if (mask_path)
-                snprintf(outside, sizeof outside, "%ld are outside the mask %s, ",
-                         st.outside_mask, mask_path);
-            cli_error("no pixel to score: of the %ld pixels, %s%ld have unknown ground truth in "
-                      "%s and %ld an unknown estimate in %s",
-                      st.total, outside, st.unknown_gt, gt_path, st.unknown_est, est_path);
+        } else if (m.all.scored == 0) {
+            say_nothing_scored(&m, &in, est_path, gt_path);
             rc = CLI_EXIT_IO;
         }
     }
-    free(mask);
+    free_regions(&regions, &noc);
     flow_field_free(&est);
     flow_field_free(&gt);
     if (rc)
         return rc;
     if (csv)
-        print_csv(&st);
+        print_csv(&m, &in);
     else
-        print_human(&st, mask_path);
+        print_human(&m, &in);
     const char *const paths[2] = {aae_path, aee_path};
-    const double values[2] = {st.aae, st.aee};
+    const double values[2] = {m.all.aae, m.all.aee};
     return write_numbers(paths, values);
 }

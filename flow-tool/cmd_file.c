@@ -1,6 +1,7 @@
-/* cmd_file.c -- `flow-tool convert` (between .flo, .F and .pcm, keeping
- * unknown vectors and each format's axes) and `flow-tool info` (size,
- * format, ranges, magnitudes, unknown count). */
+/* cmd_file.c -- `flow-tool convert` (between the flow formats, keeping
+ * unknown vectors and each format's axes), `flow-tool info` (size,
+ * format, ranges, magnitudes, unknown count) and `flow-tool formats` (the
+ * table of flow formats, for people and scripts). */
 #include "tool.h"
 #include "cli.h"
 
@@ -16,19 +17,28 @@ static void convert_help(void)
     printf("usage: %s\n"
            "\n"
            "Converts a flow file to another format; the formats come from the\n"
-           "extensions: .flo (Middlebury), .F (Barron), .pcm (Otago), any case.\n"
-           "Known vectors are copied bit for bit.  Unknown vectors stay unknown:\n"
-           ".flo and .pcm keep their values as they are, .F writes its missing\n"
-           "marker (100, 100) and reads it back as unknown.  .F stores v pointing\n"
-           "up and is written big-endian; its byte order is detected on reading.\n"
-           "A known vector that coincides with the .F marker becomes unknown\n"
-           "(a warning says how many).  docs/FORMATS.md has every detail.\n"
+           "extensions, any letter case:\n",
+           convert_usage);
+    for (int i = 0; i < flow_field_format_count(); i++) {
+        const flow_field_format *f = flow_field_format_at(i);
+        printf("  .%-4s %s: %s\n", f->extension, f->name, f->description);
+    }
+    printf("Known vectors are copied bit for bit, except into .png.  Unknown\n"
+           "vectors stay unknown: .flo, .pcm and .pfm keep their values as they\n"
+           "are, .F writes its missing marker (100, 100) and .png an invalid pixel\n"
+           "(B = 0), and both read back as unknown.  .F stores v pointing up and\n"
+           "is written big-endian; its byte order is detected on reading.  A\n"
+           "known vector that coincides with the .F marker becomes unknown (a\n"
+           "warning says how many).  .pfm is read in either byte order and\n"
+           "written little-endian.  .png rounds each component to the nearest\n"
+           "1/64 px (halves away from zero) and holds -512 .. 511.984375 px: a\n"
+           "vector outside is an error naming the pixel.  docs/FORMATS.md has\n"
+           "every detail.\n"
            "\n"
            "Options:\n"
            "  -h, --help      this help\n"
            "\n"
-           "Exit status: 0 ok, 1 usage, 2 input/output.\n",
-           convert_usage);
+           "Exit status: 0 ok, 1 usage, 2 input/output.\n");
 }
 
 int cmd_convert(int argc, char **argv)
@@ -118,7 +128,8 @@ int cmd_info(int argc, char **argv)
         mmax = fmax(mmax, m);
     }
     printf("file: %s\n", in);
-    printf("format: %s\n", tool_format_name(in));
+    char name[128];
+    printf("format: %s\n", tool_format_name(in, name, sizeof name));
     printf("size: %d x %d (%zu vectors)\n", f.width, f.height, n);
     printf("unknown: %zu (%.2f%%)\n", unknown, 100.0 * unknown / n);
     if (known) {
@@ -131,5 +142,45 @@ int cmd_info(int argc, char **argv)
         printf("magnitude: none (every vector unknown)\n");
     }
     flow_field_free(&f);
+    return CLI_EXIT_OK;
+}
+
+static const char formats_usage[] = "flow-tool formats [OPTIONS]";
+
+static void formats_help(void)
+{
+    printf("usage: %s\n"
+           "\n"
+           "Lists the flow file formats that every tool reads and writes, one per\n"
+           "line: the extension (without the dot; any letter case is accepted),\n"
+           "the format's name and its layout, separated by tabs, for scripts such\n"
+           "as `flow-tool formats | cut -f1`.\n"
+           "\n"
+           "Options:\n"
+           "  -h, --help      this help\n"
+           "\n"
+           "Exit status: 0 ok, 1 usage.\n",
+           formats_usage);
+}
+
+int cmd_formats(int argc, char **argv)
+{
+    static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (c == 'h') {
+            formats_help();
+            return CLI_EXIT_OK;
+        }
+        return tool_bad_option(c, argv, formats_usage, "formats");
+    }
+    int rc = tool_check_args(argc, 0, formats_usage, "formats");
+    if (rc)
+        return rc;
+    for (int i = 0; i < flow_field_format_count(); i++) {
+        const flow_field_format *f = flow_field_format_at(i);
+        printf("%s\t%s\t%s\n", f->extension, f->name, f->description);
+    }
     return CLI_EXIT_OK;
 }

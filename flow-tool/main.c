@@ -1,5 +1,6 @@
 /* main.c -- flow-tool, the flow-file command-line tool (seed 001 section
- * 5.2): converts between .flo, .F and .pcm, measures errors against ground
+ * 5.2): converts between the flow formats of libflow's table (flow-tool
+ * formats lists them), measures errors against ground
  * truth, checks a forward flow against its backward flow, draws colour
  * codings, legends, vector plots, blends, mixes and montages, and splits
  * videos into frames.
@@ -22,7 +23,7 @@ static const struct {
     int (*run)(int, char **);
     const char *summary;
 } commands[] = {
-    {"convert", cmd_convert, "convert IN OUT          between .flo, .F and .pcm"},
+    {"convert", cmd_convert, "convert IN OUT          between flow formats (see formats)"},
     {"error", cmd_error, "error EST GT            angular and endpoint errors (AAE, AEE)"},
     {"fb-check", cmd_fbcheck,
      "fb-check FWD BWD        forward-backward check: density (-o: the checked flow)"},
@@ -35,6 +36,7 @@ static const struct {
      "montage EST OUT.png     labelled panels: colour, vectors, errors (--gt)"},
     {"info", cmd_info, "info IN                 size, ranges, magnitudes, unknown count"},
     {"frames", cmd_frames, "frames VIDEO PATTERN    a video's frames as images (.y4m; more with OpenCV)"},
+    {"formats", cmd_formats, "formats                 the flow file formats, one per line"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -46,10 +48,17 @@ static void usage(FILE *out)
             "Converts, compares, checks and draws optical flow files; splits videos\n"
             "into frames.\n"
             "\n"
-            "Commands (flow files: .flo Middlebury, .F Barron, .pcm Otago; by extension):\n");
+            "Commands:\n");
     for (int i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %s\n", commands[i].summary);
+    fprintf(out, "\nFlow files, by extension (any case):\n");
+    for (int i = 0; i < flow_field_format_count(); i++) {
+        const flow_field_format *f = flow_field_format_at(i);
+        fprintf(out, "  .%-4s %s\n", f->extension, f->name);
+    }
     fprintf(out,
+            "A .png given where a flow is expected is a KITTI flow PNG (16-bit);\n"
+            "8-bit PNGs are images (frames, masks, pictures).\n"
             "\n"
             "Pictures are written by extension: .png, .ppm, .pgm (more with OpenCV).\n"
             "Exit status: 0 ok, 1 usage, 2 input/output (missing, corrupt or\n"
@@ -70,8 +79,9 @@ int main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+        char list[128];
         cli_print_version();
-        printf("flow formats: .flo, .F, .pcm\n");
+        printf("flow formats: %s\n", flow_field_format_list(list, sizeof list));
         return CLI_EXIT_OK;
     }
     for (int i = 0; i < NCOMMANDS; i++)
@@ -79,7 +89,7 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     return cli_usage_error("flow-tool COMMAND [OPTIONS] ARGS...", "flow-tool",
                            "unknown command '%s' (commands: convert, error, fb-check, color, "
-                           "legend, vectors, blend, mix, montage, info, frames)",
+                           "legend, vectors, blend, mix, montage, info, frames, formats)",
                            cmd);
 }
 
@@ -182,13 +192,11 @@ int tool_check_args(int argc, int want, const char *usage_line, const char *cmd)
     return CLI_EXIT_OK;
 }
 
-const char *tool_format_name(const char *path)
+const char *tool_format_name(const char *path, char *buf, size_t size)
 {
-    if (cli_has_suffix(path, ".flo"))
-        return ".flo (Middlebury)";
-    if (cli_has_suffix(path, ".F"))
-        return ".F (Barron, Fleet, Beauchemin)";
-    if (cli_has_suffix(path, ".pcm"))
-        return ".pcm (Otago portable complex map)";
-    return "unknown";
+    const flow_field_format *f = flow_field_format_of(path);
+    if (!f)
+        return "unknown";
+    snprintf(buf, size, ".%s (%s)", f->extension, f->name);
+    return buf;
 }

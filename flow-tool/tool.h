@@ -8,7 +8,7 @@
 #include "flow/flow.h"
 
 /* Subcommands: cmd_file.c, cmd_error.c, cmd_fbcheck.c, cmd_picture.c, cmd_vectors.c,
- * cmd_montage.c, cmd_frames.c. */
+ * cmd_montage.c, cmd_frames.c (cmd_convert, cmd_info, cmd_formats: cmd_file.c). */
 int cmd_convert(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_error(int argc, char **argv);
@@ -20,6 +20,7 @@ int cmd_vectors(int argc, char **argv);
 int cmd_mix(int argc, char **argv);
 int cmd_montage(int argc, char **argv);
 int cmd_frames(int argc, char **argv);
+int cmd_formats(int argc, char **argv);
 
 /* Read/write with the failure printed; each returns an exit code (0 ok). */
 int tool_read_field(const char *path, flow_field *f);
@@ -45,7 +46,8 @@ int tool_bad_option(int c, char **argv, const char *usage, const char *cmd);
 /* Checks the positional argument count after the options. */
 int tool_check_args(int argc, int want, const char *usage, const char *cmd);
 
-/* The human name of a flow file's format, from its extension. */
-const char *tool_format_name(const char *path);
+/* The human name of a flow file's format, from its extension: ".flo
+ * (Middlebury)" written into buf, or "unknown". */
+const char *tool_format_name(const char *path, char *buf, size_t size);
 
 #endif

@@ -5,7 +5,7 @@
 #
 #   seq SUFFIX          starts a sequence (SUFFIX empty: the directory's only one)
 #   frame PATH          the next frame, in order
-#   gt I PATH           ground truth of the pair frame I -> frame I+1 (.flo, .F, .pcm)
+#   gt I PATH           ground truth of the pair frame I -> frame I+1 (.flo, .F, .pcm, .pfm)
 #   mask I PATH         evaluation mask of pair I (non-zero = evaluated)
 #   occ I PATH          occlusion mask of pair I (non-zero = occluded)
 #   invalid I PATH      pixels of pair I left out of every measure (non-zero)
@@ -80,7 +80,7 @@ list_dir() {
                     *mask*) printf '%smask\t%s\n' "$kind_prefix" "$f" ;;
                     *) printf '%simg\t%s\n' "$kind_prefix" "$f" ;;
                 esac ;;
-            *.flo|*.f|*.pcm) printf '%sflow\t%s\n' "$kind_prefix" "$f" ;;
+            *.flo|*.f|*.pcm|*.pfm) printf '%sflow\t%s\n' "$kind_prefix" "$f" ;;
             *.params) printf '%sparams\t%s\n' "$kind_prefix" "$f" ;;
         esac
     done | sort -t "$(printf '\t')" -k2,2V

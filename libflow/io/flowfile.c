@@ -26,15 +26,15 @@ typedef struct format_entry {
 } format_entry;
 
 static const format_entry formats[] = {
-    {{"flo", "Middlebury", "float32 (u, v), little-endian; every value kept bit for bit"},
+    {{"flo", "Middlebury", "float32 (u, v), little-endian, bit for bit"},
      flow_flo_read, flow_flo_write},
-    {{"F", "Barron, Fleet, Beauchemin", "float32, v up, (100, 100) = missing"},
+    {{"F", "Barron, Fleet, Beauchemin", "float32 (u, v), v up, (100, 100) missing"},
      flow_barron_read, flow_barron_write},
-    {{"pcm", "Otago portable complex map", "float32 (x, y), little-endian; values bit for bit"},
+    {{"pcm", "Otago portable complex map", "float32 (x, y), little-endian, bit for bit"},
      flow_pcm_read, flow_pcm_write},
-    {{"pfm", "Portable Float Map", "\"PF\" float32 (u, v, 0), rows bottom to top (FlyingThings3D)"},
+    {{"pfm", "Portable Float Map", "\"PF\" float32 (u, v, 0), rows from the bottom"},
      flow_pfm_read, flow_pfm_write},
-    {{"png", "KITTI 16-bit flow PNG", "uint16 (u, v, valid), 1/64 px, |u|, |v| up to 512 px"},
+    {{"png", "KITTI 16-bit flow PNG", "uint16 (u, v, valid), 1/64 px, |u|, |v| < 512"},
      flow_kitti_read, flow_kitti_write},
 };
 enum { NFORMATS = sizeof formats / sizeof formats[0] };

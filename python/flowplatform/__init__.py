@@ -25,6 +25,7 @@ from ._flowplatform import (
     applies,
     color_legend,
     default_method,
+    flow_formats,
     flow_to_color,
     has_cuda,
     has_opencv,
@@ -42,8 +43,8 @@ from ._flowplatform import error as _error
 __version__ = version
 __all__ = [
     "Context", "Error", "ErrorStats", "ParameterError", "Video", "applies", "color_legend",
-    "compute", "default_method", "error", "flow_to_color", "has_cuda", "has_opencv", "methods",
-    "read_flow", "read_image", "read_params", "schema", "write_flow", "write_image",
+    "compute", "default_method", "error", "flow_formats", "flow_to_color", "has_cuda",
+    "has_opencv", "methods", "read_flow", "read_image", "read_params", "schema", "write_flow", "write_image",
 ]
 
 
@@ -60,17 +61,32 @@ def compute(frame1, frame2, method=default_method, device="auto", **params):
         return ctx.compute(frame1, frame2)
 
 
+_MEASURES = ("px1 px3 px5 fl epe_noc epe_occ scored_noc scored_occ fl_noc fl_occ fl_bg fl_fg "
+             "s0_10 s10_40 s40 d0_10 d10_60 d60_140 invalid")
+
+
 class ErrorStats(namedtuple("ErrorStats", "aae aae_std aee aee_std over1 over3 max_ee "
-                            "scored total outside_mask unknown_gt unknown_est")):
-    """The figures of `flow-tool error`.
+                            "scored total outside_mask unknown_gt unknown_est " + _MEASURES)):
+    """The figures of `flow-tool error`, in the order of its CSV columns.
 
     aae, aae_std: average angular error and its standard deviation, degrees;
     aee, aee_std: average endpoint error and its standard deviation, pixels;
     over1, over3: the fraction (0..1) of scored pixels with an endpoint
     error over 1 px, over 3 px; max_ee: the largest endpoint error;
-    scored, total, outside_mask, unknown_gt, unknown_est: pixel counts
-    (total = scored + the three excluded); density: scored / (scored +
+    scored, total, outside_mask, unknown_gt, unknown_est, invalid: pixel
+    counts (total = scored + the four excluded); density: scored / (scored +
     unknown_est).  Standard deviations divide by N.
+    px1, px3, px5: % of scored pixels with an endpoint error over 1, 3, 5 px;
+    fl: KITTI's Fl, % with an endpoint error over 3 px and over 5% of |gt|;
+    epe_noc, epe_occ, scored_noc, scored_occ, fl_noc, fl_occ: the mean
+    endpoint error, count and Fl of the non-occluded and occluded pixels
+    (given occlusions or noc); fl_bg, fl_fg: Fl of the background and the
+    foreground (given objmap); s0_10, s10_40, s40: the mean endpoint error
+    where |gt| is in [0, 10), [10, 40), [40, inf) px; d0_10, d10_60,
+    d60_140: where the Euclidean distance of a non-occluded pixel to the
+    nearest occluded one is in [0, 10), [10, 60), [60, 140) px (given
+    occlusions).  A measure that is not defined (no such pixel, or the map
+    it needs not given) is None.  docs/EVALUATION.md defines each.
     """
     __slots__ = ()
 
@@ -79,13 +95,18 @@ class ErrorStats(namedtuple("ErrorStats", "aae aae_std aee aee_std over1 over3 m
         return self.scored / (self.scored + self.unknown_est)
 
 
-def error(est, gt, mask=None):
+def error(est, gt, mask=None, invalid=None, occlusions=None, noc=None, objmap=None):
     """Scores the flow est against the ground truth gt (H x W x 2 each).
 
     mask: None (every pixel) or an H x W bool or integer array, nonzero =
-    scored.  Pixels with unknown ground truth are excluded, and so are
-    those the estimate marks unknown (counted in unknown_est); a NaN or
-    infinite estimate raises Error, and so does nothing left to score
-    (ValueError).  Returns an ErrorStats.
+    scored; invalid: the same, nonzero = excluded (Sintel's invalid/);
+    occlusions: the same, nonzero = occluded (Sintel's occlusions/); noc:
+    KITTI's flow_noc (H x W x 2) when gt is its flow_occ, a pixel known in
+    gt but unknown in noc being occluded (give occlusions or noc, not both);
+    objmap: nonzero = foreground (KITTI 2015's obj_map).  Pixels with
+    unknown ground truth are excluded, and so are those the estimate marks
+    unknown (counted in unknown_est); a NaN or infinite estimate raises
+    Error, and so does nothing left to score (ValueError).  Returns an
+    ErrorStats.
     """
-    return ErrorStats(**_error(est, gt, mask))
+    return ErrorStats(**_error(est, gt, mask, invalid, occlusions, noc, objmap))

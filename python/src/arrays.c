@@ -205,20 +205,21 @@ PyObject *fp_image_to_array(const flow_image *img, int as_bytes)
     return out;
 }
 
-int fp_mask_from_array(PyObject *obj, int width, int height, unsigned char **mask)
+int fp_mask_from_array(PyObject *obj, const char *what, int width, int height,
+                       unsigned char **mask)
 {
     if (!PyArray_Check(obj))
-        return not_array(obj, "mask");
+        return not_array(obj, what);
     PyArrayObject *a = (PyArrayObject *)obj;
     if (!PyArray_ISBOOL(a) && !PyArray_ISINTEGER(a)) {
-        PyErr_Format(PyExc_TypeError, "mask has dtype %S: expected bool or an integer type",
+        PyErr_Format(PyExc_TypeError, "%s has dtype %S: expected bool or an integer type", what,
                      (PyObject *)PyArray_DESCR(a));
         return -1;
     }
     if (PyArray_NDIM(a) != 2 || PyArray_DIM(a, 0) != height || PyArray_DIM(a, 1) != width) {
         char expected[64];
         snprintf(expected, sizeof expected, "(%d, %d), the flow's H x W", height, width);
-        return bad_shape(a, "mask", expected);
+        return bad_shape(a, what, expected);
     }
     /* a cast to bool is nonzero -> True, stored as the bytes 0 and 1 */
     PyArrayObject *c = (PyArrayObject *)PyArray_FromArray(a, PyArray_DescrFromType(NPY_BOOL),

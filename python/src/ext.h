@@ -72,10 +72,11 @@ PyObject *fp_field_to_array(const flow_field *f);
 /* A new H x W (one channel) or H x W x 3 array of img's samples, float32 or
  * (as_bytes) uint8, the samples then rounded and clamped to 0..255. */
 PyObject *fp_image_to_array(const flow_image *img, int as_bytes);
-/* A mask: a bool or integer array of H x W, nonzero = scored, into a newly
- * allocated height*width bytes (PyMem_Free).  Returns 0, or -1 with an
- * exception set. */
-int fp_mask_from_array(PyObject *obj, int width, int height, unsigned char **mask);
+/* A mask (the errors name it `what`): a bool or integer array of H x W,
+ * nonzero = set, into a newly allocated height*width bytes (PyMem_Free).
+ * Returns 0, or -1 with an exception set. */
+int fp_mask_from_array(PyObject *obj, const char *what, int width, int height,
+                       unsigned char **mask);
 
 /* ---- schema.c: the methods and their parameters ------------------------------ */
 
@@ -103,6 +104,7 @@ extern PyTypeObject fp_context_type;
 
 PyObject *fp_read_flow(PyObject *self, PyObject *args);
 PyObject *fp_write_flow(PyObject *self, PyObject *args);
+PyObject *fp_flow_formats(PyObject *self, PyObject *noargs);
 PyObject *fp_read_image(PyObject *self, PyObject *args);
 PyObject *fp_write_image(PyObject *self, PyObject *args);
 /* read_params(path) -> (method, {name: value}): a .params file through

@@ -1,4 +1,5 @@
-/* files.c -- flow files (.flo, .F, .pcm), images and .params files through
+/* files.c -- flow files (every format of flow_field_format_at: .flo, .F,
+ * .pcm, .pfm, KITTI .png), images and .params files through
  * the library's readers and writers (flow/field.h, flow/image.h,
  * flow/params.h): the format follows the extension, failures raise Error with the library's message (which names
  * the file), and writers leave no half-written file.  Paths are str, bytes
@@ -42,6 +43,19 @@ PyObject *fp_write_flow(PyObject *self, PyObject *args)
     if (s != FLOW_OK)
         return fp_raise(s);
     Py_RETURN_NONE;
+}
+
+PyObject *fp_flow_formats(PyObject *self, PyObject *noargs)
+{
+    PyObject *list = PyList_New(0);
+    for (int i = 0; list && i < flow_field_format_count(); i++) {
+        const flow_field_format *f = flow_field_format_at(i);
+        PyObject *t = Py_BuildValue("(sss)", f->extension, f->name, f->description);
+        if (!t || PyList_Append(list, t) < 0)
+            Py_CLEAR(list);
+        Py_XDECREF(t);
+    }
+    return list;
 }
 
 PyObject *fp_read_image(PyObject *self, PyObject *args)

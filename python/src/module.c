@@ -64,12 +64,20 @@ static PyMethodDef functions[] = {
      "file raises ParameterError naming file:line."},
     {"read_flow", fp_read_flow, METH_VARARGS,
      "read_flow(path) -> ndarray\n\n"
-     "Reads a .flo, .F or .pcm flow file (the format from the extension) into\n"
-     "an H x W x 2 float32 array of (u, v).  Unknown vectors read as 1e10."},
+     "Reads a flow file in any format of flow_formats() (from the extension:\n"
+     ".flo, .F, .pcm, .pfm, KITTI .png) into an H x W x 2 float32 array of\n"
+     "(u, v).  Unknown vectors read as they are stored (.F markers and KITTI\n"
+     "invalid pixels as 1e10)."},
     {"write_flow", fp_write_flow, METH_VARARGS,
      "write_flow(path, flow)\n\n"
-     "Writes an H x W x 2 float array of (u, v) as .flo, .F or .pcm (by the\n"
-     "extension), through a temporary file: a failed write leaves no file."},
+     "Writes an H x W x 2 float array of (u, v) in the format of the\n"
+     "extension (flow_formats()), through a temporary file: a failed write\n"
+     "leaves no file.  KITTI .png rounds to 1/64 px and refuses a component\n"
+     "outside -512 .. 511.984375 (Error naming the pixel)."},
+    {"flow_formats", fp_flow_formats, METH_NOARGS,
+     "flow_formats() -> list of (extension, name, description)\n\n"
+     "The flow file formats, as `flow-tool formats` lists them; the extension\n"
+     "has no dot and is matched in any letter case."},
     {"read_image", fp_read_image, METH_VARARGS,
      "read_image(path) -> ndarray\n\n"
      "Reads an image: H x W (gray) or H x W x 3 (R, G, B) float32 on the\n"

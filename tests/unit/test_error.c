@@ -1,6 +1,9 @@
 /* test_error.c -- average angular and endpoint errors: values worked out by
  * hand on tiny fields, the exclusion rules (mask, unknown ground truth,
- * unknown estimate) and their counts, bad input (sizes, NaN), and on the
+ * unknown estimate) and their counts, bad input (sizes, NaN); the
+ * benchmarks' measures of flow_error_measure (px1/3/5, Fl, noc/occ, bg/fg,
+ * speed and distance buckets, invalid) by hand; the distance transform
+ * against a brute-force search; and on the
  * real ground truths of ../shared/data agreement with an independent
  * implementation written here (angle by atan2 of the cross and dot
  * products in long double, one-pass moments) to 1e-6. */
@@ -103,6 +106,152 @@ static void test_exclusions(void)
     CHECK(st.scored == 0 && st.outside_mask == 6 && st.aae == 0 && st.aee == 0);
     flow_field_free(&est);
     flow_field_free(&gt);
+}
+
+/* A 7x1 row, every measure by hand:
+ *   x  gt        est       EE  |gt|  Fl outlier (EE > 3 and > 0.05 |gt|)
+ *   0  (0,0)     (0.5,0)   0.5   0   no
+ *   1  (20,0)    (22,0)    2    20   no
+ *   2  (50,0)    (50,4)    4    50   yes (4 > 2.5)
+ *   3  (100,0)   (104,0)   4   100   no  (4 < 5)
+ *   4  (3,4)     (3,10)    6     5   yes
+ *   5  unknown                        excluded: unknown ground truth
+ *   6  (0,0)     (9,9)                excluded: invalid
+ * Scored: EE 0.5, 2, 4, 4, 6.  px1 4/5, px3 3/5, px5 1/5, Fl 2/5.  Pixel 4
+ * occluded: noc EPE 10.5/4 = 2.625, Fl 1/4; occ EPE 6, Fl 1/1.  Foreground
+ * 2, 3: Fl 1/2; background 0, 1, 4: Fl 1/3.  Speeds: |gt| < 10 pixels 0, 4
+ * (3.25); 10..40 pixel 1 (2); 40+ pixels 2, 3 (4).  Pixels 0..3 lie 4, 3,
+ * 2, 1 px from the occluded pixel: all in d0-10 (2.625). */
+static void test_measures_by_hand(void)
+{
+    const float gu[7] = {0, 20, 50, 100, 3, NAN, 0}, gv[7] = {0, 0, 0, 0, 4, 0, 0};
+    const float eu[7] = {0.5f, 22, 50, 104, 3, 0, 9}, ev[7] = {0, 0, 4, 0, 10, 0, 9};
+    const float nu[7] = {0, 20, 50, 100, FLOW_UNKNOWN, NAN, 0}, nv[7] = {0, 0, 0, 0, 0, 0, 0};
+    const unsigned char occluded[7] = {0, 0, 0, 0, 1, 0, 0}, invalid[7] = {0, 0, 0, 0, 0, 0, 5};
+    const unsigned char fg[7] = {0, 0, 1, 9, 0, 0, 0};
+    flow_field est, gt, noc;
+    fill(&est, 7, 1, eu, ev);
+    fill(&gt, 7, 1, gu, gv);
+    fill(&noc, 7, 1, nu, nv);
+    flow_error_regions r = {NULL, invalid, occluded, NULL, fg};
+    flow_error_measures m;
+    CHECK_OK(flow_error_measure(&est, &gt, &r, &m));
+    CHECK(m.all.total == 7 && m.all.scored == 5 && m.invalid == 1 && m.all.unknown_gt == 1);
+    CHECK(m.all.outside_mask == 0 && m.all.unknown_est == 0);
+    CHECK_NEAR(m.all.aee, 16.5 / 5, 1e-15);
+    CHECK_NEAR(m.px1, 80, 1e-12);
+    CHECK_NEAR(m.px3, 60, 1e-12);
+    CHECK_NEAR(m.px5, 20, 1e-12);
+    CHECK_NEAR(m.fl, 40, 1e-12);
+    CHECK(m.scored_noc == 4 && m.scored_occ == 1);
+    CHECK_NEAR(m.epe_noc, 2.625, 1e-15);
+    CHECK_NEAR(m.epe_occ, 6, 1e-15);
+    CHECK_NEAR(m.fl_noc, 25, 1e-12);
+    CHECK_NEAR(m.fl_occ, 100, 1e-12);
+    CHECK_NEAR(m.fl_fg, 50, 1e-12);
+    CHECK_NEAR(m.fl_bg, 100.0 / 3, 1e-12);
+    CHECK_NEAR(m.s0_10, 3.25, 1e-15);
+    CHECK_NEAR(m.s10_40, 2, 1e-15);
+    CHECK_NEAR(m.s40, 4, 1e-15);
+    CHECK_NEAR(m.d0_10, 2.625, 1e-15);
+    CHECK(isnan(m.d10_60) && isnan(m.d60_140));
+    /* the same occlusion from KITTI's noc field: no distances without a mask */
+    r.occluded = NULL;
+    r.noc = &noc;
+    CHECK_OK(flow_error_measure(&est, &gt, &r, &m));
+    CHECK(m.scored_noc == 4 && m.scored_occ == 1);
+    CHECK_NEAR(m.epe_noc, 2.625, 1e-15);
+    CHECK_NEAR(m.fl_occ, 100, 1e-12);
+    CHECK(isnan(m.d0_10) && isnan(m.d10_60) && isnan(m.d60_140));
+    /* one source of occlusion */
+    r.occluded = occluded;
+    CHECK(flow_error_measure(&est, &gt, &r, &m) == FLOW_ERR_INVALID);
+    /* without regions: the invalid pixel is scored (EE 9 sqrt 2, |gt| 0: an
+     * outlier), nothing is split by occlusion or object */
+    CHECK_OK(flow_error_measure(&est, &gt, NULL, &m));
+    CHECK(m.all.scored == 6 && m.invalid == 0);
+    CHECK_NEAR(m.fl, 50, 1e-12);
+    CHECK(m.scored_noc == 0 && m.scored_occ == 0 && isnan(m.epe_noc) && isnan(m.epe_occ));
+    CHECK(isnan(m.fl_noc) && isnan(m.fl_bg) && isnan(m.fl_fg) && isnan(m.d0_10));
+    /* flow_error_compute gives the same figures as .all */
+    flow_error_stats st;
+    CHECK_OK(flow_error_compute(&est, &gt, NULL, &st));
+    CHECK(memcmp(&st, &m.all, sizeof st) == 0);
+    /* nothing scored: every new measure undefined */
+    const unsigned char all[7] = {1, 1, 1, 1, 1, 1, 1};
+    const flow_error_regions every = {NULL, all, NULL, NULL, NULL};
+    CHECK_OK(flow_error_measure(&est, &gt, &every, &m));
+    CHECK(m.all.scored == 0 && m.invalid == 7);
+    CHECK(isnan(m.px1) && isnan(m.px3) && isnan(m.px5) && isnan(m.fl) && isnan(m.s0_10));
+    /* a noc field of another size */
+    flow_field small;
+    fill(&small, 2, 1, nu, nv);
+    const flow_error_regions wrong = {NULL, NULL, NULL, &small, NULL};
+    CHECK(flow_error_measure(&est, &gt, &wrong, &m) == FLOW_ERR_SIZE);
+    flow_field_free(&small);
+    flow_field_free(&est);
+    flow_field_free(&gt);
+    flow_field_free(&noc);
+}
+
+/* The distance buckets' edges on a 150x1 row occluded at x = 0, every
+ * other pixel's EE 0.01 x: d0-10 holds x = 1..9 (mean 0.05), d10-60
+ * x = 10..59 (0.345), d60-140 x = 60..139 (0.995); 140..149 none (to the
+ * float rounding of 0.01 x). */
+static void test_distance_buckets(void)
+{
+    enum { W = 150 };
+    float gu[W], gv[W], eu[W], ev[W];
+    unsigned char occluded[W] = {1};
+    for (int x = 0; x < W; x++) {
+        gu[x] = gv[x] = ev[x] = 0;
+        eu[x] = 0.01f * x;
+    }
+    flow_field est, gt;
+    fill(&est, W, 1, eu, ev);
+    fill(&gt, W, 1, gu, gv);
+    const flow_error_regions r = {NULL, NULL, occluded, NULL, NULL};
+    flow_error_measures m;
+    CHECK_OK(flow_error_measure(&est, &gt, &r, &m));
+    CHECK(m.scored_occ == 1 && m.scored_noc == W - 1);
+    CHECK_NEAR(m.d0_10, 0.05, 1e-6);
+    CHECK_NEAR(m.d10_60, 0.345, 1e-6);
+    CHECK_NEAR(m.d60_140, 0.995, 1e-6);
+    flow_field_free(&est);
+    flow_field_free(&gt);
+}
+
+/* The exact squared distances against a brute-force search over the set
+ * pixels, on maps with one, a few and no set pixel. */
+static void test_distance_transform(void)
+{
+    enum { W = 23, H = 17 };
+    unsigned char map[W * H];
+    double d2[W * H];
+    unsigned state = 12345;
+    for (int trial = 0; trial < 6; trial++) {
+        memset(map, 0, sizeof map);
+        const int points = trial == 0 ? 0 : trial == 1 ? 1 : 3 * trial;
+        for (int k = 0; k < points; k++) {
+            state = state * 1103515245u + 12345u;
+            map[(state >> 8) % (W * H)] = 1;
+        }
+        CHECK_OK(flow_distance_squared(map, W, H, d2));
+        int same = 1;
+        for (int i = 0; i < W * H; i++) {
+            double best = HUGE_VAL;
+            for (int j = 0; j < W * H; j++)
+                if (map[j]) {
+                    const double dx = i % W - j % W, dy = i / W - j / W;
+                    if (dx * dx + dy * dy < best)
+                        best = dx * dx + dy * dy;
+                }
+            same &= d2[i] == best;
+        }
+        CHECK(same);
+    }
+    CHECK(flow_distance_squared(map, 0, H, d2) == FLOW_ERR_INVALID);
+    CHECK(flow_distance_squared(NULL, W, H, d2) == FLOW_ERR_INVALID);
 }
 
 static void test_bad_input(void)
@@ -249,6 +398,9 @@ int main(void)
     RUN(test_single_vectors);
     RUN(test_hand_field);
     RUN(test_exclusions);
+    RUN(test_measures_by_hand);
+    RUN(test_distance_buckets);
+    RUN(test_distance_transform);
     RUN(test_bad_input);
     RUN(test_real_pairs);
     return harness_report();

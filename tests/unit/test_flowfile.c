@@ -1,8 +1,10 @@
-/* test_flowfile.c -- flow files (.flo, .F, .pcm): byte layouts checked by
- * hand, bitwise round trips (NaN payloads, -0, subnormals), unknown vectors
- * through each format, .F byte-order detection and flow windows, the .pcm
- * header variants, every kind of bad file, and the ground truths of the
- * evaluation data (../shared/data) converted and read back. */
+/* test_flowfile.c -- flow files (.flo, .F, .pcm, .pfm, KITTI .png): byte
+ * layouts checked by hand, bitwise round trips (NaN payloads, -0,
+ * subnormals), unknown vectors through each format, .F byte-order
+ * detection and flow windows, the .pcm header variants, PFM in both byte
+ * orders, KITTI's 1/64 px quantisation and range, the table of formats,
+ * every kind of bad file, and the ground truths of the evaluation data
+ * (../shared/data) converted and read back. */
 #include "harness.h"
 #include "flow/field.h"
 
@@ -182,18 +184,18 @@ static void test_pcm_layout(void)
     flow_field_free(&f);
 }
 
-/* Every format keeps known values bit for bit; .flo and .pcm keep unknown
- * ones bit for bit too; .F maps them to FLOW_UNKNOWN. */
+/* Every float format keeps known values bit for bit; .flo, .pcm and .pfm
+ * keep unknown ones bit for bit too; .F maps them to FLOW_UNKNOWN. */
 static void test_roundtrip_each_format(void)
 {
     flow_field f, g;
     awkward_field(&f, 1);
-    const char *names[3] = {"rt.flo", "rt.pcm", "rt.F"};
-    for (int k = 0; k < 3; k++) {
+    const char *names[4] = {"rt.flo", "rt.pcm", "rt.pfm", "rt.F"};
+    for (int k = 0; k < 4; k++) {
         const char *p = harness_path(names[k]);
         CHECK_OK(flow_field_write(p, &f));
         CHECK_OK(flow_field_read(p, &g));
-        if (k < 2) {
+        if (k < 3) {
             CHECK(bit_differences(&f, &g) == 0);
         } else {
             CHECK(known_differences(&f, &g) == 0);
@@ -314,9 +316,10 @@ static void test_extension_case(void)
 {
     flow_field f, g;
     awkward_field(&f, 0);
-    const char *names[4] = {"case.FLO", "case.f", "case.Pcm", "dir.d/../case2.flo"};
+    const char *names[5] = {"case.FLO", "case.f", "case.Pcm", "case.PFM",
+                            "dir.d/../case2.flo"};
     mkdir(harness_path("dir.d"), 0755);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
         CHECK_OK(flow_field_write(harness_path(names[k]), &f));
         CHECK_OK(flow_field_read(harness_path(names[k]), &g));
         CHECK(known_differences(&f, &g) == 0);
@@ -354,7 +357,7 @@ static void test_bad_files(void)
     mkdir(harness_path("adir.flo"), 0755);
     expect_bad(harness_path("adir.flo"), FLOW_ERR_IO, "directory");
     expect_bad_bytes("flow.xyz", "PIEH", 4, FLOW_ERR_FORMAT, "unknown flow file extension");
-    expect_bad_bytes("noext", "PIEH", 4, FLOW_ERR_FORMAT, "expected .flo, .F or .pcm");
+    expect_bad_bytes("noext", "PIEH", 4, FLOW_ERR_FORMAT, "expected .flo, .F, .pcm, .pfm or .png");
     expect_bad_bytes("empty.flo", "", 0, FLOW_ERR_FORMAT, "too short");
     expect_bad_bytes("empty.F", "", 0, FLOW_ERR_FORMAT, "too short");
     expect_bad_bytes("empty.pcm", "", 0, FLOW_ERR_FORMAT, "too short");
@@ -474,9 +477,9 @@ static void test_bad_writes(void)
     awkward_field(&f, 0);
     CHECK(flow_field_write(harness_path("nodir/x.flo"), &f) == FLOW_ERR_IO);
     CHECK(strstr(flow_last_error(), "nodir/x.flo") != NULL);
-    CHECK(flow_field_write(harness_path("x.png"), &f) == FLOW_ERR_FORMAT);
-    CHECK(strstr(flow_last_error(), "x.png") != NULL);
-    CHECK(harness_count_files("x.png") == 0);
+    CHECK(flow_field_write(harness_path("x.xyz"), &f) == FLOW_ERR_FORMAT);
+    CHECK(strstr(flow_last_error(), "x.xyz") != NULL);
+    CHECK(harness_count_files("x.xyz") == 0);
     flow_field empty = {0, 0, NULL, NULL};
     CHECK(flow_field_write(harness_path("empty-out.flo"), &empty) == FLOW_ERR_INVALID);
     CHECK(harness_count_files("empty-out") == 0);
@@ -485,6 +488,312 @@ static void test_bad_writes(void)
     CHECK(flow_field_write(harness_path("target.flo"), &f) == FLOW_ERR_IO);
     CHECK(harness_count_files(".tmp-") == 0);
     flow_field_free(&f);
+}
+
+/* ---- .pfm ---------------------------------------------------------------- */
+
+/* The writer's layout: "PF\n<w> <h>\n-1\n", rows from the bottom, (u, v, 0)
+ * little-endian float32. */
+static void test_pfm_layout(void)
+{
+    flow_field f;
+    CHECK_OK(flow_field_alloc(&f, 3, 2));
+    for (int i = 0; i < 6; i++)
+        f.u[i] = 0.5f * i, f.v[i] = -1.25f * i - 1;
+    const char *p = harness_path("layout.pfm");
+    CHECK_OK(flow_field_write(p, &f));
+    size_t n;
+    unsigned char *b = harness_read_file(p, &n);
+    const char *hdr = "PF\n3 2\n-1\n";
+    const size_t h = strlen(hdr);
+    CHECK(n == h + 6 * 12);
+    if (b && n == h + 72) {
+        CHECK(memcmp(b, hdr, h) == 0);
+        for (int k = 0; k < 6; k++) { /* file pixel k is memory row 1 - k / 3 */
+            const int i = (1 - k / 3) * 3 + k % 3;
+            CHECK(get_le(b + h + 12 * k) == bits(f.u[i]));
+            CHECK(get_le(b + h + 12 * k + 4) == bits(f.v[i]));
+            CHECK(get_le(b + h + 12 * k + 8) == 0);
+        }
+    }
+    free(b);
+    flow_field_free(&f);
+}
+
+/* A 2x2 PFM written by hand in either byte order (the scale's sign), with
+ * a NaN payload, -0, FLOW_UNKNOWN and a nonzero third channel, and header
+ * whitespace other than newlines: every value read bit for bit, rows from
+ * the bottom, and written back (little-endian) the same field. */
+static void test_pfm_byte_orders(void)
+{
+    const uint32_t u[4] = {bits(1.5f), 0x7fc01234u, bits(-0.0f), bits(FLOW_UNKNOWN)};
+    const uint32_t v[4] = {bits(-2.25f), bits(3.0f), bits(1e-40f), bits(7.0f)};
+    const char *hdrs[2] = {"PF\n2 2\n-1.0\n", "PF 2\t2\r\n0.5 "};
+    for (int big = 0; big < 2; big++) {
+        unsigned char b[64];
+        const size_t h = strlen(hdrs[big]);
+        memcpy(b, hdrs[big], h);
+        for (int k = 0; k < 4; k++) { /* file pixel k is memory pixel (1 - k/2)*2 + k%2 */
+            const int i = (1 - k / 2) * 2 + k % 2;
+            (big ? put_be : put_le)(b + h + 12 * k, u[i]);
+            (big ? put_be : put_le)(b + h + 12 * k + 4, v[i]);
+            (big ? put_be : put_le)(b + h + 12 * k + 8, bits(9.0f));
+        }
+        const char *p = harness_path(big ? "big.pfm" : "little.pfm");
+        harness_write_file(p, b, h + 48);
+        flow_field f, g;
+        CHECK_OK(flow_field_read(p, &f));
+        CHECK(f.width == 2 && f.height == 2);
+        if (!f.u)
+            continue;
+        for (int i = 0; i < 4; i++)
+            CHECK(bits(f.u[i]) == u[i] && bits(f.v[i]) == v[i]);
+        CHECK(flow_is_unknown(f.u[1], f.v[1]) && flow_is_unknown(f.u[3], f.v[3]));
+        CHECK_OK(flow_field_write(harness_path("back.pfm"), &f));
+        CHECK_OK(flow_field_read(harness_path("back.pfm"), &g));
+        CHECK(bit_differences(&f, &g) == 0);
+        flow_field_free(&f);
+        flow_field_free(&g);
+    }
+}
+
+static void test_pfm_bad_files(void)
+{
+    expect_bad_bytes("empty.pfm", "", 0, FLOW_ERR_FORMAT, "too short");
+    const char gray[] = "Pf\n1 1\n-1\n\0\0\0\0";
+    expect_bad_bytes("gray.pfm", gray, sizeof gray - 1, FLOW_ERR_FORMAT, "one-channel PFM");
+    const char *text = "P6\n1 1\n255\nabc";
+    expect_bad_bytes("ppm.pfm", text, strlen(text), FLOW_ERR_FORMAT, "not a .pfm file");
+    const char *no_scale = "PF\n2 2\n";
+    expect_bad_bytes("noscale.pfm", no_scale, strlen(no_scale), FLOW_ERR_FORMAT,
+                     "bad .pfm header");
+    const char *zero = "PF\n1 1\n0\n\0\0\0\0\0\0\0\0\0\0\0\0";
+    expect_bad_bytes("zero.pfm", zero, 21, FLOW_ERR_FORMAT, "nonzero scale");
+    const char *words = "PF\nseven 1\n-1\n";
+    expect_bad_bytes("words.pfm", words, strlen(words), FLOW_ERR_FORMAT, "bad .pfm header");
+    const char *huge = "PF\n100000 100000\n-1\n";
+    expect_bad_bytes("huge.pfm", huge, strlen(huge), FLOW_ERR_SIZE, "100000x100000");
+
+    flow_field f;
+    awkward_field(&f, 0);
+    CHECK_OK(flow_field_write(harness_path("good.pfm"), &f));
+    flow_field_free(&f);
+    size_t n;
+    unsigned char *b = harness_read_file(harness_path("good.pfm"), &n);
+    if (!b)
+        return;
+    expect_bad_bytes("trunc.pfm", b, n - 1, FLOW_ERR_FORMAT, "truncated");
+    unsigned char *longer = calloc(n + 4, 1);
+    memcpy(longer, b, n);
+    expect_bad_bytes("trailing.pfm", longer, n + 4, FLOW_ERR_FORMAT, "trailing data");
+    /* a two-channel layout (8 bytes a pixel) is not a PFM flow */
+    expect_bad_bytes("twochannel.pfm", b, strlen("PF\n7 5\n-1\n") + 8 * 35, FLOW_ERR_FORMAT,
+                     "3 float32 per pixel");
+    free(longer);
+    free(b);
+}
+
+/* ---- KITTI .png ------------------------------------------------------------ */
+
+/* Whether KITTI PNG is built in (libpng); marks the test skipped if not. */
+static int kitti_built(void)
+{
+    flow_field f;
+    CHECK_OK(flow_field_alloc(&f, 1, 1));
+    f.u[0] = f.v[0] = 0.0f;
+    const flow_status s = flow_field_write(harness_path("probe.png"), &f);
+    flow_field_free(&f);
+    if (s == FLOW_ERR_UNSUPPORTED) {
+        CHECK(strstr(flow_last_error(), "needs libpng") != NULL);
+        harness_skip("KITTI flow PNG: this libflow has no libpng");
+        return 0;
+    }
+    CHECK_OK(s);
+    return s == FLOW_OK;
+}
+
+/* round(64 c) / 64 with halves away from zero, computed apart from the
+ * library: c scaled by 64 is exact in double; floor(|x| + 0.5) rounds it. */
+static float nearest_64th(float c)
+{
+    const double x = (double)c * 64.0;
+    const double r = x < 0 ? -floor(-x + 0.5) : floor(x + 0.5);
+    return (float)(r / 64.0);
+}
+
+/* Known vectors come back as the nearest 1/64 px (ties away from zero),
+ * exactly; unknown ones (FLOW_UNKNOWN, NaN, above 1e9) as invalid pixels
+ * that read as FLOW_UNKNOWN; the range ends -512 and 511.984375 hold. */
+static void test_kitti_round_trip(void)
+{
+    if (!kitti_built())
+        return;
+    flow_field f, g;
+    CHECK_OK(flow_field_alloc(&f, 13, 7));
+    unsigned seed = 11;
+    for (int i = 0; i < 91; i++) {
+        f.u[i] = (float)(1000.0 * harness_uniform(&seed) - 500.0);
+        f.v[i] = (float)(20.0 * harness_uniform(&seed) - 10.0);
+    }
+    const float edge[][2] = {{-512.0f, 511.984375f}, {1.0f / 128, -1.0f / 128},
+                             {3.0f / 128, -3.0f / 128}, {0.0078124f, -0.0078126f},
+                             {-0.0f, 511.99216f}, {-512.0077f, 0.25f}};
+    for (int k = 0; k < 6; k++)
+        f.u[k] = edge[k][0], f.v[k] = edge[k][1];
+    f.u[20] = f.v[20] = FLOW_UNKNOWN;
+    f.u[21] = NAN, f.v[21] = 1.0f;
+    f.u[22] = 3.0f, f.v[22] = -2e9f;
+    const char *p = harness_path("rt.png");
+    CHECK_OK(flow_field_write(p, &f));
+    CHECK_OK(flow_field_read(p, &g));
+    CHECK(g.width == 13 && g.height == 7);
+    long wrong = 0;
+    for (int i = 0; g.u && i < 91; i++) {
+        if (flow_is_unknown(f.u[i], f.v[i]))
+            wrong += g.u[i] != FLOW_UNKNOWN || g.v[i] != FLOW_UNKNOWN;
+        else
+            wrong += g.u[i] != nearest_64th(f.u[i]) || g.v[i] != nearest_64th(f.v[i]);
+    }
+    CHECK(wrong == 0);
+    if (g.u) { /* the ends and the ties, by hand */
+        CHECK(g.u[0] == -512.0f && g.v[0] == 511.984375f);
+        CHECK(g.u[1] == 0.015625f && g.v[1] == -0.015625f);
+        CHECK(g.u[2] == 0.03125f && g.v[2] == -0.03125f);
+        CHECK(g.u[3] == 0.0f && g.v[3] == -0.015625f);
+        CHECK(g.u[4] == 0.0f && g.v[4] == 511.984375f);
+        CHECK(g.u[5] == -512.0f && g.v[5] == 0.25f);
+    }
+    /* what was read is on the 1/64 grid: written and read again, the same */
+    flow_field h;
+    CHECK_OK(flow_field_write(harness_path("rt2.png"), &g));
+    CHECK_OK(flow_field_read(harness_path("rt2.png"), &h));
+    CHECK(bit_differences(&g, &h) == 0);
+    flow_field_free(&h);
+    flow_field_free(&g);
+    flow_field_free(&f);
+}
+
+/* A component outside what 16 bits hold is refused, naming the pixel and
+ * the value, and leaves no file. */
+static void test_kitti_range(void)
+{
+    if (!kitti_built())
+        return;
+    flow_field f;
+    CHECK_OK(flow_field_alloc(&f, 4, 3));
+    for (int i = 0; i < 12; i++)
+        f.u[i] = f.v[i] = 1.0f;
+    f.u[2 * 4 + 3] = 511.9922f; /* rounds to 512 */
+    CHECK(flow_field_write(harness_path("range.png"), &f) == FLOW_ERR_INVALID);
+    CHECK(strstr(flow_last_error(), "range.png: pixel (3, 2): u = 511.992188 is outside") != NULL);
+    f.u[11] = 1.0f;
+    f.v[1 * 4 + 0] = -600.0f;
+    CHECK(flow_field_write(harness_path("range.png"), &f) == FLOW_ERR_INVALID);
+    CHECK(strstr(flow_last_error(), "pixel (0, 1): v = -600") != NULL);
+    CHECK(harness_count_files("range.png") == 0);
+    flow_field_free(&f);
+}
+
+/* An 8-bit PNG (an image), a one-channel one, something not PNG at all, and
+ * a KITTI file cut short: each refused as a flow, saying why. */
+static void test_kitti_bad_files(void)
+{
+    if (!kitti_built())
+        return;
+    flow_image img;
+    CHECK_OK(flow_image_alloc(&img, 5, 4, 3));
+    for (int i = 0; i < 60; i++)
+        img.data[i] = (float)(i * 4);
+    CHECK_OK(flow_image_write(harness_path("rgb8.png"), &img));
+    expect_bad(harness_path("rgb8.png"), FLOW_ERR_FORMAT, "not a KITTI flow PNG");
+    flow_image_free(&img);
+    CHECK_OK(flow_image_alloc(&img, 5, 4, 1));
+    for (int i = 0; i < 20; i++)
+        img.data[i] = (float)(i * 10);
+    CHECK_OK(flow_image_write(harness_path("gray8.png"), &img));
+    expect_bad(harness_path("gray8.png"), FLOW_ERR_FORMAT, "1 channel(s) of 8 bits");
+    flow_image_free(&img);
+    expect_bad_bytes("text.png", "PIEH and more text", 18, FLOW_ERR_FORMAT, "not a PNG file");
+    expect_bad_bytes("tiny.png", "\x89PNG", 4, FLOW_ERR_FORMAT, "too short");
+
+    flow_field f;
+    awkward_field(&f, 0);
+    f.u[4] = f.v[4] = 0.5f; /* in range */
+    CHECK_OK(flow_field_write(harness_path("good.png"), &f));
+    flow_field_free(&f);
+    size_t n;
+    unsigned char *b = harness_read_file(harness_path("good.png"), &n);
+    if (!b)
+        return;
+    expect_bad_bytes("trunc.png", b, n - 20, FLOW_ERR_FORMAT, "truncated");
+    expect_bad_bytes("half.png", b, n / 2, FLOW_ERR_FORMAT, "PNG");
+    free(b);
+}
+
+/* The table: every format once, each extension its own, the lookup by
+ * extension in any case, and the list that messages quote. */
+static void test_format_table(void)
+{
+    const int n = flow_field_format_count();
+    CHECK(n == 5);
+    for (int i = 0; i < n; i++) {
+        const flow_field_format *f = flow_field_format_at(i);
+        CHECK(f && f->extension[0] && f->name[0] && f->description[0]);
+        for (int j = 0; f && j < i; j++)
+            CHECK(strcmp(f->extension, flow_field_format_at(j)->extension) != 0);
+        char path[32];
+        snprintf(path, sizeof path, "dir.x/a.%s", f ? f->extension : "");
+        CHECK(flow_field_format_of(path) == f);
+    }
+    CHECK(flow_field_format_at(n) == NULL && flow_field_format_at(-1) == NULL);
+    CHECK(flow_field_format_of("A.PFM") && strcmp(flow_field_format_of("A.PFM")->extension,
+                                                  "pfm") == 0);
+    CHECK(flow_field_format_of("a.flo.txt") == NULL && flow_field_format_of("png") == NULL);
+    char list[128];
+    CHECK(strcmp(flow_field_format_list(list, sizeof list), ".flo, .F, .pcm, .pfm or .png") ==
+          0);
+    char small[8];
+    CHECK(strcmp(flow_field_format_list(small, sizeof small), ".flo, .") == 0);
+}
+
+/* KITTI 2012's flow_noc ground truths: the size, about a quarter of the
+ * pixels valid (a laser scanner's points, README of the data), and the
+ * field through .pfm and back to .png the same bit for bit (every value
+ * is on the 1/64 grid and in range). */
+static void test_real_kitti(void)
+{
+    const char *data = harness_need_data();
+    if (!data || !kitti_built())
+        return;
+    const struct { const char *file; int w, h; } pairs[] = {
+        {"kitti2012/training/flow_noc/000045_10.png", 1241, 376},
+        {"kitti2012/training/flow_noc/000157_10.png", 1226, 370}};
+    int tested = 0;
+    for (int k = 0; k < 2; k++) {
+        char src[1024];
+        if (!harness_data_file(src, sizeof src, pairs[k].file))
+            continue;
+        tested++;
+        flow_field gt, a, b;
+        CHECK_OK(flow_field_read(src, &gt));
+        CHECK(gt.width == pairs[k].w && gt.height == pairs[k].h);
+        if (!gt.u)
+            continue;
+        size_t known = 0;
+        const size_t n = (size_t)gt.width * gt.height;
+        for (size_t i = 0; i < n; i++)
+            known += !flow_is_unknown(gt.u[i], gt.v[i]);
+        CHECK(known > n / 5 && known < n * 3 / 10);
+        CHECK_OK(flow_field_write(harness_path("kitti.pfm"), &gt));
+        CHECK_OK(flow_field_read(harness_path("kitti.pfm"), &a));
+        CHECK_OK(flow_field_write(harness_path("kitti.png"), &a));
+        CHECK_OK(flow_field_read(harness_path("kitti.png"), &b));
+        CHECK(bit_differences(&gt, &b) == 0);
+        flow_field_free(&gt);
+        flow_field_free(&a);
+        flow_field_free(&b);
+    }
+    CHECK(tested >= 1);
 }
 
 /* Every ground truth of the evaluation data: .flo -> .flo is byte for byte
@@ -558,6 +867,14 @@ int main(void)
     RUN(test_bad_files);
     RUN(test_barron_window_bound);
     RUN(test_bad_writes);
+    RUN(test_pfm_layout);
+    RUN(test_pfm_byte_orders);
+    RUN(test_pfm_bad_files);
+    RUN(test_kitti_round_trip);
+    RUN(test_kitti_range);
+    RUN(test_kitti_bad_files);
+    RUN(test_format_table);
     RUN(test_real_ground_truths);
+    RUN(test_real_kitti);
     return harness_report();
 }

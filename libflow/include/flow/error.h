@@ -23,7 +23,12 @@
  *     numerical failure: the call fails (FLOW_ERR_INVALID) naming the first
  *     such pixel, rather than hiding it.
  * The three excluded counts are disjoint: total = scored + outside_mask +
- * unknown_gt + unknown_est. */
+ * unknown_gt + unknown_est.
+ *
+ * flow_error_measure adds the benchmarks' measures (docs/EVALUATION.md has
+ * their definitions and sources): an invalid map excludes pixels (after the
+ * mask, before the ground truth test, counted in invalid), and occlusion,
+ * object and speed regions split the scored pixels. */
 #ifndef FLOW_ERROR_H
 #define FLOW_ERROR_H
 
@@ -61,6 +66,58 @@ flow_status flow_error_compute(const flow_field *est, const flow_field *gt,
  * Fails as flow_error_compute (FLOW_ERR_SIZE, FLOW_ERR_INVALID). */
 flow_status flow_error_per_pixel(const flow_field *est, const flow_field *gt,
                                  const unsigned char *mask, float *ee);
+
+/* The maps beside the two fields that flow_error_measure reads, each NULL
+ * when not given; the byte maps are width * height, row by row. */
+typedef struct flow_error_regions {
+    const unsigned char *mask;       /* nonzero = scored */
+    const unsigned char *invalid;    /* nonzero = excluded (Sintel's invalid/) */
+    const unsigned char *occluded;   /* nonzero = occluded (Sintel's occlusions/) */
+    const flow_field *noc;           /* KITTI's flow_noc beside flow_occ as gt: a pixel
+                                      * known in gt but unknown in noc is occluded */
+    const unsigned char *foreground; /* nonzero = foreground (KITTI 2015's obj_map) */
+} flow_error_regions;
+
+/* A measure that is not defined for a call (its set of pixels is empty,
+ * or the region it needs was not given) is NaN.  Percentages are 0..100
+ * of the pixels of their set. */
+typedef struct flow_error_measures {
+    flow_error_stats all; /* flow_error_compute's figures over the scored pixels */
+    long invalid;         /* excluded: nonzero in the invalid map (inside the mask) */
+    double px1, px3, px5; /* % of scored pixels with EPE > 1, 3, 5 px */
+    double fl;            /* % outliers (KITTI): EPE > 3 px and EPE > 0.05 |gt| */
+    double epe_noc, epe_occ; /* mean EPE over the non-occluded, the occluded pixels */
+    long scored_noc, scored_occ; /* their counts (0 without occlusion information) */
+    double fl_noc, fl_occ;       /* Fl over the non-occluded, the occluded pixels */
+    double fl_bg, fl_fg;         /* Fl over background, foreground (needs foreground) */
+    double s0_10, s10_40, s40;   /* mean EPE over |gt| in [0,10), [10,40), [40,inf) */
+    double d0_10, d10_60, d60_140; /* mean EPE over non-occluded pixels whose Euclidean
+                                    * distance to the nearest occluded pixel is in
+                                    * [0,10), [10,60), [60,140) (needs occluded) */
+} flow_error_measures;
+
+/* Every measure of est against gt (same size) over the pixels regions
+ * keeps (regions may be NULL: every pixel).  Returns FLOW_OK and fills
+ * *out (out->all as flow_error_compute, total = scored + outside_mask +
+ * invalid + unknown_gt + unknown_est); FLOW_ERR_SIZE when est or noc
+ * differs from gt in size; FLOW_ERR_INVALID for a missing argument, a
+ * NaN/infinite estimate (the detail names the pixel), or both occluded and
+ * noc given (one source of occlusion); FLOW_ERR_NOMEM. */
+flow_status flow_error_measure(const flow_field *est, const flow_field *gt,
+                               const flow_error_regions *regions, flow_error_measures *out);
+
+/* The endpoint error of every pixel into ee as flow_error_per_pixel, with
+ * the exclusions of regions (mask and invalid; NULL: none).  Fails as
+ * flow_error_measure. */
+flow_status flow_error_per_pixel_in(const flow_field *est, const flow_field *gt,
+                                    const flow_error_regions *regions, float *ee);
+
+/* The squared Euclidean distance from every pixel of a width x height map
+ * to the nearest nonzero pixel of `from` into d2 (exact integers; HUGE_VAL
+ * everywhere when `from` has none), by Felzenszwalb and Huttenlocher's
+ * lower envelope of parabolas, columns then rows.  FLOW_ERR_INVALID for a
+ * missing argument or a size < 1, FLOW_ERR_NOMEM. */
+flow_status flow_distance_squared(const unsigned char *from, int width, int height, double *d2);
 
 /* The angular error (degrees) and endpoint error (pixels) of one vector. */
 double flow_angular_error(double u, double v, double ug, double vg);
