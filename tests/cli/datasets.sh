@@ -100,7 +100,7 @@ for year in 2012 2015; do
     for id in $ids; do
         first=10; [ $id = 000001 ] && first=9
         n=$((12 - first))
-        "$BIN/flow-synth" -m object --dx -1 --dy 0.5 --odx 2.5 --ody 0 -s ${W}x$H -n $n --first $first -c -q \
+        "$BIN/flow-synth" -m object --dx -1 --dy 0.5 --odx 7 --ody 0 -s ${W}x$H -n $n --first $first -c -q \
             --seed "1$id" -o "$k/$img/${id}_%02d.png" --gt "$tmp/k$year-$id-%02d.flo"
         cp "$k/$img/${id}_10.png" "$k/$other/${id}_10.png"
         unknown "$tmp/k$year-$id-10.flo" "$tmp/occ.flo" 0 30 47 31
