@@ -15,7 +15,7 @@ shift 3
 for p; do
     mask=
     if [ -f "$seq/mask_$p.png" ]; then mask=$seq/mask_$p.png; fi
-    occ= invalid= noc= obj=
+    occ='' invalid='' noc='' obj=''
     if [ -f "$seq/occ_$p.png" ]; then occ=$seq/occ_$p.png; fi
     if [ -f "$seq/invalid_$p.png" ]; then invalid=$seq/invalid_$p.png; fi
     if [ -f "$seq/noc_$p.png" ]; then noc=$seq/noc_$p.png; elif [ -f "$seq/noc_$p.flo" ]; then noc=$seq/noc_$p.flo; fi

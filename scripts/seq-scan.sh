@@ -249,12 +249,12 @@ scan_sintel() {
 scan_kitti() {
     r=$1 kind=$2
     case "$kind" in kitti2012) images=colored_0 ;; *) images=image_2 ;; esac
-    cur= recs= i=0
+    cur='' recs='' i=0
     files_of "$r/$images" '*.png' | awk '{ b = $0; sub(/.*\//, "", b); sub(/_[0-9]+\.png$/, "", b); print b, $0 }' |
     { while read -r id f; do
         if [ "$id" != "$cur" ]; then
             [ -z "$cur" ] || printf '%s' "$recs" | finish_seq "$kind-$cur"
-            cur=$id recs= i=0
+            cur=$id recs='' i=0
         fi
         recs="${recs}frame $f$nl"
         if [ "$(basename "$f")" = "${id}_10.png" ]; then
