@@ -18,14 +18,15 @@
 
 static const char usage_line[] =
     "flow-tool error [--mask MASK] [--invalid MAP] [--occlusions MAP | --noc FLOW]\n"
-    "                [--objmap MAP] [--csv] [--aae FILE] [--aee FILE] EST GT";
+    "                [--objmap MAP] [--csv] [--aae FILE] [--aee FILE] [--picture OUT.png]\n"
+    "                EST GT";
 
 static void help(void)
 {
     printf("usage: %s\n"
            "\n"
-           "Compares an estimated flow EST with the ground truth GT (any of .flo,\n"
-           ".F, .pcm; same size) and prints:\n"
+           "Compares an estimated flow EST with the ground truth GT (any flow format,\n"
+           "KITTI's .png included; same size) and prints:\n"
            "  AAE  average angular error, degrees: the angle between (u, v, 1) and\n"
            "       (ug, vg, 1) (Barron et al. 1994), with its standard deviation;\n"
            "  AEE  average endpoint error |(u, v) - (ug, vg)|, pixels, with its\n"
@@ -40,8 +41,9 @@ static void help(void)
            "  d0-10, d10-60, d60-140); with --objmap: Fl of the background and\n"
            "  the foreground;\n"
            "  how many pixels were scored and why the others were not.\n"
-           "A measure over no pixel is not defined: printed \"-\" (left out of the\n"
-           "human output), an empty CSV field.  docs/EVALUATION.md defines each.\n"
+           "A measure over no pixel is not defined: \"-\" in the human output (whose\n"
+           "lines about maps not given are left out), an empty CSV field.\n"
+           "docs/EVALUATION.md defines each measure and gives its source.\n"
            "Excluded from every measure: pixels outside the mask, pixels the\n"
            "invalid map marks, pixels whose ground truth is unknown (|component|\n"
            "> 1e9 or NaN; a KITTI .png flow's invalid pixels), and pixels the\n"
@@ -52,13 +54,16 @@ static void help(void)
            "Options:\n"
            "  -m, --mask MASK  image of GT's size; pixels with a nonzero value (any\n"
            "                   channel) are scored [default: every pixel]\n"
-           "  -i, --invalid MAP image of GT's size; pixels with a nonzero value are\n"
+           "  -i, --invalid MAP\n"
+           "                   image of GT's size; pixels with a nonzero value are\n"
            "                   excluded (Sintel's invalid/) [default: none]\n"
-           "  -o, --occlusions MAP  image of GT's size; nonzero = occluded (Sintel's\n"
+           "  -o, --occlusions MAP\n"
+           "                   image of GT's size; nonzero = occluded (Sintel's\n"
            "                   occlusions/) [default: none]\n"
            "  -n, --noc FLOW   KITTI's flow_noc when GT is flow_occ: a pixel known in\n"
            "                   GT but not in FLOW is occluded [default: none]\n"
-           "  -b, --objmap MAP image of GT's size; nonzero = foreground (KITTI\n"
+           "  -b, --objmap MAP\n"
+           "                   image of GT's size; nonzero = foreground (KITTI\n"
            "                   2015's obj_map) [default: none]\n"
            "  -c, --csv        one header line and one line of values:\n"
            "                   aae,aae_std,aee,aee_std,over1,over3,max_ee,scored,\n"
@@ -69,6 +74,13 @@ static void help(void)
            "                   px*, fl* as percentages) [default: human-readable]\n"
            "      --aae FILE   also write the AAE alone to FILE (\"%%.6f\\n\")\n"
            "      --aee FILE   also write the AEE alone to FILE\n"
+           "  -p, --picture OUT.png\n"
+           "                   also write KITTI's error picture: each scored\n"
+           "                   pixel coloured by min(EE / 3, 20 EE / |gt|) on the\n"
+           "                   devkit's log scale of ten colours (dark blue below\n"
+           "                   0.0625, pale yellow up to 1 = Fl's threshold, dark red\n"
+           "                   from 16 on), at half brightness where occluded\n"
+           "                   (--occlusions, --noc), black where not scored\n"
            "  -h, --help       this help\n"
            "\n"
            "Exit status: 0 ok, 1 usage, 2 input/output (unreadable or mismatched\n"
@@ -191,9 +203,10 @@ static void print_csv(const flow_error_measures *m, const error_inputs *in)
     printf(",%ld\n", m->invalid);
 }
 
-/* The --aae and --aee files ("%.6f\n"; a NULL path: none), one result:
- * both appear or neither (tools-common/outputs.h). */
-static int write_numbers(const char *const path[2], const double value[2])
+/* The --aae and --aee files ("%.6f\n"; a NULL path: none) and the
+ * --picture, one result: all appear or none (tools-common/outputs.h). */
+static int write_outputs(const char *const path[2], const double value[2],
+                         const char *picture_path, const flow_image *picture)
 {
     output_group *g = NULL;
     int rc = output_group_create(&g);
@@ -202,6 +215,13 @@ static int write_numbers(const char *const path[2], const double value[2])
         snprintf(number, sizeof number, "%.6f\n", value[i]);
         if (path[i] && (rc = output_group_add(g, path[i], tmp, sizeof tmp)) == CLI_EXIT_OK)
             rc = tool_write_text(tmp, path[i], number);
+    }
+    char tmp[OUTPUT_NAME_MAX];
+    if (rc == CLI_EXIT_OK && picture_path &&
+        (rc = output_group_add(g, picture_path, tmp, sizeof tmp)) == CLI_EXIT_OK) {
+        const flow_status s = flow_image_write(tmp, picture);
+        if (s != FLOW_OK)
+            rc = output_report(s, tmp, picture_path);
     }
     if (rc == CLI_EXIT_OK)
         rc = output_group_commit(g);
@@ -274,13 +294,14 @@ int cmd_error(int argc, char **argv)
                                          {"csv", no_argument, NULL, 'c'},
                                          {"aae", required_argument, NULL, OPT_AAE},
                                          {"aee", required_argument, NULL, OPT_AEE},
+                                         {"picture", required_argument, NULL, 'p'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     error_inputs in = {0};
-    const char *aae_path = NULL, *aee_path = NULL;
+    const char *aae_path = NULL, *aee_path = NULL, *picture_path = NULL;
     int csv = 0, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:i:o:n:b:ch", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:i:o:n:b:p:ch", opts, NULL)) != -1) {
         switch (c) {
         case 'm': in.mask = optarg; break;
         case 'i': in.invalid = optarg; break;
@@ -290,6 +311,7 @@ int cmd_error(int argc, char **argv)
         case 'c': csv = 1; break;
         case OPT_AAE: aae_path = optarg; break;
         case OPT_AEE: aee_path = optarg; break;
+        case 'p': picture_path = optarg; break;
         case 'h': help(); return CLI_EXIT_OK;
         default: return tool_bad_option(c, argv, usage_line, "error");
         }
@@ -312,6 +334,7 @@ int cmd_error(int argc, char **argv)
     }
     flow_error_measures m;
     memset(&m, 0, sizeof m);
+    flow_image picture = {0};
     if (est.width != gt.width || est.height != gt.height) {
         cli_error("estimate %s is %dx%d but the ground truth %s is %dx%d: sizes must match",
                   est_path, est.width, est.height, gt_path, gt.width, gt.height);
@@ -323,18 +346,25 @@ int cmd_error(int argc, char **argv)
         } else if (m.all.scored == 0) {
             say_nothing_scored(&m, &in, est_path, gt_path);
             rc = CLI_EXIT_IO;
+        } else if (picture_path &&
+                   (s = flow_render_kitti_error(&est, &gt, &regions, &picture)) != FLOW_OK) {
+            rc = tool_fail(est_path, s);
         }
     }
     free_regions(&regions, &noc);
     flow_field_free(&est);
     flow_field_free(&gt);
-    if (rc)
+    if (rc) {
+        flow_image_free(&picture);
         return rc;
+    }
     if (csv)
         print_csv(&m, &in);
     else
         print_human(&m, &in);
     const char *const paths[2] = {aae_path, aee_path};
     const double values[2] = {m.all.aae, m.all.aee};
-    return write_numbers(paths, values);
+    rc = write_outputs(paths, values, picture_path, &picture);
+    flow_image_free(&picture);
+    return rc;
 }

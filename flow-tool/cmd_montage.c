@@ -15,14 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_EXTRA = 8, MAX_PANELS = MAX_EXTRA + 5, LABEL_MAX = 512 };
+enum { MAX_EXTRA = 8, MAX_PANELS = MAX_EXTRA + 6, LABEL_MAX = 512 };
 
 typedef struct montage_opts {
     const char *gt, *mask, *frame, *title, *label;
     const char *extra[MAX_EXTRA]; /* --panel arguments, [LABEL=]PICTURE */
     int nextra;
     double max_radius, max_error; /* 0: automatic */
-    int columns, verbose;
+    int columns, verbose, kitti_error;
 } montage_opts;
 
 /* What the panels are drawn from, and the panels. */
@@ -36,7 +36,7 @@ typedef struct montage_work {
 } montage_work;
 
 static const char usage_line[] =
-    "flow-tool montage [--gt GT [--mask MASK]] [--frame FRAME] [--panel [LABEL=]PICTURE]... "
+    "flow-tool montage [--gt GT [--mask MASK] [--kitti-error]] [--frame FRAME] [--panel [LABEL=]PICTURE]... "
     "[--title TEXT] [--label TEXT] EST OUT.png";
 
 static void help(void)
@@ -54,6 +54,11 @@ static void help(void)
            "                 --error-max), pixels not scored blue-grey; labelled\n"
            "                 with its scale and, written on it, \"AEE 0.214 px  AAE\n"
            "                 3.41 deg\": the averages of `flow-tool error EST GT`;\n"
+           "  KITTI error    with --kitti-error: KITTI's error picture (as flow-tool\n"
+           "                 error --picture draws it: min(EE / 3, 20 EE / |gt|) on\n"
+           "                 the devkit's log colours, black where not scored),\n"
+           "                 labelled with Fl, the share of pixels with EE > 3 px\n"
+           "                 and > 5%% of |gt|;\n"
            "  LABEL vectors  EST's arrows (as flow-tool vectors draws them) over the\n"
            "                 frame, or on white without --frame, scaled so that the\n"
            "                 colour scale's length is 0.9 grid step;\n"
@@ -67,6 +72,8 @@ static void help(void)
            "                      the error map, and sets the colour scale\n"
            "  -m, --mask MASK     score only where MASK is nonzero (GT's size; needs\n"
            "                      --gt), as flow-tool error --mask\n"
+           "  -k, --kitti-error   add KITTI's error picture beside the EPE map (needs\n"
+           "                      --gt)\n"
            "  -f, --frame FRAME   the frame of the pair (EST's size): the first panel,\n"
            "                      and the background of the vectors\n"
            "  -p, --panel PICTURE one more panel, any size, labelled with the file's\n"
@@ -101,10 +108,11 @@ static int parse(int argc, char **argv, montage_opts *o)
         {"title", required_argument, NULL, 't'},     {"label", required_argument, NULL, 'l'},
         {"max", required_argument, NULL, 'M'},       {"error-max", required_argument, NULL, 'e'},
         {"columns", required_argument, NULL, 'c'},   {"verbose", no_argument, NULL, 'v'},
+        {"kitti-error", no_argument, NULL, 'k'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":g:m:f:p:t:l:M:e:c:vh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":g:m:f:p:t:l:M:e:c:kvh", opts, NULL)) != -1) {
         switch (c) {
         case 'g': o->gt = optarg; break;
         case 'm': o->mask = optarg; break;
@@ -130,6 +138,7 @@ static int parse(int argc, char **argv, montage_opts *o)
                 return CLI_EXIT_USAGE;
             break;
         case 'v': o->verbose = 1; break;
+        case 'k': o->kitti_error = 1; break;
         case 'h': help(); return -1;
         default: return tool_bad_option(c, argv, usage_line, "montage");
         }
@@ -137,10 +146,11 @@ static int parse(int argc, char **argv, montage_opts *o)
     int rc = tool_check_args(argc, 2, usage_line, "montage");
     if (rc)
         return rc;
-    if (!o->gt && (o->mask || o->max_error > 0))
+    if (!o->gt && (o->mask || o->max_error > 0 || o->kitti_error))
         return cli_usage_error(usage_line, "flow-tool montage",
                                "montage: %s needs --gt (the errors are against ground truth)",
-                               o->mask ? "--mask" : "--error-max");
+                               o->mask ? "--mask" : o->kitti_error ? "--kitti-error"
+                                                                   : "--error-max");
     return CLI_EXIT_OK;
 }
 
@@ -226,6 +236,19 @@ static int error_panel(const montage_opts *o, const char *est_path, montage_work
     return CLI_EXIT_OK;
 }
 
+/* KITTI's error picture, labelled with Fl (error_panel has checked that
+ * something is scored). */
+static int kitti_error_panel(const char *est_path, montage_work *w)
+{
+    const flow_error_regions regions = {.mask = w->mask};
+    flow_error_measures m;
+    flow_status s = flow_error_measure(&w->est, &w->gt, &regions, &m);
+    if (s == FLOW_OK)
+        s = flow_render_kitti_error(&w->est, &w->gt, &regions,
+                                    add_panel(w, "KITTI error, Fl %.2f%%", m.fl));
+    return s == FLOW_OK ? CLI_EXIT_OK : tool_fail(est_path, s);
+}
+
 /* EST's arrows over the frame, or on white. */
 static int vectors_panel(const char *est_path, double R, const char *label, montage_work *w)
 {
@@ -282,6 +305,8 @@ static int build_panels(const montage_opts *o, const char *est_path, montage_wor
         return tool_fail(est_path, s);
     int rc = CLI_EXIT_OK;
     if (o->gt && (rc = error_panel(o, est_path, w)))
+        return rc;
+    if (o->kitti_error && (rc = kitti_error_panel(est_path, w)))
         return rc;
     if ((rc = vectors_panel(est_path, R, label, w)))
         return rc;

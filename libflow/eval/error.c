@@ -71,6 +71,8 @@ static flow_status check_pair(const flow_field *est, const flow_field *gt, const
     return FLOW_OK;
 }
 
+static flow_status check_regions(const flow_field *gt, const flow_error_regions *r);
+
 flow_status flow_error_per_pixel_in(const flow_field *est, const flow_field *gt,
                                     const flow_error_regions *regions, float *ee)
 {
@@ -79,6 +81,7 @@ flow_status flow_error_per_pixel_in(const flow_field *est, const flow_field *gt,
     FLOW_TRY(check_pair(est, gt, "flow_error_per_pixel"));
     const flow_error_regions none = {0};
     const flow_error_regions *r = regions ? regions : &none;
+    FLOW_TRY(check_regions(gt, r));
     const size_t n = (size_t)gt->width * gt->height;
     for (size_t i = 0; i < n; i++)
         ee[i] = classify(est, gt, r, i) == SCORED

@@ -1,6 +1,8 @@
 /* errormap.c -- pictures of an estimate's endpoint errors against ground
  * truth: each pixel's error on the "hot" ramp, the pixels the averages
- * leave out in a colour of their own, and the caption of the averages.
+ * leave out in a colour of their own, and the caption of the averages;
+ * and KITTI's error picture on its log colour scale (Menze and Geiger
+ * 2015, the KITTI devkit's flowErrorImage; docs/EVALUATION.md).
  * Which pixels are scored is flow_error_per_pixel's (eval/error.c), the
  * rule of flow_error_compute and `flow-tool error`.  Contracts in
  * flow/render.h. */
@@ -65,6 +67,60 @@ flow_status flow_render_error_map(const flow_field *est, const flow_field *gt,
     free(ee);
     if (used)
         *used = scale;
+    return FLOW_OK;
+}
+
+/* The devkit's ten colours (R, G, B), one for each interval of the
+ * normalised error: [0, 0.0625), [0.0625, 0.125), ..., [8, 16), [16, inf). */
+static const unsigned char kitti_colors[10][3] = {
+    {49, 54, 149},   {69, 117, 180}, {116, 173, 209}, {171, 217, 233}, {224, 243, 248},
+    {254, 224, 144}, {253, 174, 97}, {244, 109, 67},  {215, 48, 39},   {165, 0, 38}};
+
+void flow_kitti_error_color(double n, float rgb[3])
+{
+    int k = 0;
+    for (double bound = 0.0625; k < 9 && !(n < bound); bound *= 2)
+        k++;
+    for (int b = 0; b < 3; b++)
+        rgb[b] = kitti_colors[k][b];
+}
+
+flow_status flow_render_kitti_error(const flow_field *est, const flow_field *gt,
+                                    const flow_error_regions *regions, flow_image *rgb)
+{
+    memset(rgb, 0, sizeof *rgb);
+    if (!est || !gt)
+        return flow_fail(FLOW_ERR_INVALID, "flow_render_kitti_error: missing field");
+    const size_t n = (size_t)gt->width * gt->height;
+    float *ee = malloc((n ? n : 1) * sizeof *ee);
+    if (!ee)
+        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate the errors of a %dx%d field",
+                         gt->width, gt->height);
+    flow_status s = flow_error_per_pixel_in(est, gt, regions, ee);
+    if (s == FLOW_OK)
+        s = flow_image_alloc(rgb, gt->width, gt->height, 3);
+    if (s != FLOW_OK) {
+        free(ee);
+        return s;
+    }
+    const unsigned char *occluded = regions ? regions->occluded : NULL;
+    const flow_field *noc = regions ? regions->noc : NULL;
+    for (size_t i = 0; i < n; i++) {
+        float c[3] = {0, 0, 0};
+        if (!isnan(ee[i])) {
+            const double length = flow_endpoint_error(gt->u[i], gt->v[i], 0, 0);
+            const double by_length = length > 0 ? 20.0 * ee[i] / length : ee[i] > 0 ? HUGE_VAL : 0;
+            const double by_pixels = ee[i] / 3.0;
+            flow_kitti_error_color(by_pixels < by_length ? by_pixels : by_length, c);
+            const int dim = (occluded && occluded[i]) ||
+                            (noc && flow_is_unknown(noc->u[i], noc->v[i]));
+            for (int b = 0; b < 3 && dim; b++)
+                c[b] = floorf(0.5f * c[b]);
+        }
+        for (int b = 0; b < 3; b++)
+            rgb->data[b * n + i] = c[b];
+    }
+    free(ee);
     return FLOW_OK;
 }
 

@@ -71,6 +71,8 @@ expect "F output" 0 err EMPTY $FCC f0.png f1.png -o ab.F
 check ".F written" '[ -f ab.F ] && [ "$(size ab.F)" -eq $((24 + 64 * 48 * 8)) ] && [ -f ab.F.params ]'
 expect "pcm output" 0 err EMPTY $FCC f0.png f1.png -o ab.pcm
 check ".pcm written" '[ "$(head -c 2 ab.pcm)" = PC ] && [ -f ab.pcm.params ]'
+expect "pfm output" 0 err EMPTY $FCC f0.png f1.png -o ab.pfm
+check ".pfm written" '[ "$(head -c 10 ab.pfm | tr "\n" " ")" = "PF 64 48 -" ] && [ -f ab.pfm.params ]'
 expect "verbose names files" 0 err "wrote ab2.flo.params" $FCC -v f0.png f1.png -o ab2.flo
 expect "quoted name" 0 err EMPTY $FCC f0.png f1.png -o "it's a.flo"
 cat >want.txt <<'EOF'

@@ -118,7 +118,18 @@ expect "nothing to write" 1 err "nothing to write" "$FS" -s 8x8
 expect "one name, several frames" 1 err "names one file but 3 are written" "$FS" -n 3 -o x.png
 expect "bad pattern" 1 err "is not a name pattern" "$FS" -n 3 -o "x%s.png"
 expect "gt needs a pair" 1 err "--gt needs at least 2 frames" "$FS" -n 1 --gt "g%d.flo"
-expect "gt extension" 1 err "no flow extension" "$FS" -n 2 --gt "g%d.txt"
+expect "gt extension" 1 err "no flow extension \(expected .flo, .F, .pcm, .pfm or .png\)" \
+    "$FS" -n 2 --gt "g%d.txt"
+expect "version names the flow formats" 0 out "^flow formats: .flo, .F, .pcm, .pfm or .png$" "$FS" --version
+# the translation (1, 0.5) is on KITTI's 1/64 grid: the same through .png and .pfm
+expect "gt as KITTI png" 0 err EMPTY "$FS" -s 8x6 --gt k.png
+expect "gt as pfm" 0 err EMPTY "$FS" -s 8x6 --gt k.pfm
+if [ -x "$BIN/flow-tool" ]; then
+    expect "KITTI gt read back" 0 out "^u range: 1 \.\. 1$" "$BIN/flow-tool" info k.png
+    expect "pfm gt read back" 0 out "^v range: 0.5 \.\. 0.5$" "$BIN/flow-tool" info k.pfm
+else
+    skip "gt formats read back (flow-tool not built)"
+fi
 expect "colour pgm" 1 err "PGM holds gray frames" "$FS" -n 2 --color -o "x%d.pgm"
 expect "unknown option" 1 err "unknown option '--frobnicate'" "$FS" --frobnicate
 expect "missing value" 1 err "needs a value" "$FS" -o

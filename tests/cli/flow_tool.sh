@@ -214,6 +214,19 @@ expect "error occlusions size mismatch" 2 err "mask .*mask3.pgm is 3x3" \
     "$FT" error --occlusions "$T/mask3.pgm" "$T/est.flo" "$T/gt.flo"
 expect "error all invalid" 2 err "no pixel to score: of the 4 pixels, 1 are outside the mask .*mask.pgm, 3 invalid in .*frame.pgm, 0 have" \
     "$FT" error --invalid "$T/frame.pgm" --mask "$T/mask.pgm" "$T/est.flo" "$T/gt.flo"
+# KITTI's picture: n = min(EE / 3, 20 EE / |gt|): 1/3, 0, 5/3, 0 -> the
+# devkit's colours of [0.25, 0.5), [0, 0.0625), [1, 2), [0, 0.0625); pixel 2
+# occluded: at half brightness, rounded down
+expect "error --picture" 0 out "^AAE" "$FT" error --picture "$T/kitti.ppm" "$T/est.flo" "$T/gt.flo"
+check "error --picture colours" \
+    '[ "$(tail -c 12 "$T/kitti.ppm" | od -An -tu1 | tr -s " \n" " ")" = " 171 217 233 49 54 149 254 224 144 49 54 149 " ]'
+expect "error --picture occluded" 0 out "^AAE" \
+    "$FT" error -p "$T/kitti-occ.ppm" --occlusions "$T/occ.pgm" "$T/est.flo" "$T/gt.flo"
+check "error --picture occluded dimmed" \
+    '[ "$(tail -c 6 "$T/kitti-occ.ppm" | od -An -tu1 | tr -s " \n" " ")" = " 127 112 72 49 54 149 " ]'
+expect "error --picture into a missing directory" 2 err "nodir/k.png" \
+    "$FT" error --picture "$T/nodir/k.png" --aae "$T/k.aae" "$T/est.flo" "$T/gt.flo"
+if [ ! -e "$T/k.aae" ]; then ok; else bad "a failed --picture left the .aae"; fi
 expect "error size mismatch" 2 err "estimate .*small.flo is 2x1 but the ground truth .*gt.flo is 2x2: sizes must match" \
     "$FT" error "$T/small.flo" "$T/gt.flo"
 expect "error mask size mismatch" 2 err "mask .*mask3.pgm is 3x3 but the ground truth .*gt.flo is 2x2" \
@@ -394,6 +407,10 @@ expect "montage: error scale" 0 out "^error scale: 2 px" \
     "$FT" montage -v --gt "$T/gt.flo" --error-max 2 "$T/est.flo" "$T/mo2.ppm"
 expect "montage with a mask" 0 out "^AEE 2.000 px  AAE 41.23 deg$" \
     "$FT" montage -v --gt "$T/gt.flo" --mask "$T/mask.pgm" "$T/est.flo" "$T/mo3.ppm"
+expect "montage --kitti-error: a fifth panel, half the panels a row" 0 out "^montage: 22x38, 5 panels in 3 columns$" \
+    "$FT" montage -v --kitti-error --gt "$T/gt.flo" "$T/est.flo" "$T/mk.ppm"
+expect "montage --kitti-error needs --gt" 1 err "montage: --kitti-error needs --gt" \
+    "$FT" montage --kitti-error "$T/est.flo" "$T/x.ppm"
 expect "montage without ground truth" 0 out "^montage: 16x21, 2 panels in 2 columns$" \
     "$FT" montage -v "$T/est.flo" "$T/mn.png"
 check "montage PNG" 'is_png "$T/mn.png"'

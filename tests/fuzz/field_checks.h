@@ -1,17 +1,19 @@
 /* field_checks.h -- the part of the flow-file harnesses (fuzz_flo.c,
- * fuzz_barron.c, fuzz_pcm.c) that every flow reader shares. */
+ * fuzz_barron.c, fuzz_pcm.c, fuzz_pfm.c, fuzz_kitti.c) that every flow
+ * reader shares. */
 #ifndef FLOW_FUZZ_FIELD_H
 #define FLOW_FUZZ_FIELD_H
 
 #include "common.h"
 
 /* Reads data[0..n) as a flow file with the extension ext ("flo", "F",
- * "pcm") and checks what holds for every flow reader.  Refused: the status
+ * "pcm", "pfm", "png") and checks what holds for every flow reader.  Refused: the status
  * is FLOW_ERR_FORMAT or FLOW_ERR_SIZE, the message names the file, the
  * field is left empty.  Accepted: each side at least 1, at most
  * FLOW_IMAGE_MAX_PIXELS in all, and no more vectors than the input's size
  * pays for (8 bytes each, or for .F, whose reader fills the image around a
- * smaller window, 4 times that or 2^20 vectors); written as .flo and read
+ * smaller window, 4 times that or 2^20 vectors, or for a KITTI .png 6
+ * bytes each at deflate's best ratio, 1032:1); written as .flo and read
  * back, every float keeps its bits.  Returns 1 with the field in *f (the
  * caller checks its own format's round trip, when fuzz_round_trips(f), and
  * frees it), 0 when refused. */

@@ -2,18 +2,24 @@
 # make-corpus.sh BIN OUT -- the seed inputs of the fuzz harnesses, one
 # directory per target under OUT, made by the project's tools in BIN
 # (flow-synth, flow-compute) and, for variants the tools do not write
-# (ASCII and 16-bit PGM/PPM, other .y4m colour spaces), by printf here.
+# (ASCII and 16-bit PGM/PPM, other .y4m colour spaces, a big-endian PFM),
+# by printf here.
 # Small on purpose: libFuzzer mutates small inputs fastest.
 set -eu
 bin=$(cd "$1" && pwd) out=$2
 S="$bin/flow-synth" C="$bin/flow-compute"
 cd "$out"
-mkdir -p flo barron pcm params pnm png y4m frames
+mkdir -p flo barron pcm pfm kitti params pnm png y4m frames
 
 # flow files: the exact flow of each motion of flow-synth, in every format
 for m in translate rotate zoom rotozoom smooth object; do
-    for f in "flo/$m.flo" "barron/$m.F" "pcm/$m.pcm"; do "$S" -q -m "$m" -s 8x6 --gt "$f"; done
+    for f in "flo/$m.flo" "barron/$m.F" "pcm/$m.pcm" "pfm/$m.pfm" "kitti/$m.png"; do
+        "$S" -q -m "$m" -s 8x6 --gt "$f"
+    done
 done
+# a big-endian PFM (positive scale) of 2x1 pixels, a third channel of 1
+one='\077\200\000\000' two='\100\000\000\000'
+printf "PF\n2 1\n1.0\n$one$two$one$two$one$one" >pfm/big-endian.pfm
 # a .F whose 3x2 flow window sits at (2, 1) of a 6x5 image, with one
 # missing vector (100, 100), big-endian (the tools write windows as large
 # as the image)
@@ -42,6 +48,13 @@ methods=$("$C" --help | sed -n 's/^  -m, --method NAME *\([^[]*\) \[.*/\1/p' | s
 for m in $methods; do
     "$C" -q --device cpu -m "$m" frames/f0.pgm frames/f1.pgm -o "frames/$m.flo"
     mv "frames/$m.flo.params" "params/$m.params"
+done
+# a KITTI flow with invalid pixels: the vectors a forward-backward check removes
+"$C" -q --device cpu frames/f0.pgm frames/f1.pgm -o kitti/fb-check.png --fb-check 0.05
+rm kitti/fb-check.png.params
+# the KITTI harness takes the chunks after the 8-byte signature
+for f in kitti/*.png; do
+    tail -c +9 "$f" >"${f%.png}" && rm "$f"
 done
 printf '# a partial file\nmethod,clg\nsolver,v  # V-cycles\n\ncycles,3\n' >params/partial.params
 rm -rf frames

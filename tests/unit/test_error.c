@@ -155,6 +155,11 @@ static void test_measures_by_hand(void)
     CHECK_NEAR(m.s40, 4, 1e-15);
     CHECK_NEAR(m.d0_10, 2.625, 1e-15);
     CHECK(isnan(m.d10_60) && isnan(m.d60_140));
+    /* per pixel: the EE where scored, NaN for unknown ground truth and invalid */
+    float ee[7];
+    CHECK_OK(flow_error_per_pixel_in(&est, &gt, &r, ee));
+    CHECK(ee[0] == 0.5f && ee[1] == 2 && ee[2] == 4 && ee[3] == 4 && ee[4] == 6);
+    CHECK(isnan(ee[5]) && isnan(ee[6]));
     /* the same occlusion from KITTI's noc field: no distances without a mask */
     r.occluded = NULL;
     r.noc = &noc;

@@ -259,6 +259,60 @@ static void test_error_map(void)
     flow_field_free(&gt);
 }
 
+/* KITTI's log colours: the interval edges 0.0625 * 2^k belong to the
+ * interval above them; the devkit's first, sixth and last colours. */
+static void test_kitti_error_colors(void)
+{
+    float c[3];
+    flow_kitti_error_color(0, c);
+    CHECK(c[0] == 49 && c[1] == 54 && c[2] == 149);
+    flow_kitti_error_color(0.0624, c);
+    CHECK(c[0] == 49 && c[1] == 54 && c[2] == 149);
+    flow_kitti_error_color(0.0625, c);
+    CHECK(c[0] == 69 && c[1] == 117 && c[2] == 180);
+    flow_kitti_error_color(0.999, c);
+    CHECK(c[0] == 224 && c[1] == 243 && c[2] == 248);
+    flow_kitti_error_color(1, c); /* Fl's threshold: the first warm colour */
+    CHECK(c[0] == 254 && c[1] == 224 && c[2] == 144);
+    flow_kitti_error_color(15.9, c);
+    CHECK(c[0] == 215 && c[1] == 48 && c[2] == 39);
+    flow_kitti_error_color(16, c);
+    CHECK(c[0] == 165 && c[1] == 0 && c[2] == 38);
+    flow_kitti_error_color(1e30, c);
+    CHECK(c[0] == 165 && c[1] == 0 && c[2] == 38);
+}
+
+/* The picture of error_pair: pixel 0 EE 1 with |gt| 0 -> n = 1/3 (the
+ * relative term infinite): [0.25, 0.5) (171, 217, 233); pixel 1 EE 0 -> n 0;
+ * pixel 2 EE 5, |gt| 0 -> n 5/3: [1, 2) (254, 224, 144); pixel 3 unknown
+ * ground truth: black.  Occluded, pixel 2 is at half brightness, rounded
+ * down as the devkit's byte arithmetic does: (127, 112, 72). */
+static void test_kitti_error_picture(void)
+{
+    flow_field est, gt;
+    error_pair(&est, &gt);
+    flow_image img;
+    CHECK_OK(flow_render_kitti_error(&est, &gt, NULL, &img));
+    CHECK(img.width == 4 && img.height == 1 && img.channels == 3);
+    CHECK(pixel_is(&img, 0, 0, 171, 217, 233) && pixel_is(&img, 1, 0, 49, 54, 149));
+    CHECK(pixel_is(&img, 2, 0, 254, 224, 144) && pixel_is(&img, 3, 0, 0, 0, 0));
+    flow_image_free(&img);
+    const unsigned char occluded[4] = {0, 0, 1, 0}, invalid[4] = {1, 0, 0, 0};
+    const flow_error_regions r = {NULL, invalid, occluded, NULL, NULL};
+    CHECK_OK(flow_render_kitti_error(&est, &gt, &r, &img));
+    CHECK(pixel_is(&img, 0, 0, 0, 0, 0) && pixel_is(&img, 2, 0, 127, 112, 72));
+    flow_image_free(&img);
+    /* |gt| 20, EE 1.5: n = min(0.5, 1.5) = 0.5 -> [0.5, 1) (224, 243, 248) */
+    gt.u[0] = 20, est.u[0] = 21.5f, est.v[0] = 0;
+    CHECK_OK(flow_render_kitti_error(&est, &gt, NULL, &img));
+    CHECK(pixel_is(&img, 0, 0, 224, 243, 248));
+    flow_image_free(&img);
+    const flow_error_regions both = {NULL, NULL, occluded, &gt, NULL};
+    CHECK(flow_render_kitti_error(&est, &gt, &both, &img) == FLOW_ERR_INVALID);
+    flow_field_free(&est);
+    flow_field_free(&gt);
+}
+
 /* The caption's figures are flow_error_compute's, rounded. */
 static void test_error_caption(void)
 {
@@ -380,6 +434,8 @@ int main(void)
     RUN(test_scale_label);
     RUN(test_error_colors);
     RUN(test_error_map);
+    RUN(test_kitti_error_colors);
+    RUN(test_kitti_error_picture);
     RUN(test_error_caption);
     RUN(test_montage);
     return harness_report();

@@ -186,6 +186,24 @@ flow_status flow_render_error_map(const flow_field *est, const flow_field *gt,
                                   const unsigned char *mask, double max_error, flow_image *rgb,
                                   double *used);
 
+/* KITTI's error picture (the devkit's flowErrorImage with log colours):
+ * each pixel's normalised error n = min(EE / 3, 20 EE / |gt|), the smaller
+ * of its ratios to Fl's two thresholds (3 px, 5% of |gt|), so that n > 1
+ * exactly at Fl's outliers; the colour of n's interval of ten, bounded at
+ * 0.0625 * 2^k (k = 0..8), from dark blue below 0.0625 through pale yellow
+ * to dark red from 16 on.  flow_kitti_error_color gives the colour of n
+ * (n = 0 with EE = 0 and |gt| = 0). */
+void flow_kitti_error_color(double n, float rgb[3]);
+
+/* KITTI's error picture of est against gt (same size) into a newly
+ * allocated RGB image: scored pixels (flow_error_per_pixel_in with
+ * regions, which may be NULL) coloured flow_kitti_error_color, at half
+ * brightness where regions says the pixel is occluded (occluded or noc),
+ * as the devkit dims what only its flow_occ ground truth covers; pixels not
+ * scored black.  Fails as flow_error_measure does, and FLOW_ERR_NOMEM. */
+flow_status flow_render_kitti_error(const flow_field *est, const flow_field *gt,
+                                    const flow_error_regions *regions, flow_image *rgb);
+
 /* The caption of an estimate's errors, "AEE 0.214 px  AAE 3.41 deg": the
  * averages of flow_error_compute, to 3 and 2 decimals. */
 void flow_error_caption(const flow_error_stats *st, char *buf, size_t size);
