@@ -226,7 +226,7 @@ MONTAGES += $(SHOWN.$(1):%=$(3)/%-montage.png)
 # replaces the old results only when all of it succeeded.  A missing kept
 # flow or score, or a broken score, forces the run.
 $(3)/timing.stats: $(FRAMES.$(1)) $(SEQ_DIR)/$(1)/$(2).params \
-    $(foreach p,$(GTPAIRS.$(1)),$(SEQ_DIR)/$(1)/gt_$(p).flo $(wildcard $(SEQ_DIR)/$(1)/mask_$(p).png)) \
+    $(foreach p,$(GTPAIRS.$(1)),$(SEQ_DIR)/$(1)/gt_$(p).flo $(wildcard $(foreach k,mask occ invalid noc obj,$(SEQ_DIR)/$(1)/$(k)_$(p).png) $(SEQ_DIR)/$(1)/noc_$(p).flo)) \
     $$(if $$(filter-out $$(wildcard $$(FLOS.$(3)) $$(SCORES.$(3))),$$(FLOS.$(3)) $$(SCORES.$(3)))$$(filter \
         $$(abspath $$(SCORES.$(3))),$$(BROKEN_SCORES)),FORCE) \
     | $(if $(filter 1,$(NOCOMPUTE)),,$(FLOW_COMPUTE) $(FLOW_TOOL))

@@ -12,11 +12,19 @@
 #
 # stats.csv has one line per sequence and method:
 #   sequence,method,width,height,pairs,gt_pairs,aae,aee,over1,masked,
-#   time_ms,mean_ms,fps,mpx_s,backend,device
+#   time_ms,mean_ms,fps,mpx_s,backend,device,
+#   scored,epe,epe_noc,epe_occ,scored_noc,scored_occ,fl,fl_noc,fl_occ
 # aae, aee (degrees, pixels) and over1 (share of pixels with an endpoint
 # error over 1 px) are means over the pairs with ground truth, empty without
 # one; masked is 1 when the errors were scored inside a mask (Yosemite's
-# terrain).  time_ms is the median time of one pair's computation from
+# terrain).  The last nine columns pool the scored pixels of every pair of
+# the sequence instead (each pair weighs its number of scored pixels):
+# scored, the endpoint error over them (epe), over the non-occluded and
+# occluded ones (epe_noc, epe_occ, on scored_noc and scored_occ pixels: pairs
+# with an occlusion mask or KITTI's noc flow), and KITTI's Fl (% of pixels
+# with an endpoint error over 3 px and over 5% of the true vector's length)
+# over all, non-occluded and occluded pixels; empty where no pair defines
+# the measure.  The per-dataset tables of stats.md pool them likewise.  time_ms is the median time of one pair's computation from
 # timing.stats (the TOTAL row: upload, solve and download, not file I/O, so
 # that the first pair's one-time allocations do not skew it); mean_ms its
 # mean; fps = 1000 / time_ms; mpx_s the megapixels per second at time_ms.
@@ -30,7 +38,7 @@ die() { echo "pipeline-stats.sh: $*" >&2; exit 2; }
 csv() {
     results=$1
     [ -d "$results" ] || die "'$results' is not a directory"
-    echo "sequence,method,width,height,pairs,gt_pairs,aae,aee,over1,masked,time_ms,mean_ms,fps,mpx_s,backend,device"
+    echo "sequence,method,width,height,pairs,gt_pairs,aae,aee,over1,masked,time_ms,mean_ms,fps,mpx_s,backend,device,scored,epe,epe_noc,epe_occ,scored_noc,scored_occ,fl,fl_noc,fl_occ"
     for t in "$results"/*/*/timing.stats; do
         [ -f "$t" ] || continue
         dir=$(dirname "$t")
@@ -63,7 +71,15 @@ csv() {
                 n++; aae += $(ecol["aae"]); aee += $(ecol["aee"]); over1 += $(ecol["over1"])
                 if ($(ecol["outside_mask"]) > 0) masked = 1
                 scored[FILENAME] = 1
+                sc = $(ecol["scored"]); pool("epe", $(ecol["aee"]), sc); pool("fl", get("fl"), sc)
+                pool("epe_noc", get("epe_noc"), get("scored_noc")); pool("fl_noc", get("fl_noc"), get("scored_noc"))
+                pool("epe_occ", get("epe_occ"), get("scored_occ")); pool("fl_occ", get("fl_occ"), get("scored_occ"))
             }
+            # A column of the error file, empty when it has none (older files).
+            function get(key) { return (key in ecol) ? $(ecol[key]) : "" }
+            # Adds measure m over w pixels to its pixel-weighted sum.
+            function pool(m, value, w) { if (value != "" && w != "" && w > 0) { sum[m] += value * w; wt[m] += w } }
+            function pooled(m) { return (wt[m] > 0) ? sprintf("%.4f", sum[m] / wt[m]) : "" }
             END {
                 if (bad) exit 2
                 for (i = 2; i < ARGC; i++)
@@ -72,7 +88,9 @@ csv() {
                 printf "%s,%s,%s,%s,%s,%d,", seq, method, w, h, pairs, n
                 if (n) printf "%.4f,%.4f,%.4f,%d,", aae / n, aee / n, over1 / n, masked
                 else printf ",,,,"
-                printf "%.4f,%.4f,%.2f,%.3f,%s,%s\n", med, mean, (med > 0 ? 1000 / med : 0), (med > 0 ? w * h / (med * 1000) : 0), backend, dev
+                printf "%.4f,%.4f,%.2f,%.3f,%s,%s,", med, mean, (med > 0 ? 1000 / med : 0), (med > 0 ? w * h / (med * 1000) : 0), backend, dev
+                if (n) printf "%d,%s,%s,%s,%d,%d,%s,%s,%s\n", wt["epe"], pooled("epe"), pooled("epe_noc"), pooled("epe_occ"), wt["epe_noc"], wt["epe_occ"], pooled("fl"), pooled("fl_noc"), pooled("fl_occ")
+                else printf ",,,,,,,,\n"
             }' "$t" $errs
     done
 }
@@ -125,6 +143,41 @@ md() {
             if ($(c["aae"]) != "") { acc[s, m] = sprintf("%.2f / %.3f", $(c["aae"]), $(c["aee"])); hasgt[s] = 1; if ($(c["masked"]) == 1) mask[s] = 1 }
             tim[s, m] = num($(c["time_ms"])) " (" num($(c["fps"])) ")"
             d = $(c["backend"]) ": " $(c["device"]); if (!(d in dseen)) { dseen[d] = 1; devs = devs (devs == "" ? "" : "; ") d }
+            if ((ds = dataset(s)) != "" && $(c["aae"]) != "") {
+                hasds[ds] = 1; dpairs[ds, m] += $(c["gt_pairs"])
+                dpool(ds, m, "epe", "scored"); dpool(ds, m, "fl", "scored")
+                dpool(ds, m, "epe_noc", "scored_noc"); dpool(ds, m, "fl_noc", "scored_noc")
+                dpool(ds, m, "epe_occ", "scored_occ"); dpool(ds, m, "fl_occ", "scored_occ")
+            }
+        }
+        # The dataset of sequence s (the names make import gives them, after
+        # any PREFIX), or "".
+        function dataset(s) {
+            if (match(s, /(^|-)sintel-(clean|final)-/)) return "Sintel " (s ~ /sintel-clean-/ ? "clean" : "final")
+            if (match(s, /(^|-)kitti2012-[0-9]+$/)) return "KITTI 2012"
+            if (match(s, /(^|-)kitti2015-[0-9]+$/)) return "KITTI 2015"
+            return ""
+        }
+        # Adds a sequence'"'"'s measure to its dataset'"'"'s, weighed by its pixels.
+        function dpool(ds, m, key, wkey,   v, w) {
+            if (!(key in c) || !(wkey in c)) return
+            v = $(c[key]); w = $(c[wkey])
+            if (v != "" && w > 0) { dsum[ds, m, key] += v * w; dwt[ds, m, key] += w }
+        }
+        function dval(ds, m, key, unit) {
+            return (dwt[ds, m, key] > 0) ? sprintf(unit == "%" ? "%.2f%%" : "%.3f", dsum[ds, m, key] / dwt[ds, m, key]) : "-"
+        }
+        function dataset_table(ds, kitti,   j, m) {
+            if (!(ds in hasds)) return
+            printf "\n## Accuracy on %s: %s\n\n", ds, kitti ? "EPE (pixels) and Fl" : "EPE (pixels)"
+            printf "| method | pairs | EPE all | EPE noc | EPE occ |%s\n", kitti ? " Fl-all | Fl-noc | Fl-occ |" : ""
+            printf "|---|---:|---:|---:|---:|%s\n", kitti ? "---:|---:|---:|" : ""
+            for (j = 0; j < nm; j++) {
+                m = meths[j]; if (!((ds, m) in dpairs)) continue
+                printf "| %s | %d | %s | %s | %s |", m, dpairs[ds, m], dval(ds, m, "epe"), dval(ds, m, "epe_noc"), dval(ds, m, "epe_occ")
+                if (kitti) printf " %s | %s | %s |", dval(ds, m, "fl", "%"), dval(ds, m, "fl_noc", "%"), dval(ds, m, "fl_occ", "%")
+                printf "\n"
+            }
         }
         function header(title,   j) {
             printf "\n## %s\n\n| sequence | size |", title
@@ -151,6 +204,17 @@ md() {
             if (anymask) {
                 print "  (mask): scored inside the sequence'"'"'s mask only"
                 printf "(Yosemite: the terrain, without the sky), as published tables do."
+            }
+            print ""
+            dataset_table("Sintel clean", 0); dataset_table("Sintel final", 0)
+            dataset_table("KITTI 2012", 1); dataset_table("KITTI 2015", 1)
+            for (ds in hasds) { anyds = 1; break }
+            if (anyds) {
+                print ""
+                print "Every scored pixel of every pair of the dataset'"'"'s sequences pooled (a pair weighs its number of"
+                print "scored pixels, as Sintel'"'"'s benchmark averages). noc, occ: the non-occluded and occluded pixels (Sintel'"'"'s"
+                print "occlusion masks, KITTI'"'"'s flow_noc beside flow_occ); Fl: % of pixels with an endpoint error over"
+                print "3 px and over 5% of the true vector'"'"'s length. \"-\": no pair defines the measure."
             }
             print ""
             header("Time per pair: milliseconds (frames per second)")

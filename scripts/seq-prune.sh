@@ -19,6 +19,7 @@ if [ -f "$dir/sources" ]; then
     done
 else
     # First scan of this directory: anything already there is of unknown origin.
-    rm -f "$dir"/frame_*.png "$dir"/gt_*.flo "$dir"/gt_*.png "$dir"/gt_*.scale "$dir"/mask_*.png
+    rm -f "$dir"/frame_*.png "$dir"/gt_*.flo "$dir"/gt_*.png "$dir"/gt_*.scale "$dir"/mask_*.png \
+        "$dir"/occ_*.png "$dir"/invalid_*.png "$dir"/obj_*.png "$dir"/noc_*.png "$dir"/noc_*.flo
 fi
 mv -f "$dir/sources.new" "$dir/sources"

@@ -7,6 +7,10 @@
 #   frame PATH          the next frame, in order
 #   gt I PATH           ground truth of the pair frame I -> frame I+1 (.flo, .F, .pcm, .pfm)
 #   mask I PATH         evaluation mask of pair I (non-zero = evaluated)
+#   occ I PATH          occlusion mask of pair I (non-zero = occluded)
+#   invalid I PATH      pixels of pair I left out of every measure (non-zero)
+#   noc I PATH          KITTI: the flow on non-occluded pixels, beside gt
+#   obj I PATH          KITTI 2015: the object map (non-zero = foreground)
 #   params METHOD PATH  the sequence's own parameters for METHOD
 #
 # Usage:
@@ -28,6 +32,21 @@
 # A directory with images but no flow file takes its parent's flow files
 # (Middlebury's RubberWhale/color/).  An image whose name contains "mask" is
 # a mask: S_i-...mask... is the mask of pair I, "mask" alone of every pair.
+#
+# Two datasets are recognised by their own layout, as a whole ("import" only;
+# nothing below their root is scanned by the rules above):
+#   Sintel   a directory holding flow/ and clean/ or final/ (its training/):
+#            each scene of each pass a sequence sintel-PASS-SCENE, frames
+#            PASS/SCENE/*.png, the ground truth of frame S -> the next
+#            flow/SCENE/S.flo, its masks occlusions/SCENE/S.png and
+#            invalid/SCENE/S.png
+#   KITTI    a directory holding colored_0/ (2012) or image_2/ (2015) and
+#            flow_noc/ or flow_occ/, or named training or testing: each
+#            NNNNNN_10 -> NNNNNN_11 a sequence kitti2012-NNNNNN or
+#            kitti2015-NNNNNN (with every other NNNNNN_MM frame there, in
+#            order); its ground truth flow_occ/NNNNNN_10.png with noc
+#            flow_noc/NNNNNN_10.png, else flow_noc/NNNNNN_10.png alone; obj
+#            obj_map/NNNNNN_10.png
 # With ONLY_GT=1 an imported sequence keeps only the frames from its first to
 # its last ground-truth pair, and sequences without ground truth are left out.
 # Names with white space are skipped with a warning (make cannot handle them).
@@ -161,14 +180,118 @@ END {
     }
 }'
 
+# Prints sequence NAME ("name NAME" first) from the records on stdin, whose
+# pair numbers count the frames from 0: with ONLY_GT=1 only the frames from
+# the first to the last ground-truth pair, renumbered; nothing for fewer than
+# 2 frames, or without ground truth with ONLY_GT=1.
+finish_seq() {
+    awk -v name="$1" -v only_gt="$only_gt" '
+        $1 == "frame" { f[n++] = $2; next }
+        { rec[nr++] = $0; if ($1 == "gt") { i = $2 + 0; if (lo == "" || i < lo) lo = i; if (hi == "" || i > hi) hi = i } }
+        END {
+            first = 0; last = n - 1
+            if (only_gt) { if (lo == "" || lo + 1 >= n) exit 0; first = lo; last = (hi + 1 < n) ? hi + 1 : n - 1 }
+            if (last - first < 1) exit 0
+            print "name " name
+            for (i = first; i <= last; i++) print "frame " f[i]
+            for (r = 0; r < nr; r++) {
+                split(rec[r], w, " "); i = w[2] + 0
+                if (i >= first && i < last) print w[1] " " (i - first) " " w[3]
+            }
+        }'
+}
+
+# The files of directory $1 matching the pattern $2, naturally sorted; names
+# with white space skipped with a warning.
+files_of() {
+    for f in "$1"/$2; do
+        [ -f "$f" ] || continue
+        case "$f" in *[[:space:]]*) echo "seq-scan.sh: skipping '$f': white space in the name" >&2; continue ;; esac
+        echo "$f"
+    done | sort -V
+}
+
+# Is $1 the root of a Sintel or KITTI tree?  Prints sintel, kitti2012 or kitti2015.
+dataset_kind() {
+    if [ -d "$1/flow" ] && { [ -d "$1/clean" ] || [ -d "$1/final" ]; }; then echo sintel; return; fi
+    for k in colored_0:kitti2012 image_2:kitti2015; do
+        if [ -d "$1/${k%%:*}" ]; then
+            case "$(basename "$1")" in
+                training|testing) echo "${k#*:}"; return ;;
+            esac
+            if [ -d "$1/flow_noc" ] || [ -d "$1/flow_occ" ]; then echo "${k#*:}"; return; fi
+        fi
+    done
+}
+
+scan_sintel() {
+    r=$1
+    for pass in clean final; do
+        [ -d "$r/$pass" ] || continue
+        for sd in "$r/$pass"/*/; do
+            [ -d "$sd" ] || continue
+            scene=$(basename "$sd")
+            case "$scene" in *[[:space:]]*) echo "seq-scan.sh: skipping '$sd': white space in the name" >&2; continue ;; esac
+            i=0
+            files_of "$r/$pass/$scene" '*.png' | while read -r f; do
+                s=$(basename "$f" .png)
+                echo "frame $f"
+                [ ! -f "$r/flow/$scene/$s.flo" ] || echo "gt $i $r/flow/$scene/$s.flo"
+                [ ! -f "$r/occlusions/$scene/$s.png" ] || echo "occ $i $r/occlusions/$scene/$s.png"
+                [ ! -f "$r/invalid/$scene/$s.png" ] || echo "invalid $i $r/invalid/$scene/$s.png"
+                i=$((i + 1))
+            done | finish_seq "sintel-$pass-$scene"
+        done
+    done
+}
+
+# KITTI: the frames NNNNNN_MM of each NNNNNN, the ground truth at MM = 10.
+scan_kitti() {
+    r=$1 kind=$2
+    case "$kind" in kitti2012) images=colored_0 ;; *) images=image_2 ;; esac
+    cur='' recs='' i=0
+    files_of "$r/$images" '*.png' | awk '{ b = $0; sub(/.*\//, "", b); sub(/_[0-9]+\.png$/, "", b); print b, $0 }' |
+    { while read -r id f; do
+        if [ "$id" != "$cur" ]; then
+            [ -z "$cur" ] || printf '%s' "$recs" | finish_seq "$kind-$cur"
+            cur=$id recs='' i=0
+        fi
+        recs="${recs}frame $f$nl"
+        if [ "$(basename "$f")" = "${id}_10.png" ]; then
+            g=$r/flow_occ/${id}_10.png noc=$r/flow_noc/${id}_10.png obj=$r/obj_map/${id}_10.png
+            if [ -f "$g" ]; then
+                recs="${recs}gt $i $g$nl"
+                [ ! -f "$noc" ] || recs="${recs}noc $i $noc$nl"
+            elif [ -f "$noc" ]; then
+                recs="${recs}gt $i $noc$nl"
+            fi
+            [ ! -f "$obj" ] || recs="${recs}obj $i $obj$nl"
+        fi
+        i=$((i + 1))
+    done
+    [ -z "$cur" ] || printf '%s' "$recs" | finish_seq "$kind-$cur"; }
+}
+nl='
+'
+
 case "$mode" in
     dir)
         list_dir "$root" "" | awk -F '\t' -v group=0 -v only_gt=0 -v base= -v dir="$root" "$assign"
         ;;
     import)
         parent_name=$(basename "$(cd "$root" && pwd)")
+        # A dataset root is scanned as a whole, and nothing below it again.
+        inside=
         find "$root" -type d | sort | while read -r d; do
             case "$d" in *[[:space:]]*) echo "seq-scan.sh: skipping '$d': white space in the name" >&2; continue ;; esac
+            if [ -n "$inside" ]; then
+                case "$d" in "$inside"/*) continue ;; esac
+            fi
+            kind=$(dataset_kind "$d")
+            case "$kind" in
+                sintel) scan_sintel "$d"; inside=$d; continue ;;
+                kitti*) scan_kitti "$d" "$kind"; inside=$d; continue ;;
+            esac
             rel=${d#"$root"}
             rel=${rel#/}
             if [ -z "$rel" ]; then base=$parent_name; else base=$(printf '%s' "$rel" | tr '/' '-'); fi

@@ -3,11 +3,12 @@ the directories flow-studio is given, and their frames read on demand.
 
 A directory is looked at as the project's pipeline lays things out
 (docs/PIPELINE.md): DIR/sequences/dst/<name>/ in the central format
-(frame_NNN.png, gt_NNN.flo, mask_NNN.png, <method>.params) beside the
+(frame_NNN.png, gt_NNN.flo, mask_NNN.png, invalid_NNN.png, <method>.params) beside the
 evaluation data DIR/../shared/data; or as a sequences/dst itself, or one
 sequence of it; or as any directory of images, which scripts/seq-scan.sh
 groups into sequences and matches with their ground truth, masks and
-.params files exactly as `make import` does.  Videos (.y4m, and with OpenCV
+.params files exactly as `make import` does (Sintel's and KITTI's trees
+included).  Videos (.y4m, and with OpenCV
 the usual containers) found there, and those and the cameras named on the
 command line, are played in the live mode.
 
@@ -52,21 +53,23 @@ class CatalogError(ValueError):
 
 class Source:
     """A sequence of frame files (kind "frames"), a video file ("video") or a
-    camera ("camera").  frames: the paths in order; gt, masks: {pair index:
+    camera ("camera").  frames: the paths in order; gt, masks (nonzero:
+    scored), invalid (nonzero: left out, Sintel's invalid/): {pair index:
     path}; presets: {name: .params path}; path: the video; camera: the index."""
 
     def __init__(self, name, group, kind, frames=(), gt=None, masks=None, presets=None,
-                 path=None, camera=None):
+                 path=None, camera=None, invalid=None):
         self.id = ""
         self.name, self.group, self.kind = name, group, kind
         self.frames = list(frames)
         self.gt, self.masks, self.presets = gt or {}, masks or {}, presets or {}
+        self.invalid = invalid or {}
         self.path, self.camera = path, camera
 
     def describe(self):
         """The sequence as the page lists it."""
         pairs = [{"index": i, "label": f"{_stem(self.frames[i])} \u2192 {_stem(self.frames[i + 1])}",
-                  "gt": i in self.gt, "mask": i in self.masks}
+                  "gt": i in self.gt, "mask": i in self.masks or i in self.invalid}
                  for i in range(len(self.frames) - 1)]
         return {"id": self.id, "name": self.name, "group": self.group, "kind": self.kind,
                 "frames": len(self.frames), "pairs": pairs, "presets": sorted(self.presets)}
@@ -100,9 +103,10 @@ def dst_sequence(directory, group):
     join = lambda n: os.path.join(directory, n)  # noqa: E731
     gt = {int(m.group(1)): join(n) for n in names if (m := re.fullmatch(r"gt_(\d+)\.flo", n))}
     masks = {int(m.group(1)): join(n) for n in names if (m := re.fullmatch(r"mask_(\d+)\.png", n))}
+    invalid = {int(m.group(1)): join(n) for n in names if (m := re.fullmatch(r"invalid_(\d+)\.png", n))}
     presets = {n[:-len(".params")]: join(n) for n in names if n.endswith(".params")}
     return Source(os.path.basename(os.path.normpath(directory)), group, "frames",
-                  [join(n) for n in frames], gt, masks, presets)
+                  [join(n) for n in frames], gt, masks, presets, invalid=invalid)
 
 
 def dst_sequences(directory, group):
@@ -129,9 +133,9 @@ def scanned_sequences(directory, group, seq_scan):
             continue
         elif word == "frame":
             current.frames.append(rest)
-        elif word in ("gt", "mask"):
+        elif word in ("gt", "mask", "invalid"):
             index, _, path = rest.partition(" ")
-            (current.gt if word == "gt" else current.masks)[int(index)] = path
+            {"gt": current.gt, "mask": current.masks, "invalid": current.invalid}[word][int(index)] = path
         elif word == "params":
             method, _, path = rest.partition(" ")
             current.presets[method] = path

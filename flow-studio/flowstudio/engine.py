@@ -87,18 +87,23 @@ def _length(x):
 
 def truth(catalog, source, pair, shape):
     """The ground truth and mask of a pair of frames of `shape` (None where
-    it has none), and a note naming a file left out because its size is not
-    the frames'."""
+    it has none; the mask leaves the pair's invalid pixels out), and a note
+    naming a file left out because its size is not the frames'."""
     gt = catalog.flow(source.gt[pair]) if pair in source.gt else None
-    mask = catalog.mask(source.masks[pair]) if pair in source.masks else None
     h, w = shape
     if gt is not None and gt.shape[:2] != (h, w):
         return None, None, (f"{catalog.name_of(source.gt[pair])} is {gt.shape[1]}x{gt.shape[0]} "
                             f"but the frames are {w}x{h}: no errors")
-    if mask is not None and mask.shape != (h, w):
-        return gt, None, (f"{catalog.name_of(source.masks[pair])} is "
-                          f"{mask.shape[1]}x{mask.shape[0]} but the frames are {w}x{h}: "
-                          "scored without it")
+    mask = None
+    for kind, paths in (("scored", source.masks), ("invalid", source.invalid)):
+        if pair not in paths:
+            continue
+        m = catalog.mask(paths[pair])
+        if m.shape != (h, w):
+            return gt, None, (f"{catalog.name_of(paths[pair])} is {m.shape[1]}x{m.shape[0]} "
+                              f"but the frames are {w}x{h}: scored without it")
+        m = m if kind == "scored" else ~m
+        mask = m if mask is None else mask & m
     return gt, mask, None
 
 

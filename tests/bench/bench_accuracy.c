@@ -14,7 +14,13 @@
  * download) over FLOW_ACC_RUNS runs (default 3) after one warm-up (0: the
  * one compute alone), averaged over the pairs of a column group.
  * FLOW_ACC_PAIRS=name,name keeps the pairs whose names contain one of
- * them. */
+ * them.
+ *
+ * A second table gives the same rows on the Sintel and KITTI pairs of the
+ * data, in colour, in those benchmarks' measures (flow_error_measure):
+ * Sintel clean and final, EPE over the valid pixels (invalid/ left out),
+ * the non-occluded and the occluded ones (occlusions/); KITTI 2012, EPE and
+ * Fl; each pooled over every scored pixel of the set's pairs. */
 #include "harness.h"
 #include "flow/flow.h"
 
@@ -108,6 +114,31 @@ static double score(const pair *pr, const flow_field *est, const flow_field *gt,
 static harness_pair data[NPAIRS];
 static int loaded[NPAIRS];
 
+/* The Sintel and KITTI pairs; set: 0 Sintel clean, 1 Sintel final, 2 KITTI 2012. */
+typedef struct field_pair {
+    const char *name, *f1, *f2, *gt, *occ, *invalid;
+    int set;
+} field_pair;
+#define SIN "sintel/training/"
+#define SINTEL(scene, pass, a, b, set)                                                           \
+    { "sintel " pass " " scene, SIN pass "/" scene "/frame_" a ".png",                            \
+      SIN pass "/" scene "/frame_" b ".png", SIN "flow/" scene "/frame_" a ".flo",                 \
+      SIN "occlusions/" scene "/frame_" a ".png", SIN "invalid/" scene "/frame_" a ".png", set }
+#define KITTI(id)                                                                                \
+    { "kitti " id, "kitti2012/training/colored_0/" id "_10.png",                                  \
+      "kitti2012/training/colored_0/" id "_11.png", "kitti2012/training/flow_noc/" id "_10.png",  \
+      NULL, NULL, 2 }
+static const field_pair field_pairs[] = {
+    SINTEL("alley_1", "clean", "0002", "0003", 0),  SINTEL("cave_2", "clean", "0002", "0003", 0),
+    SINTEL("alley_1", "final", "0002", "0003", 1),  SINTEL("cave_2", "final", "0002", "0003", 1),
+    SINTEL("bandage_1", "final", "0035", "0036", 1), SINTEL("ambush_4", "final", "0004", "0005", 1),
+    KITTI("000157"),                                KITTI("000045"),
+};
+#define NFIELD ((int)(sizeof field_pairs / sizeof field_pairs[0]))
+static harness_pair fdata[NFIELD];
+static unsigned char *foccluded[NFIELD], *finvalid[NFIELD];
+static int floaded[NFIELD];
+
 /* FLOW_ACC_PAIRS: a comma-separated list of names (or parts of names):
  * only those pairs. */
 static int wanted(const char *name)
@@ -124,8 +155,39 @@ static int wanted(const char *name)
     return 0;
 }
 
+/* The nonzero pixels of image file dir/name as a byte map (allocated). */
+static unsigned char *byte_map(const char *dir, const char *name)
+{
+    char path[1024];
+    flow_image m;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (flow_image_read(path, &m) != FLOW_OK) {
+        fprintf(stderr, "bench_accuracy: %s\n", flow_last_error());
+        return NULL;
+    }
+    const long n = (long)m.width * m.height;
+    unsigned char *b = malloc((size_t)n);
+    for (long i = 0; b && i < n; i++)
+        b[i] = m.data[i] != 0.0f;
+    flow_image_free(&m);
+    return b;
+}
+
 static void load_all(const char *dir)
 {
+    for (int k = 0; k < NFIELD; k++) {
+        const field_pair *fp = &field_pairs[k];
+        floaded[k] = wanted(fp->name)
+                     && harness_read_pair(dir, fp->f1, fp->f2, fp->gt, NULL, 1, &fdata[k]);
+        if (floaded[k] && fp->occ) {
+            foccluded[k] = byte_map(dir, fp->occ);
+            finvalid[k] = byte_map(dir, fp->invalid);
+            if (!foccluded[k] || !finvalid[k]) {
+                harness_pair_free(&fdata[k]);
+                floaded[k] = 0;
+            }
+        }
+    }
     for (int k = 0; k < NPAIRS; k++) {
         const pair *pr = &pairs[k];
         loaded[k] = wanted(pr->name)
@@ -187,6 +249,76 @@ static int row(flow_device *d, const char *label, const char *method, const char
     return 1;
 }
 
+/* A measure of every set pooled over its scored pixels: [set][0..2] the
+ * sums of EPE all, noc, occ (Sintel) or EPE, -, Fl (KITTI), times their
+ * pixel counts, and those counts. */
+typedef struct pooled {
+    double sum[3][3], n[3][3];
+} pooled;
+
+static void pool(pooled *p, int set, int j, double value, double n)
+{
+    if (n > 0 && !isnan(value))
+        p->sum[set][j] += value * n, p->n[set][j] += n;
+}
+
+static void print_pooled(const pooled *p, int set, int j)
+{
+    if (p->n[set][j] > 0)
+        printf(j == 2 && set == 2 ? " %.2f%% |" : " %.3f |", p->sum[set][j] / p->n[set][j]);
+    else
+        printf(" - |");
+}
+
+/* One row of the Sintel and KITTI table; returns 0 when a computation failed. */
+static int field_row(flow_device *d, const char *label, const char *method, const char *settings)
+{
+    pooled p;
+    memset(&p, 0, sizeof p);
+    for (int k = 0; k < NFIELD; k++) {
+        if (!floaded[k])
+            continue;
+        const harness_pair *L = &fdata[k];
+        flow_params *params = harness_params(method, settings);
+        if (!params)
+            return 0;
+        flow_context *ctx = NULL;
+        flow_field out;
+        CHECK_OK(flow_field_alloc(&out, L->a.width, L->a.height));
+        flow_status s = flow_context_create(d, L->a.width, L->a.height, L->a.channels, params, &ctx);
+        flow_params_destroy(params);
+        if (s == FLOW_OK)
+            s = flow_context_compute(ctx, &L->a, &L->b, &out);
+        flow_context_destroy(ctx);
+        flow_error_measures m;
+        const flow_error_regions r = { NULL, finvalid[k], foccluded[k], NULL, NULL };
+        if (s == FLOW_OK)
+            s = flow_error_measure(&out, &L->gt, &r, &m);
+        flow_field_free(&out);
+        if (s != FLOW_OK) {
+            fprintf(stderr, "bench_accuracy: %s on %s: %s\n", method, field_pairs[k].name,
+                    flow_last_error());
+            return 0;
+        }
+        const int set = field_pairs[k].set;
+        pool(&p, set, 0, m.all.aee, (double)m.all.scored);
+        if (set < 2) {
+            pool(&p, set, 1, m.epe_noc, (double)m.scored_noc);
+            pool(&p, set, 2, m.epe_occ, (double)m.scored_occ);
+        } else {
+            pool(&p, set, 2, m.fl, (double)m.all.scored);
+        }
+    }
+    printf("| %-32s |", label);
+    for (int set = 0; set < 3; set++)
+        for (int j = 0; j < 3; j++)
+            if (set < 2 || j != 1)
+                print_pooled(&p, set, j);
+    printf("\n");
+    fflush(stdout);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = harness_data_dir();
@@ -218,8 +350,28 @@ int main(int argc, char **argv)
         for (int i = 0; ok && i < (int)(sizeof ablation / sizeof ablation[0]); i++)
             ok = row(d, ablation[i][0], "robust", ablation[i][1], runs);
     }
+    printf("\nSintel (EPE px over the valid pixels, all / non-occluded / occluded) and KITTI 2012 "
+           "(EPE px, Fl), colour, every scored pixel of the set's pairs pooled:\n\n"
+           "| run | clean all | clean noc | clean occ | final all | final noc | final occ "
+           "| KITTI EPE | KITTI Fl |\n|---|---|---|---|---|---|---|---|---|\n");
+    if (argc > 1) {
+        for (int i = 2; ok && i < (argc > 2 ? argc : 3); i++) {
+            char label[96];
+            snprintf(label, sizeof label, "%s %s", argv[1], i < argc ? argv[i] : "");
+            ok = field_row(d, label, argv[1], i < argc ? argv[i] : NULL);
+        }
+    } else {
+        for (int i = 0; ok && i < (int)(sizeof ablation / sizeof ablation[0]); i++)
+            ok = field_row(d, ablation[i][0], "robust", ablation[i][1]);
+    }
     for (int k = 0; k < NPAIRS; k++)
         if (loaded[k])
             harness_pair_free(&data[k]);
+    for (int k = 0; k < NFIELD; k++) {
+        if (floaded[k])
+            harness_pair_free(&fdata[k]);
+        free(foccluded[k]);
+        free(finvalid[k]);
+    }
     return ok && harness_failed_checks == 0 ? 0 : 1;
 }

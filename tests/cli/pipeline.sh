@@ -398,7 +398,11 @@ check "import with DIR in the environment only: a usage error ($out)" \
 if [ -d "$DATA/yosemite-clouds" ] && [ -d "$DATA/middlebury" ]; then
     lists=$tmp/real
     sh scripts/seq-import.sh "$DATA" "$lists" "" 1 >/dev/null 2>&1
-    check "import ../shared/data (ONLY_GT=1): 13 sequences with ground truth" [ "$(ls "$lists"/*.list 2>/dev/null | wc -l)" -eq 13 ]
+    check "import ../shared/data (ONLY_GT=1): 21 sequences with ground truth (13, 6 Sintel, 2 KITTI)" [ "$(ls "$lists"/*.list 2>/dev/null | wc -l)" -eq 21 ]
+    check "import ../shared/data: Sintel's final ambush_4 as a sequence, with its masks" \
+        [ "$(grep -c '^\(gt\|occ\|invalid\) 0 ' "$lists/sintel-final-ambush_4.list" 2>/dev/null)" -eq 3 ]
+    check "import ../shared/data: KITTI 2012 000045 with its flow_noc ground truth" \
+        grep -q '^gt 0 .*/kitti2012/training/flow_noc/000045_10.png$' "$lists/kitti2012-000045.list"
     check "import ../shared/data: Yosemite yos09-yos10 with its terrain mask" \
         grep -q '^gt 0 .*yos09-yos10.flo$' "$lists/yosemite-clouds.list"
     check "import ../shared/data: Yosemite's terrain mask" \

@@ -139,6 +139,47 @@ def test_catalog_of_the_pipeline_layout(tmp_path):
         s.close()
 
 
+def test_catalog_of_sintel_and_kitti_trees(tmp_path):
+    """The downloads' own layouts, as make import reads them: a Sintel scene
+    of one pass is a sequence whose occlusions/ and invalid/ masks are not
+    frames, its invalid pixels are left out of the errors; a KITTI pair has
+    its 16-bit PNG ground truth."""
+    sin = tmp_path / "sintel" / "training"
+    for d in ("clean/s", "flow/s", "occlusions/s", "invalid/s"):
+        (sin / d).mkdir(parents=True)
+    tool("flow-synth", "-q", "-s", "32x24", "-n", 3, "--first", 1, "--dx", 0.8,
+         "-o", sin / "clean" / "s" / "frame_%04d.png", "--gt", sin / "flow" / "s" / "frame_%04d.flo")
+    invalid = np.zeros((24, 32), np.uint8)
+    invalid[4:12, 8:20] = 255
+    for k in (1, 2):
+        (sin / "invalid" / "s" / f"frame_000{k}.png").write_bytes(pictures.png(invalid))
+        (sin / "occlusions" / "s" / f"frame_000{k}.png").write_bytes(pictures.png(invalid))
+    kitti = tmp_path / "kitti2012" / "training"
+    for d in ("colored_0", "flow_noc"):
+        (kitti / d).mkdir(parents=True)
+    tool("flow-synth", "-q", "-s", "32x24", "-n", 2, "--first", 10, "--dx", 0.8,
+         "-o", kitti / "colored_0" / "000007_%02d.png", "--gt", tmp_path / "k%02d.flo")
+    fp.write_flow(kitti / "flow_noc" / "000007_10.png", fp.read_flow(tmp_path / "k10.flo"))
+    s = Studio(tmp_path)
+    try:
+        seqs = s.sequences()
+        assert set(seqs) == {"sintel-clean-s", "kitti2012-000007"}
+        sintel = seqs["sintel-clean-s"]
+        assert sintel["frames"] == 3 and [(p["gt"], p["mask"]) for p in sintel["pairs"]] == [(True, True)] * 2
+        assert seqs["kitti2012-000007"]["pairs"][0]["gt"]
+        status, out = s.post("/api/compute", {"client": "t", "sequence": sintel["id"], "pair": 0,
+                                              "sets": [{"method": "hs", "params": {}}]})
+        assert status == 200 and "error" not in out
+        f1, f2 = (fp.read_image(sin / "clean" / "s" / f"frame_000{k}.png") for k in (1, 2))
+        with fp.Context("hs", DEVICE) as ctx:
+            flow = ctx.compute(f1, f2)
+        st = fp.error(flow, fp.read_flow(sin / "flow" / "s" / "frame_0001.flo"), invalid == 0)
+        assert out["results"][0]["stats"]["aee"] == pytest.approx(st.aee, rel=1e-12)
+        assert st.scored == 32 * 24 - 8 * 12
+    finally:
+        s.close()
+
+
 # ---- computing ----------------------------------------------------------------
 
 def test_compute_gives_the_modules_flow(studio, tree):

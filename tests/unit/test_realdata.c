@@ -22,8 +22,9 @@
  * forward-backward check (flow_fb_check, T = 1 px) on the chairs with
  * robust, the backward flow being robust on (frame 2, frame 1): the AEE of
  * the pixels it keeps against that of all pixels (the table of
- * docs/BENCHMARKS.md, "Forward-backward check").  Skipped when the data is
- * absent.
+ * docs/BENCHMARKS.md, "Forward-backward check").  Last, every method on the
+ * Sintel and KITTI pairs in those benchmarks' measures, against regression
+ * bounds (test_sintel_kitti).  Skipped when the data is absent.
  *
  * The error measures are computed here (seed 001 eqs. 2.1-2.3): unknown
  * ground truth is excluded, an unknown estimate counts against density. */
@@ -454,6 +455,162 @@ static void test_fb_check_chairs_dis(void)
     fb_check_chairs(1);
 }
 
+/* ---- Sintel and KITTI, in the field's measures ---------------------------------------------
+ * Every method (its params/<method>.params, else its defaults) on the Sintel and KITTI pairs of
+ * the evaluation data, in colour as `make flows` computes colour frames.  Sintel: EPE over the
+ * valid pixels (invalid/ left out), and over the non-occluded and the occluded ones
+ * (occlusions/); KITTI: EPE and Fl (% of pixels whose EPE is > 3 px and > 5% of the true
+ * vector's length) over the pixels with ground truth.  Computed here, pixel by pixel.  plk
+ * takes 15-30 s a pair on a CPU: it runs on the first Sintel and the first KITTI pair only.
+ * The figures must stay within the regression bounds of field_bounds: the measured figure
+ * plus 3%, rounded up (docs/BENCHMARKS.md, "Sintel and KITTI", has the measured ones). */
+typedef struct field_pair {
+    const char *name, *f1, *f2, *gt;
+    const char *occ, *invalid; /* Sintel's masks; NULL for KITTI */
+} field_pair;
+
+#define SIN "sintel/training/"
+#define SINTEL_PAIR(scene, pass, a, b)                                                          \
+    { "Sintel " scene " " pass, SIN pass "/" scene "/frame_" a ".png",                          \
+      SIN pass "/" scene "/frame_" b ".png", SIN "flow/" scene "/frame_" a ".flo",               \
+      SIN "occlusions/" scene "/frame_" a ".png", SIN "invalid/" scene "/frame_" a ".png" }
+#define KITTI_PAIR(id)                                                                          \
+    { "KITTI 2012 " id, "kitti2012/training/colored_0/" id "_10.png",                           \
+      "kitti2012/training/colored_0/" id "_11.png", "kitti2012/training/flow_noc/" id "_10.png", \
+      NULL, NULL }
+static const field_pair field_pairs[] = {
+    SINTEL_PAIR("alley_1", "clean", "0002", "0003"),  SINTEL_PAIR("alley_1", "final", "0002", "0003"),
+    SINTEL_PAIR("cave_2", "clean", "0002", "0003"),   SINTEL_PAIR("cave_2", "final", "0002", "0003"),
+    SINTEL_PAIR("bandage_1", "final", "0035", "0036"), SINTEL_PAIR("ambush_4", "final", "0004", "0005"),
+    KITTI_PAIR("000157"),                             KITTI_PAIR("000045"),
+};
+#define NFIELD ((int)(sizeof field_pairs / sizeof field_pairs[0]))
+#define NFMETHODS 7
+static const char *const field_methods[NFMETHODS] = { "lk", "hs", "clg", "clg-nl", "robust", "plk", "dis" };
+#define PLK 5
+#define FIRST_KITTI 6
+
+/* Sintel: EPE all, noc, occ; KITTI: EPE, Fl (%), unused.  0: not run. */
+typedef struct field_score {
+    double a, b, c;
+} field_score;
+
+/* The regression bounds, per pair and method (lk, hs, clg, clg-nl, robust, plk, dis): the
+ * figures measured on the CPU plus 3% (at least 0.01), rounded up to 3 digits; zeros: not run. */
+static const field_score field_bounds[NFIELD][NFMETHODS] = {
+    /* Sintel alley_1 clean */
+    { { 1.59, 1.48, 6.61 }, { 1.31, 1.22, 5.48 }, { 1.31, 1.22, 5.31 }, { 1.23, 1.16, 4.57 },
+      { 0.195, 0.152, 2.19 }, { 0.613, 0.547, 3.58 }, { 0.283, 0.233, 2.57 } },
+    /* Sintel alley_1 final */
+    { { 1.54, 1.43, 6.51 }, { 1.25, 1.16, 5.43 }, { 1.25, 1.16, 5.31 }, { 1.16, 1.08, 4.76 },
+      { 0.228, 0.182, 2.34 }, { 0, 0, 0 }, { 0.287, 0.237, 2.57 } },
+    /* Sintel cave_2 clean */
+    { { 14.5, 14.4, 15.0 }, { 14.1, 14.1, 14.5 }, { 14.1, 14.1, 14.5 }, { 14.4, 14.4, 14.3 },
+      { 3.74, 3.41, 7.77 }, { 0, 0, 0 }, { 1.56, 1.09, 7.22 } },
+    /* Sintel cave_2 final */
+    { { 13.8, 13.7, 15.2 }, { 13.2, 13.2, 14.0 }, { 13.2, 13.2, 14.0 }, { 13.5, 13.5, 13.9 },
+      { 3.56, 3.13, 8.73 }, { 0, 0, 0 }, { 1.76, 1.17, 8.86 } },
+    /* Sintel bandage_1 final */
+    { { 1.01, 0.887, 6.38 }, { 0.906, 0.834, 4.26 }, { 0.906, 0.834, 4.23 }, { 0.717, 0.648, 3.93 },
+      { 0.317, 0.239, 4.02 }, { 0, 0, 0 }, { 0.378, 0.298, 4.19 } },
+    /* Sintel ambush_4 final */
+    { { 142, 156, 115 }, { 74.8, 99.2, 30.2 }, { 74.8, 99.2, 30.1 }, { 72.7, 97.7, 26.9 },
+      { 71.2, 93.3, 30.7 }, { 0, 0, 0 }, { 87.3, 102, 60.7 } },
+    /* KITTI 2012 000157 */
+    { { 1.32, 13.1, 0 }, { 0.872, 9.12, 0 }, { 0.876, 9.18, 0 }, { 0.823, 8.71, 0 },
+      { 0.220, 0.0370, 0 }, { 0.685, 2.78, 0 }, { 0.220, 0.0270, 0 } },
+    /* KITTI 2012 000045 */
+    { { 9.00, 65.1, 0 }, { 7.54, 51.9, 0 }, { 7.54, 51.8, 0 }, { 7.55, 53.7, 0 },
+      { 1.29, 10.5, 0 }, { 0, 0, 0 }, { 0.913, 6.55, 0 } },
+};
+
+static field_score field_evaluate(const flow_field *est, const flow_field *gt, const flow_image *occ,
+                                  const flow_image *invalid)
+{
+    double all = 0, noc = 0, occl = 0;
+    long n = 0, n_occ = 0, outliers = 0;
+    for (int i = 0; i < gt->width * gt->height; i++) {
+        if ((invalid && invalid->data[i] != 0.0f) || flow_is_unknown(gt->u[i], gt->v[i]))
+            continue;
+        CHECK(!flow_is_unknown(est->u[i], est->v[i])); /* every method gives a dense flow */
+        const double e = hypot(est->u[i] - gt->u[i], est->v[i] - gt->v[i]);
+        all += e;
+        n++;
+        if (occ && occ->data[i] != 0.0f)
+            occl += e, n_occ++;
+        else
+            noc += e;
+        outliers += e > 3.0 && e > 0.05 * hypot(gt->u[i], gt->v[i]);
+    }
+    field_score s = { n ? all / n : NAN, 0, 0 };
+    if (occ) {
+        s.b = n > n_occ ? noc / (n - n_occ) : NAN;
+        s.c = n_occ ? occl / n_occ : NAN;
+    } else {
+        s.b = n ? 100.0 * outliers / n : NAN;
+    }
+    return s;
+}
+
+static void test_sintel_kitti(void)
+{
+    const char *dir = harness_need_data();
+    flow_device *d = dir ? harness_device() : NULL;
+    if (!d)
+        return;
+    for (int k = 0; k < NFIELD; k++) {
+        const field_pair *fp = &field_pairs[k];
+        harness_pair hp;
+        flow_image occ = { 0 }, invalid = { 0 };
+        char path[1024];
+        if (!harness_in_part(k) || !harness_read_pair(dir, fp->f1, fp->f2, fp->gt, NULL, 1, &hp)) {
+            if (harness_in_part(k))
+                harness_skip("a Sintel or KITTI pair is not in the evaluation data");
+            continue;
+        }
+        if (fp->occ) {
+            snprintf(path, sizeof path, "%s/%s", dir, fp->occ);
+            CHECK_OK(flow_image_read(path, &occ));
+            snprintf(path, sizeof path, "%s/%s", dir, fp->invalid);
+            CHECK_OK(flow_image_read(path, &invalid));
+        }
+        flow_field out;
+        CHECK_OK(flow_field_alloc(&out, hp.a.width, hp.a.height));
+        for (int m = 0; m < NFMETHODS; m++) {
+            if (m == PLK && k != 0 && k != FIRST_KITTI)
+                continue;
+            const char *from;
+            flow_params *p = load_params("", field_methods[m], &from);
+            flow_context *ctx = NULL;
+            if (p)
+                CHECK_OK(flow_context_create(d, hp.a.width, hp.a.height, hp.a.channels, p, &ctx));
+            flow_params_destroy(p);
+            if (!ctx)
+                continue;
+            CHECK_OK(flow_context_compute(ctx, &hp.a, &hp.b, &out));
+            flow_context_destroy(ctx);
+            const field_score s
+                = field_evaluate(&out, &hp.gt, fp->occ ? &occ : NULL, fp->occ ? &invalid : NULL);
+            const field_score *b = &field_bounds[k][m];
+            if (fp->occ)
+                printf("    %-24s %-6s EPE all %8.4f  noc %8.4f  occ %8.4f  (bounds %g %g %g)\n",
+                       fp->name, field_methods[m], s.a, s.b, s.c, b->a, b->b, b->c);
+            else
+                printf("    %-24s %-6s EPE %8.4f  Fl %7.3f%%  (bounds %g %g%%)\n", fp->name,
+                       field_methods[m], s.a, s.b, b->a, b->b);
+            CHECK(b->a > 0 && s.a <= b->a && s.b <= b->b); /* a run without a bound fails */
+            if (fp->occ)
+                CHECK(s.c <= b->c);
+        }
+        flow_field_free(&out);
+        if (fp->occ) {
+            flow_image_free(&occ);
+            flow_image_free(&invalid);
+        }
+        harness_pair_free(&hp);
+    }
+}
+
 int main(void)
 {
     RUN_PARTS(test_all_pairs, NPAIRS);
@@ -464,6 +621,7 @@ int main(void)
     RUN(test_dis_bounds);
     RUN(test_fb_check_chairs_robust);
     RUN(test_fb_check_chairs_dis);
+    RUN_PARTS(test_sintel_kitti, NFIELD);
     for (int f = 0; f < 2; f++)
         for (int i = 0; i < 4; i++)
             flow_field_free(&chair_flow[f][i]);
