@@ -50,7 +50,10 @@ expect "frames not a number" 1 err "--frames: invalid int value" "$ANY" "$BP" --
 if [ "$ANY" != "$PY" ]; then
     ANY_EXE=$("$ANY" -c 'import sys; print(sys.executable)')
     mkdir -p "$T/path-cv2" "$T/path-none"
-    ln -sf "$(command -v "$PY")" "$T/path-cv2/python3"
+    # a wrapper, not a link: a virtual environment's python3 linked from elsewhere loses its
+    # environment (its pyvenv.cfg is found beside the name it was started by)
+    printf '#!/bin/sh\nexec "%s" "$@"\n' "$(command -v "$PY")" >"$T/path-cv2/python3"
+    chmod +x "$T/path-cv2/python3"
     expect "python without cv2: runs with one that has it" 2 err "$T/nobin: no flow-compute there" \
         env PATH="$T/path-none:$T/path-cv2" "$ANY_EXE" "$BP" --quick --bin "$T/nobin"
     check "python without cv2: says which python runs it" \
