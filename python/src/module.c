@@ -104,7 +104,7 @@ static PyMethodDef functions[] = {
      "Writes an H x W or H x W x 3 (R, G, B) uint8 or float32 (0..255) image:\n"
      ".png, .pgm, .ppm (and with OpenCV whatever it writes)."},
     {"error", (PyCFunction)(void (*)(void))fp_error_stats, METH_VARARGS | METH_KEYWORDS,
-     "error(est, gt, mask=None) -> dict\n\n"
+     "error(est, gt, mask=None, invalid=None, occlusions=None, noc=None, objmap=None) -> dict\n\n"
      "The figures of `flow-tool error` (see flowplatform.error)."},
     {"flow_to_color", (PyCFunction)(void (*)(void))fp_flow_to_color,
      METH_VARARGS | METH_KEYWORDS,

@@ -223,9 +223,13 @@ print("%.4f %.4f" % tuple(f[8:-8, 8:-8].reshape(-1, 2).mean(axis=0)))' "$T/py0.p
     while [ ! -s "$T/url" ] && [ $tries -lt 100 ] && kill -0 $studio_pid 2>/dev/null; do sleep 0.1; tries=$((tries + 1)); done
     expect "installed flow-studio serves its page and finds the frames" 0 out '"name":"seq"' \
         "$python" -c 'import sys, urllib.request
+import re
 url = open(sys.argv[1]).read().strip()
-assert b"flow-studio" in urllib.request.urlopen(url).read()
-print(urllib.request.urlopen(url + "api/sequences").read().decode())' "$T/url"
+page = urllib.request.urlopen(url).read().decode()
+assert "flow-studio" in page
+token = re.search(r"<meta name=.flow-studio-token. content=.([^\"]+).>", page).group(1)
+req = urllib.request.Request(url + "api/sequences", headers={"X-Flow-Studio-Token": token})
+print(urllib.request.urlopen(req).read().decode())' "$T/url"
     kill $studio_pid 2>/dev/null
     wait $studio_pid 2>/dev/null
 fi
