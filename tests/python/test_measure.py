@@ -328,7 +328,7 @@ def test_sintel_alley_1_final_equals_numpy(data, tmp_path):
         pytest.skip("no Sintel alley_1 in the data")
     gt_path = f"{d}/flow/alley_1/frame_0002.flo"
     occ_path, inv_path = (f"{d}/{k}/alley_1/frame_0002.png" for k in ("occlusions", "invalid"))
-    est = fp.compute(*(fp.read_image(f) for f in frames), "dis", "cpu")
+    est = fp.compute(*(fp.read_image(f) for f in frames), "robust", "cpu")
     fp.write_flow(tmp_path / "est.flo", est)
     args = ["--occlusions", occ_path, "--invalid", inv_path, tmp_path / "est.flo", gt_path]
     import cv2
@@ -346,7 +346,7 @@ def test_kitti_2012_000045_equals_numpy(data, tmp_path):
     gt_path = f"{d}/flow_noc/000045_10.png"
     if not all(os.path.exists(f) for f in frames + [gt_path]):
         pytest.skip("no KITTI 2012 000045 in the data")
-    est = fp.compute(*(fp.read_image(f) for f in frames), "dis", "cpu")
+    est = fp.compute(*(fp.read_image(f) for f in frames), "robust", "cpu")
     fp.write_flow(tmp_path / "est.flo", est)
     gt = read_kitti_png(gt_path)
     want = numpy_measures(est, gt)
