@@ -23,9 +23,9 @@
  * robust, the backward flow being robust on (frame 2, frame 1): the AEE of
  * the pixels it keeps against that of all pixels (the table of
  * docs/BENCHMARKS.md, "Forward-backward check").  TV-L1 (its defaults, those
- * of OpenCV's DualTVL1) on Yosemite and the Middlebury four must do at
- * least as well as OpenCV 4.6's DualTVL1 measured on the same pairs, except
- * Grove2 (docs/BENCHMARKS.md, "TV-L1").  Skipped when the data is absent.
+ * of OpenCV's DualTVL1) on Yosemite and the Middlebury four: AEE bounds a
+ * few per cent above the figures measured (docs/BENCHMARKS.md, "TV-L1",
+ * beside OpenCV's).  Skipped when the data is absent.
  *
  * The error measures are computed here (seed 001 eqs. 2.1-2.3): unknown
  * ground truth is excluded, an unknown estimate counts against density. */
