@@ -51,7 +51,9 @@ static const flow_param_def tvl1_schema[] = {
                "blocks of median filter and iterations per warp"),
     FLOW_P_INT(T, median_filtering, "median_filtering", 5, 1, 5, 0,
                "side of the median filter of the flow before each block: 1 (none), 3 or 5"),
-    FLOW_COLOR_PARAM(T, color),
+    FLOW_P_BOOL(T, color, "color", 0,
+                "input: 0 the luminance (tvl1 works on one channel: 1 is refused with colour "
+                "frames)"),
 };
 #undef T
 
