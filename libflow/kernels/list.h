@@ -32,6 +32,7 @@
 #include "pixel/stencil.h"
 #include "pixel/tensor.h"
 #include "pixel/transfer.h"
+#include "pixel/tvl1.h"
 #include "pixel/variational.h"
 #include "pixel/warp.h"
 
@@ -67,6 +68,9 @@
     X(edge_weight, flow_edge_weight_args, a->g.width, a->g.height, GRID)                      \
     X(gradient, flow_gradient_args, a->f.width, a->f.height, GRID)                             \
     X(plk, flow_plk_args, a->w.u.width, a->w.u.height, GRID)                                   \
+    X(tvl1_terms, flow_tvl1_terms_args, a->rho_c.width, a->rho_c.height, GRID)                 \
+    X(tvl1_primal, flow_tvl1_primal_args, a->u.u.width, a->u.u.height, GRID)                   \
+    X(tvl1_dual, flow_tvl1_dual_args, a->u.u.width, a->u.u.height, GRID)                       \
     X(dis_search, flow_dis_search_args, a->p.u.width, a->p.u.height, POINTS)                   \
     X(dis_densify, flow_dis_densify_args, a->w.u.width, a->w.u.height, GRID)                   \
     X(klt_response, flow_klt_response_args, a->R.width, a->R.height, GRID)                     \

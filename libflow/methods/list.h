@@ -11,7 +11,8 @@
     X(clg_nl)                                                                                    \
     X(robust)                                                                                    \
     X(plk)                                                                                       \
-    X(dis)
+    X(dis)                                                                                       \
+    X(tvl1)
 
 /* The method the tools use when none is named. */
 #define FLOW_METHOD_DEFAULT "robust"

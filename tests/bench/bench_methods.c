@@ -212,6 +212,22 @@ static double bytes_plk(const flow_plk_args *a)
 {
     return (4.0 * a->f.channels + 4.0) * PX(&a->w.u);
 }
+/* TV-L1: rho_c from f1, f2w, the warped gradient and the flow, the gradient
+ * rewritten; the primal step reads the flow, the four dual planes and the
+ * terms and writes the flow; the dual step reads the flow and rewrites the
+ * dual planes. */
+static double bytes_tvl1_terms(const flow_tvl1_terms_args *a)
+{
+    return 9 * PX(&a->rho_c);
+}
+static double bytes_tvl1_primal(const flow_tvl1_primal_args *a)
+{
+    return 11 * PX(&a->u.u);
+}
+static double bytes_tvl1_dual(const flow_tvl1_dual_args *a)
+{
+    return 10 * PX(&a->u.u);
+}
 /* The patches of the grid cover the frame: f1, f2 and the gradient read
  * once; the start read and the result written per patch. */
 static double bytes_dis_search(const flow_dis_search_args *a)

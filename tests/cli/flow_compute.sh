@@ -181,7 +181,7 @@ expect "lk with a solver" 1 err "--solver does not apply to method lk \(a parame
 expect "lk from a file, solver option" 1 err "--alpha does not apply to method lk \(from the -p file\)" \
     $FCC -p lk.flo.params --alpha 3 f0.png f1.png -o x.flo
 expect "hs with rho" 1 err "--rho does not apply to method hs" $FCC -m hs --rho 2 f0.png f1.png -o x.flo
-expect "tau without lk" 1 err "--tau does not apply to method clg \(a parameter of lk, plk\)" $FCC -m clg --tau 1 f0.png f1.png -o x.flo
+expect "tau without lk" 1 err "--tau does not apply to method clg \(a parameter of lk, plk, tvl1\)" $FCC -m clg --tau 1 f0.png f1.png -o x.flo
 expect "tau with the gauss window" 0 err EMPTY $FCC -m lk --tau 1 f0.png f1.png -o tau.flo
 expect "window size with the gauss window" 1 err "--window-size has no effect here: it applies with window box" $FCC -m lk --window-size 9 f0.png f1.png -o x.flo
 expect "rho with the box window" 1 err "--rho has no effect here: it applies with window gauss" $FCC -m lk --window box --rho 3 f0.png f1.png -o x.flo

@@ -86,6 +86,12 @@ static const config configs[] = {
     { "dis medium", "dis", NULL, NULL, 0, 0, 1, 0, 0, NULL },
     { "dis ultrafast", "dis", NULL, NULL, 0, 0, 1, 0, 0, "preset=ultrafast" },
     { "dis fast colour", "dis", NULL, NULL, 0, 0, 3, 0, 0, "preset=fast color=1" },
+    /* TV-L1: the thresholding's cases and the median can tip on rounding:
+     * robust's bound */
+    { "tvl1", "tvl1", NULL, NULL, 0, 0, 1, 0, 0, NULL },
+    { "tvl1 no median", "tvl1", NULL, NULL, 0, 0, 1, 0, 0,
+      "median_filtering=1 outer_iterations=1 iterations=100 scale_step=0.5 nscales=3" },
+    { "tvl1 luminance", "tvl1", NULL, NULL, 0, 0, 3, 0, 0, NULL },
 };
 
 static int is_lk(const config *c)
@@ -134,7 +140,8 @@ static flow_status run(flow_device *d, const flow_params *p, const flow_image *a
     s = flow_context_compute(ctx, a, c, out);
     /* the local and patch methods solve no global system */
     const char *m = flow_params_method(p);
-    if (s == FLOW_OK && strcmp(m, "lk") != 0 && strcmp(m, "plk") != 0 && strcmp(m, "dis") != 0)
+    if (s == FLOW_OK && strcmp(m, "lk") != 0 && strcmp(m, "plk") != 0 && strcmp(m, "dis") != 0
+        && strcmp(m, "tvl1") != 0)
         s = flow_context_residual(ctx, res);
     flow_context_destroy(ctx);
     return s;
@@ -182,6 +189,7 @@ static void test_methods_agree(void)
         CHECK(!nan);
         CHECK(rel <= (strcmp(c->method, "robust") == 0 || strcmp(c->method, "plk") == 0
                               || strcmp(c->method, "dis") == 0
+                              || strcmp(c->method, "tvl1") == 0
                           ? ROBUST_BOUND
                           : REL_BOUND));
         /* an eigenvalue within rounding of tau may fall either way */
