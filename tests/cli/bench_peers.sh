@@ -249,5 +249,11 @@ mkdir -p "$T/nogt/colored_0"
 cp "$T/mini/kitti2012/training/colored_0/"*.png "$T/nogt/colored_0/"
 expect "KITTI: no pair with ground truth" 2 err "$T/nogt: no pair with ground truth" \
     "$PY" "$BP" --quick --device cpu --bin "$BIN" --data "$DATA" --kitti "$T/nogt"
+expect "every peer by default" 0 out "^\| KITTI 2015 \| Farneback \| " \
+    "$PY" "$BP" --quick --device cpu --bin "$BIN" --data "$DATA" --markdown -q --kitti "$T/mini/kitti2015"
+PEERS="DIS ultrafast,DIS fast,DIS medium,Farneback,"
+"$PY" -c 'import cv2; cv2.optflow.createOptFlow_DeepFlow' 2>/dev/null && PEERS="${PEERS}DeepFlow,TV-L1,"
+check "every peer by default: $PEERS" \
+    '[ "$(grep "^| KITTI 2015 | .* | OpenCV" "$T/out" | cut -d"|" -f3 | sed "s/^ //; s/ $//" | tr "\n" ,)" = "$PEERS" ]'
 expect "unknown peer" 1 err "--peers: 'dis' is not one of" "$PY" "$BP" --peers dis
 harness_report
