@@ -5,7 +5,11 @@
 # before any long run, and one --quick run on the CPU backend (160x120, 4
 # frames) whose table must have its header and one row per measurement, each
 # rate with its ratio to OpenCV DIS medium (x1.00 on that row) and the
-# accuracy columns; the same with --markdown --no-accuracy.  The python is
+# accuracy columns; the same with --markdown --no-accuracy; then miniature
+# Sintel and KITTI 2012/2015 training trees (flow-synth, masks drawn with
+# ImageMagick's convert), whose table must have a row per dataset and method,
+# each equal to flow-tool error run directly on the flows kept by --work,
+# pooled over the scored pixels.  The python is
 # $PYTHON, else the first of python3 and /usr/bin/python3 that imports cv2
 # and numpy (one without them runs the script again with one that has them); without python3 everything is skipped, without cv2 all but the
 # option checks, without the evaluation data (../shared/data or FLOW_DATA)
@@ -124,4 +128,132 @@ check "markdown: machine and command" \
 check "markdown: separator and 6 rows" \
     '[ "$(grep -c "^|---|---|---:|---:|---:|---:|$" "$MD")" -eq 1 ] && [ "$(grep -c "^| " "$MD")" -eq 7 ]'
 check "markdown: no accuracy" '[ "$(grep -Ec "^\| .* \| - \| - \| - \|$" "$MD")" -eq 6 ]'
+# ---- Sintel and KITTI: miniature training trees (flow-synth frames and ground truth, masks
+# drawn with ImageMagick) laid out as the downloads; every row of the second table must be
+# flow-tool error run directly on the flows it kept, pooled over the scored pixels
+if ! command -v convert >/dev/null 2>&1; then
+    skip "bench-peers on Sintel and KITTI trees: needs ImageMagick's convert"
+    harness_report
+    exit
+fi
+W=64 H=48
+mask() { convert -size ${W}x$H xc:black -fill white -draw "rectangle $2 $3" -colorspace Gray -depth 8 "$1"; }
+# unknown IN.flo OUT.flo X0 Y0 X1 Y1: IN with the vectors in the rectangle unknown
+unknown() {
+    "$PY" - "$@" <<'EOF2'
+import struct, sys
+src, dst, x0, y0, x1, y1 = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
+data = bytearray(open(src, "rb").read())
+w, h = struct.unpack_from("<ii", data, 4)
+for y in range(y0, y1 + 1):
+    for x in range(x0, x1 + 1):
+        struct.pack_into("<ff", data, 12 + 8 * (y * w + x), 1e10, 1e10)
+open(dst, "wb").write(data)
+EOF2
+}
+S=$T/mini/sintel/training
+mkdir -p "$S/clean/sc" "$S/final/sc" "$S/flow/sc" "$S/occlusions/sc" "$S/invalid/sc"
+"$BIN/flow-synth" -m object --dx 0.5 --dy -0.25 --odx 2 --ody 1 -s ${W}x$H -n 3 --first 1 --seed 3 -q \
+    -o "$S/clean/sc/frame_%04d.png" --gt "$S/flow/sc/frame_%04d.flo"
+"$BIN/flow-synth" -m object --dx 0.5 --dy -0.25 --odx 2 --ody 1 -s ${W}x$H -n 3 --first 1 --seed 3 -q -c \
+    -o "$S/final/sc/frame_%04d.png"
+for f in 1 2; do
+    mask "$S/occlusions/sc/frame_000$f.png" "$((4 * f)),4" "$((24 + 4 * f)),$((16 + f))"
+    mask "$S/invalid/sc/frame_000$f.png" "40,30" "$((46 + f)),37"
+done
+# KITTI: 2012 pairs 000000 (flow_occ and flow_noc) and 000001 (flow_noc only); 2015 pair
+# 000000 with obj_map; flow_occ with a strip unknown, flow_noc without a rectangle too
+for year in 2012 2015; do
+    K=$T/mini/kitti$year/training img=colored_0
+    [ $year = 2015 ] && img=image_2
+    mkdir -p "$K/$img" "$K/flow_occ" "$K/flow_noc"
+    ids=000000; [ $year = 2012 ] && ids="000000 000001"
+    for id in $ids; do
+        "$BIN/flow-synth" -m object --dx -1 --dy 0.5 --odx 7 --ody 0 -s ${W}x$H -n 2 --first 10 -c -q \
+            --seed "1$id" -o "$K/$img/${id}_%02d.png" --gt "$T/k$year-$id-%02d.flo"
+        unknown "$T/k$year-$id-10.flo" "$T/occ.flo" 0 44 63 47
+        unknown "$T/occ.flo" "$T/noc.flo" 20 8 40 28
+        [ $id = 000001 ] || "$BIN/flow-tool" convert "$T/occ.flo" "$K/flow_occ/${id}_10.png"
+        "$BIN/flow-tool" convert "$T/noc.flo" "$K/flow_noc/${id}_10.png"
+    done
+    [ $year = 2015 ] && mkdir -p "$K/obj_map" && mask "$K/obj_map/000000_10.png" "12,6" "44,30"
+done
+expect "Sintel and KITTI" 0 out "^\| dataset \| method \| side \| pairs \| EPE all \| EPE noc \| EPE occ \| Fl-all \| Fl-noc \| Fl-occ \|$" \
+    "$PY" "$BP" --quick --device cpu --bin "$BIN" --data "$DATA" --markdown -q --work "$T/dwork" \
+    --sintel "$T/mini/sintel" --kitti "$T/mini/kitti2012/training" --kitti "$T/mini/kitti2015" \
+    --peers dis-medium
+DS=$T/ds.txt
+cp "$T/out" "$DS"
+check "Sintel and KITTI: a row per dataset and method" \
+    '[ "$(grep -Ec "^\| (Sintel clean|Sintel final|KITTI 2012|KITTI 2015) \| (dis \| project \(cpu\)|DIS medium \| OpenCV \([0-9]+ threads\)) \| " "$DS")" -eq 8 ]'
+# pooled FILES...: "EPE all | noc | occ | Fl-all | Fl-noc | Fl-occ" of flow-tool error's CSVs
+pooled() {
+    awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        function add(k, w) { if ($(c[k]) != "" && $(c[w]) > 0) { s[k] += $(c[k]) * $(c[w]); n[k] += $(c[w]) } }
+        { add("aee", "scored"); add("epe_noc", "scored_noc"); add("epe_occ", "scored_occ")
+          add("fl", "scored"); add("fl_noc", "scored_noc"); add("fl_occ", "scored_occ") }
+        function v(k, f) { return n[k] > 0 ? sprintf(f, s[k] / n[k]) : "-" }
+        END { printf "%s | %s | %s | %s | %s | %s\n", v("aee", "%.3f"), v("epe_noc", "%.3f"), v("epe_occ", "%.3f"),
+              v("fl", "%.2f%%"), v("fl_noc", "%.2f%%"), v("fl_occ", "%.2f%%") }' "$@"
+}
+# direct METHOD_DIR DATASET_DIR NAME GT [OPTIONS]: flow-tool error of the kept flow into $T/direct/
+direct() {
+    _f=$T/dwork/datasets/$1/$2/$3.flo _o=$T/direct/$1-$2-$3.csv _gt=$4
+    shift 4
+    mkdir -p "$T/direct"
+    "$BIN/flow-tool" error --csv "$@" "$_f" "$_gt" >"$_o"
+}
+for m in dis DIS_medium; do
+    for ps in clean final; do
+        for f in 1 2; do
+            direct $m "Sintel-$ps" "$ps-sc-000$f" "$S/flow/sc/frame_000$f.flo" \
+                --occlusions "$S/occlusions/sc/frame_000$f.png" --invalid "$S/invalid/sc/frame_000$f.png"
+        done
+    done
+    K=$T/mini/kitti2012/training
+    direct $m KITTI-2012 000000 "$K/flow_occ/000000_10.png" --noc "$K/flow_noc/000000_10.png"
+    direct $m KITTI-2012 000001 "$K/flow_noc/000001_10.png"
+    K=$T/mini/kitti2015/training
+    direct $m KITTI-2015 000000 "$K/flow_occ/000000_10.png" --noc "$K/flow_noc/000000_10.png" \
+        --objmap "$K/obj_map/000000_10.png"
+done
+for ds in "Sintel clean" "Sintel final" "KITTI 2012" "KITTI 2015"; do
+    n=2; [ "$ds" = "KITTI 2015" ] && n=1
+    key=$(echo "$ds" | tr ' ' -)
+    for row in "dis | project (cpu)" "DIS medium | OpenCV"; do
+        m=dis; [ "$row" = "dis | project (cpu)" ] || m=DIS_medium
+        want=$(pooled "$T"/direct/$m-$key-*.csv)
+        check "$ds, ${row%% |*}: the row is flow-tool error's pooled figures ($want)" \
+            'grep -Eq "^\| $ds \| ${row%% |*} \| [^|]+ \| $n \| " "$DS" && grep -F "| $ds | ${row%% |*} |" "$DS" | grep -qF "| $n | $want |"'
+    done
+done
+check "KITTI: noc and occ apart with flow_occ, not without it" \
+    '[ "$(pooled "$T"/direct/dis-KITTI-2012-000001.csv | cut -d"|" -f2 | tr -d " ")" = - ] && ! grep -F "| KITTI 2015 | dis |" "$DS" | grep -qF "| - |"'
+"$BIN/flow-compute" -d cpu -q -m dis "$S/final/sc/frame_0001.png" "$S/final/sc/frame_0002.png" -o "$T/again.flo"
+check "Sintel: the project's flow is flow-compute's" \
+    'cmp -s "$T/again.flo" "$T/dwork/datasets/dis/Sintel-final/final-sc-0001.flo"'
+"$PY" - "$S/clean/sc/frame_0001.png" "$S/clean/sc/frame_0002.png" "$T/dwork/datasets/DIS_medium/Sintel-clean/clean-sc-0001.flo" <<'EOF2'
+import sys, cv2, numpy as np
+i1, i2 = (cv2.imread(f, cv2.IMREAD_GRAYSCALE) for f in sys.argv[1:3])
+flow = cv2.DISOpticalFlow_create(cv2.DISOPTICAL_FLOW_PRESET_MEDIUM).calc(i1, i2, None)
+raw = open(sys.argv[3], "rb").read()
+w, h = np.frombuffer(raw[4:12], "<i4")
+ok = raw[:4] == b"PIEH" and (h, w) == flow.shape[:2] and np.array_equal(np.frombuffer(raw[12:], "<f4").reshape(h, w, 2), flow)
+sys.exit(0 if ok else 1)
+EOF2
+rc=$?
+check "Sintel: OpenCV's flow written as .flo is cv2's calc()" '[ $rc -eq 0 ]'
+expect "Sintel: not a training tree" 2 err "$T/mini: no flow/ there or in its training/" \
+    "$PY" "$BP" --quick --device cpu --bin "$BIN" --data "$DATA" --sintel "$T/mini"
+mkdir -p "$T/nogt/colored_0"
+cp "$T/mini/kitti2012/training/colored_0/"*.png "$T/nogt/colored_0/"
+expect "KITTI: no pair with ground truth" 2 err "$T/nogt: no pair with ground truth" \
+    "$PY" "$BP" --quick --device cpu --bin "$BIN" --data "$DATA" --kitti "$T/nogt"
+expect "every peer by default" 0 out "^\| KITTI 2015 \| Farneback \| " \
+    "$PY" "$BP" --quick --device cpu --bin "$BIN" --data "$DATA" --markdown -q --kitti "$T/mini/kitti2015"
+PEERS="DIS ultrafast,DIS fast,DIS medium,Farneback,"
+"$PY" -c 'import cv2; cv2.optflow.createOptFlow_DeepFlow' 2>/dev/null && PEERS="${PEERS}DeepFlow,TV-L1,"
+check "every peer by default: $PEERS" \
+    '[ "$(grep "^| KITTI 2015 | .* | OpenCV" "$T/out" | cut -d"|" -f3 | sed "s/^ //; s/ $//" | tr "\n" ,)" = "$PEERS" ]'
+expect "unknown peer" 1 err "--peers: 'dis' is not one of" "$PY" "$BP" --peers dis
 harness_report
