@@ -2,7 +2,8 @@
  * angle between (u, v, 1) and (ug, vg, 1)) and average endpoint error with
  * their standard deviations, the shares of pixels over 1, 3 and 5 px,
  * KITTI's Fl, and the same split by occlusion, object, speed and distance
- * to occlusion where the maps are given, on the pixels the mask keeps and
+ * to occlusion where the maps are given, a confidence map's sparsification
+ * (AUSE) and an estimated occlusion mask's F1, on the pixels the mask keeps and
  * the ground truth knows (flow/error.h has the rules, docs/EVALUATION.md
  * the definitions).  Human-readable output by default, CSV with --csv,
  * and bare numbers in .aae/.aee files for make. */
@@ -18,7 +19,9 @@
 
 static const char usage_line[] =
     "flow-tool error [--mask MASK] [--invalid MAP] [--occlusions MAP | --noc FLOW]\n"
-    "                [--objmap MAP] [--csv] [--aae FILE] [--aee FILE] [--picture OUT.png]\n"
+    "                [--objmap MAP] [--confidence MAP [--steps N] [--curve FILE]]\n"
+    "                [--occlusion-estimate MAP] [--csv] [--aae FILE] [--aee FILE]\n"
+    "                [--picture OUT.png]\n"
     "                EST GT";
 
 static void help(void)
@@ -40,6 +43,14 @@ static void help(void)
            "  endpoint error by distance to the nearest occluded pixel (Sintel's\n"
            "  d0-10, d10-60, d60-140); with --objmap: Fl of the background and\n"
            "  the foreground;\n"
+           "  with --confidence: the sparsification of the endpoint error by the\n"
+           "  confidence map (remove the least confident share p of the scored\n"
+           "  pixels, p = 0, 1/N, ..., (N-1)/N, and average the rest) against the\n"
+           "  oracle's (remove the largest errors first), and the area between the\n"
+           "  two curves, AUSE, in px and relative to the EPE;\n"
+           "  with --occlusion-estimate (and --occlusions or --noc, the truth): the\n"
+           "  estimated occlusion mask's precision, recall and F1 over the pixels\n"
+           "  with known ground truth;\n"
            "  how many pixels were scored and why the others were not.\n"
            "A measure over no pixel is not defined: \"-\" in the human output (whose\n"
            "lines about maps not given are left out), an empty CSV field.\n"
@@ -65,12 +76,24 @@ static void help(void)
            "  -b, --objmap MAP\n"
            "                   image of GT's size; nonzero = foreground (KITTI\n"
            "                   2015's obj_map) [default: none]\n"
+           "  -C, --confidence MAP\n"
+           "                   image of GT's size (16-bit PNG, or any image): higher =\n"
+           "                   more trusted; only the order of the values counts,\n"
+           "                   equal values count by the share of their group\n"
+           "                   removed [default: none]\n"
+           "      --steps N    points of the sparsification curve, 1 to %d [100]\n"
+           "      --curve FILE also write the curve: a header line, then one line per\n"
+           "                   step: removed share, EPE left, the oracle's EPE left\n"
+           "  -e, --occlusion-estimate MAP\n"
+           "                   image of GT's size; nonzero = estimated occluded\n"
+           "                   (flow-compute's occlusion output) [default: none]\n"
            "  -c, --csv        one header line and one line of values:\n"
            "                   aae,aae_std,aee,aee_std,over1,over3,max_ee,scored,\n"
            "                   total,outside_mask,unknown_gt,unknown_est,px1,px3,\n"
            "                   px5,fl,epe_noc,epe_occ,scored_noc,scored_occ,fl_noc,\n"
            "                   fl_occ,fl_bg,fl_fg,s0_10,s10_40,s40,d0_10,d10_60,\n"
-           "                   d60_140,invalid (over1 and over3 as fractions 0..1,\n"
+           "                   d60_140,invalid,ause,ause_relative,occ_precision,\n"
+           "                   occ_recall,occ_f1 (over1 and over3 as fractions 0..1,\n"
            "                   px*, fl* as percentages) [default: human-readable]\n"
            "      --aae FILE   also write the AAE alone to FILE (\"%%.6f\\n\")\n"
            "      --aee FILE   also write the AEE alone to FILE\n"
@@ -85,13 +108,19 @@ static void help(void)
            "\n"
            "Exit status: 0 ok, 1 usage, 2 input/output (unreadable or mismatched\n"
            "files, NaN in EST, nothing left to score).\n",
-           usage_line);
+           usage_line, FLOW_SPARSIFICATION_STEPS_MAX);
 }
 
 /* The files the measures were given, for the human output. */
 typedef struct error_inputs {
-    const char *mask, *invalid, *occlusions, *noc, *objmap;
+    const char *mask, *invalid, *occlusions, *noc, *objmap, *confidence, *occlusion_estimate;
 } error_inputs;
+
+/* The measures of the optional estimates beside the flow. */
+typedef struct estimate_scores {
+    flow_sparsification_curve *sparsification; /* NULL without --confidence */
+    flow_occlusion_scores occlusion;           /* with --occlusion-estimate */
+} estimate_scores;
 
 /* `before`, then "x.xxxx px", or "-" for a mean that is not defined. */
 static void print_epe(const char *before, double epe)
@@ -111,7 +140,8 @@ static void print_percent(double share)
         printf("%.2f%%", share);
 }
 
-static void print_human(const flow_error_measures *m, const error_inputs *in)
+static void print_human(const flow_error_measures *m, const estimate_scores *e,
+                        const error_inputs *in)
 {
     const flow_error_stats *st = &m->all;
     const long considered = st->scored + st->unknown_est;
@@ -159,6 +189,25 @@ static void print_human(const flow_error_measures *m, const error_inputs *in)
         print_epe(", d60-140 ", m->d60_140);
         printf("\n");
     }
+    if (e->sparsification) {
+        const flow_sparsification_curve *sp = e->sparsification;
+        printf("AUSE: %.4f px (%.2f%% of the EPE) over %d steps, confidence from %s\n",
+               sp->ause, 100.0 * sp->ause_relative, sp->steps, in->confidence);
+    }
+    if (in->occlusion_estimate) {
+        const flow_occlusion_scores *o = &e->occlusion;
+        printf("occlusion estimate %s: precision ", in->occlusion_estimate);
+        print_percent(100.0 * o->precision);
+        printf(", recall ");
+        print_percent(100.0 * o->recall);
+        printf(", F1 ");
+        if (isnan(o->f1))
+            printf("-");
+        else
+            printf("%.4f", o->f1);
+        printf(" (%ld true, %ld false positives, %ld missed)\n", o->true_pos, o->false_pos,
+               o->false_neg);
+    }
 }
 
 /* A CSV field: the value, or nothing where it is not defined. */
@@ -175,12 +224,14 @@ static void csv_count(long count, int defined)
         printf("%ld", count);
 }
 
-static void print_csv(const flow_error_measures *m, const error_inputs *in)
+static void print_csv(const flow_error_measures *m, const estimate_scores *e,
+                      const error_inputs *in)
 {
     const flow_error_stats *st = &m->all;
     printf("aae,aae_std,aee,aee_std,over1,over3,max_ee,scored,total,outside_mask,unknown_gt,"
            "unknown_est,px1,px3,px5,fl,epe_noc,epe_occ,scored_noc,scored_occ,fl_noc,fl_occ,"
-           "fl_bg,fl_fg,s0_10,s10_40,s40,d0_10,d10_60,d60_140,invalid\n");
+           "fl_bg,fl_fg,s0_10,s10_40,s40,d0_10,d10_60,d60_140,invalid,ause,ause_relative,"
+           "occ_precision,occ_recall,occ_f1\n");
     printf("%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%ld,%ld,%ld,%ld,%ld", st->aae, st->aae_std,
            st->aee, st->aee_std, st->over1, st->over3, st->max_ee, st->scored, st->total,
            st->outside_mask, st->unknown_gt, st->unknown_est);
@@ -200,16 +251,51 @@ static void print_csv(const flow_error_measures *m, const error_inputs *in)
         printf(",");
         csv_field(after_counts[k]);
     }
-    printf(",%ld\n", m->invalid);
+    printf(",%ld", m->invalid);
+    const flow_sparsification_curve *sp = e->sparsification;
+    const double estimates[] = {sp ? sp->ause : NAN, sp ? sp->ause_relative : NAN,
+                                e->occlusion.precision, e->occlusion.recall, e->occlusion.f1};
+    for (size_t k = 0; k < sizeof estimates / sizeof *estimates; k++) {
+        printf(",");
+        csv_field(estimates[k]);
+    }
+    printf("\n");
+}
+
+/* The sparsification curve as text: a header, then per step the removed
+ * share, the EPE left and the oracle's; NULL without memory. */
+static char *curve_text(const flow_sparsification_curve *c)
+{
+    const size_t line = 96, size = line * ((size_t)c->steps + 1);
+    char *text = malloc(size);
+    if (!text)
+        return NULL;
+    size_t at = (size_t)snprintf(text, size, "removed epe oracle_epe\n");
+    for (int k = 0; k < c->steps; k++)
+        at += (size_t)snprintf(text + at, size - at, "%.6f %.9g %.9g\n", (double)k / c->steps,
+                               c->curve[k], c->oracle[k]);
+    return text;
 }
 
 /* The --aae and --aee files ("%.6f\n"; a NULL path: none) and the
- * --picture, one result: all appear or none (tools-common/outputs.h). */
+ * --picture and --curve, one result: all appear or none (tools-common/outputs.h). */
 static int write_outputs(const char *const path[2], const double value[2],
-                         const char *picture_path, const flow_image *picture)
+                         const char *picture_path, const flow_image *picture,
+                         const char *curve_path, const flow_sparsification_curve *curve)
 {
     output_group *g = NULL;
     int rc = output_group_create(&g);
+    if (rc == CLI_EXIT_OK && curve_path) {
+        char tmp[OUTPUT_NAME_MAX];
+        char *text = curve_text(curve);
+        if (!text) {
+            cli_error("%s: out of memory for the curve", curve_path);
+            rc = CLI_EXIT_COMPUTE;
+        } else if ((rc = output_group_add(g, curve_path, tmp, sizeof tmp)) == CLI_EXIT_OK) {
+            rc = tool_write_text(tmp, curve_path, text);
+        }
+        free(text);
+    }
     for (int i = 0; i < 2 && rc == CLI_EXIT_OK; i++) {
         char tmp[OUTPUT_NAME_MAX], number[64];
         snprintf(number, sizeof number, "%.6f\n", value[i]);
@@ -258,6 +344,58 @@ static int read_regions(const error_inputs *in, const char *gt_path, const flow_
     return CLI_EXIT_OK;
 }
 
+/* The --confidence map as floats of GT's size (*out NULL when not given).
+ * Returns an exit code. */
+static int read_confidence(const char *path, const char *gt_path, const flow_field *gt,
+                           float **out)
+{
+    *out = NULL;
+    if (!path)
+        return CLI_EXIT_OK;
+    flow_image img;
+    int rc = tool_read_image(path, &img);
+    if (rc)
+        return rc;
+    if (img.width != gt->width || img.height != gt->height || img.channels != 1) {
+        cli_error("confidence map %s is %dx%d with %d channels but the ground truth %s is "
+                  "%dx%d: a confidence map is one gray channel of GT's size",
+                  path, img.width, img.height, img.channels, gt_path, gt->width, gt->height);
+        flow_image_free(&img);
+        return CLI_EXIT_IO;
+    }
+    *out = img.data; /* the one plane, width * height floats */
+    return CLI_EXIT_OK;
+}
+
+/* The estimated occlusion mask scored against the true one (the
+ * --occlusions map, or the pixels known in GT but not in --noc) over the
+ * pixels with known ground truth that the mask and the invalid map keep.
+ * Returns an exit code. */
+static int score_occlusion_estimate(const unsigned char *estimate, const flow_error_regions *r,
+                                    const flow_field *gt, const flow_field *noc,
+                                    const error_inputs *in, flow_occlusion_scores *out)
+{
+    const size_t n = (size_t)gt->width * gt->height;
+    unsigned char *keep = malloc(n), *truth = r->occluded ? NULL : malloc(n);
+    if (!keep || (!r->occluded && !truth)) {
+        free(keep);
+        free(truth);
+        cli_error("%s: out of memory for the occlusion scores", in->occlusion_estimate);
+        return CLI_EXIT_COMPUTE;
+    }
+    for (size_t i = 0; i < n; i++) {
+        keep[i] = (!r->mask || r->mask[i]) && (!r->invalid || !r->invalid[i]) &&
+                  !flow_is_unknown(gt->u[i], gt->v[i]);
+        if (truth)
+            truth[i] = keep[i] && flow_is_unknown(noc->u[i], noc->v[i]);
+    }
+    const flow_status s = flow_occlusion_score(estimate, r->occluded ? r->occluded : truth, keep,
+                                               gt->width, gt->height, out);
+    free(keep);
+    free(truth);
+    return s == FLOW_OK ? CLI_EXIT_OK : tool_fail(in->occlusion_estimate, s);
+}
+
 static void free_regions(flow_error_regions *r, flow_field *noc)
 {
     free((void *)r->mask);
@@ -285,12 +423,16 @@ static void say_nothing_scored(const flow_error_measures *m, const error_inputs 
 
 int cmd_error(int argc, char **argv)
 {
-    enum { OPT_AAE = 256, OPT_AEE };
+    enum { OPT_AAE = 256, OPT_AEE, OPT_STEPS, OPT_CURVE };
     static const struct option opts[] = {{"mask", required_argument, NULL, 'm'},
                                          {"invalid", required_argument, NULL, 'i'},
                                          {"occlusions", required_argument, NULL, 'o'},
                                          {"noc", required_argument, NULL, 'n'},
                                          {"objmap", required_argument, NULL, 'b'},
+                                         {"confidence", required_argument, NULL, 'C'},
+                                         {"steps", required_argument, NULL, OPT_STEPS},
+                                         {"curve", required_argument, NULL, OPT_CURVE},
+                                         {"occlusion-estimate", required_argument, NULL, 'e'},
                                          {"csv", no_argument, NULL, 'c'},
                                          {"aae", required_argument, NULL, OPT_AAE},
                                          {"aee", required_argument, NULL, OPT_AEE},
@@ -298,16 +440,24 @@ int cmd_error(int argc, char **argv)
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     error_inputs in = {0};
-    const char *aae_path = NULL, *aee_path = NULL, *picture_path = NULL;
-    int csv = 0, c;
+    const char *aae_path = NULL, *aee_path = NULL, *picture_path = NULL, *curve_path = NULL;
+    int csv = 0, steps = 100, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:i:o:n:b:p:ch", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:i:o:n:b:p:C:e:ch", opts, NULL)) != -1) {
         switch (c) {
         case 'm': in.mask = optarg; break;
         case 'i': in.invalid = optarg; break;
         case 'o': in.occlusions = optarg; break;
         case 'n': in.noc = optarg; break;
         case 'b': in.objmap = optarg; break;
+        case 'C': in.confidence = optarg; break;
+        case 'e': in.occlusion_estimate = optarg; break;
+        case OPT_STEPS:
+            if (cli_parse_int("error: --steps", optarg, 1, FLOW_SPARSIFICATION_STEPS_MAX,
+                              &steps))
+                return CLI_EXIT_USAGE;
+            break;
+        case OPT_CURVE: curve_path = optarg; break;
         case 'c': csv = 1; break;
         case OPT_AAE: aae_path = optarg; break;
         case OPT_AEE: aee_path = optarg; break;
@@ -320,6 +470,14 @@ int cmd_error(int argc, char **argv)
         return cli_usage_error(usage_line, "flow-tool error",
                                "error: --occlusions and --noc both say which pixels are "
                                "occluded: give one");
+    if (in.occlusion_estimate && !in.occlusions && !in.noc)
+        return cli_usage_error(usage_line, "flow-tool error",
+                               "error: --occlusion-estimate is scored against the true "
+                               "occlusions: give --occlusions MAP or --noc FLOW");
+    if (curve_path && !in.confidence)
+        return cli_usage_error(usage_line, "flow-tool error",
+                               "error: --curve writes the sparsification by a confidence map: "
+                               "give --confidence MAP");
     int rc = tool_check_args(argc, 2, usage_line, "error");
     if (rc)
         return rc;
@@ -334,12 +492,20 @@ int cmd_error(int argc, char **argv)
     }
     flow_error_measures m;
     memset(&m, 0, sizeof m);
+    estimate_scores scores = {.sparsification = NULL,
+                              .occlusion = {.precision = NAN, .recall = NAN, .f1 = NAN}};
     flow_image picture = {0};
+    float *confidence = NULL;
+    unsigned char *occlusion_estimate = NULL;
     if (est.width != gt.width || est.height != gt.height) {
         cli_error("estimate %s is %dx%d but the ground truth %s is %dx%d: sizes must match",
                   est_path, est.width, est.height, gt_path, gt.width, gt.height);
         rc = CLI_EXIT_IO;
-    } else if ((rc = read_regions(&in, gt_path, &gt, &regions, &noc)) == 0) {
+    } else if ((rc = read_regions(&in, gt_path, &gt, &regions, &noc)) == 0 &&
+               (rc = read_confidence(in.confidence, gt_path, &gt, &confidence)) == 0 &&
+               (!in.occlusion_estimate ||
+                (rc = tool_read_mask(in.occlusion_estimate, gt_path, gt.width, gt.height,
+                                     &occlusion_estimate)) == 0)) {
         flow_status s = flow_error_measure(&est, &gt, &regions, &m);
         if (s != FLOW_OK) {
             rc = tool_fail(est_path, s);
@@ -349,22 +515,35 @@ int cmd_error(int argc, char **argv)
         } else if (picture_path &&
                    (s = flow_render_kitti_error(&est, &gt, &regions, &picture)) != FLOW_OK) {
             rc = tool_fail(est_path, s);
+        } else if (confidence) {
+            if (!(scores.sparsification = malloc(sizeof *scores.sparsification))) {
+                cli_error("%s: out of memory for the sparsification", in.confidence);
+                rc = CLI_EXIT_COMPUTE;
+            } else if ((s = flow_sparsification(&est, &gt, &regions, confidence, steps,
+                                                scores.sparsification)) != FLOW_OK) {
+                rc = tool_fail(in.confidence, s);
+            }
         }
+        if (rc == 0 && occlusion_estimate)
+            rc = score_occlusion_estimate(occlusion_estimate, &regions, &gt, &noc, &in,
+                                          &scores.occlusion);
     }
     free_regions(&regions, &noc);
+    free(confidence);
+    free(occlusion_estimate);
     flow_field_free(&est);
     flow_field_free(&gt);
-    if (rc) {
-        flow_image_free(&picture);
-        return rc;
+    if (!rc) {
+        if (csv)
+            print_csv(&m, &scores, &in);
+        else
+            print_human(&m, &scores, &in);
+        const char *const paths[2] = {aae_path, aee_path};
+        const double values[2] = {m.all.aae, m.all.aee};
+        rc = write_outputs(paths, values, picture_path, &picture, curve_path,
+                           scores.sparsification);
     }
-    if (csv)
-        print_csv(&m, &in);
-    else
-        print_human(&m, &in);
-    const char *const paths[2] = {aae_path, aee_path};
-    const double values[2] = {m.all.aae, m.all.aee};
-    rc = write_outputs(paths, values, picture_path, &picture);
     flow_image_free(&picture);
+    free(scores.sparsification);
     return rc;
 }

@@ -161,9 +161,9 @@ expect "error human" 0 out "^AAE: 30.9225 deg \(sd 33.1373\)" "$FT" error "$T/es
 expect "error AEE" 0 out "^AEE: 1.5000 px \(sd 2.0616, max 5.0000\)" "$FT" error "$T/est.flo" "$T/gt.flo"
 expect "error over 1 px" 0 out "^EE > 1 px: 25.00%" "$FT" error "$T/est.flo" "$T/gt.flo"
 expect "error scored" 0 out "^scored: 4 of 4 pixels" "$FT" error "$T/est.flo" "$T/gt.flo"
-expect "error csv" 0 out "^30.9225169,33.1372846,1.5,2.06155281,0.25,0.25,5,4,4,0,0,0,25,25,0,25,,,,,,,,,1.5,,,,,,0$" \
+expect "error csv" 0 out "^30.9225169,33.1372846,1.5,2.06155281,0.25,0.25,5,4,4,0,0,0,25,25,0,25,,,,,,,,,1.5,,,,,,0,,,,,$" \
     "$FT" error --csv "$T/est.flo" "$T/gt.flo"
-expect "error csv header" 0 out "^aae,aae_std,aee,aee_std,over1,over3,max_ee,scored,total,outside_mask,unknown_gt,unknown_est,px1,px3,px5,fl,epe_noc,epe_occ,scored_noc,scored_occ,fl_noc,fl_occ,fl_bg,fl_fg,s0_10,s10_40,s40,d0_10,d10_60,d60_140,invalid$" \
+expect "error csv header" 0 out "^aae,aae_std,aee,aee_std,over1,over3,max_ee,scored,total,outside_mask,unknown_gt,unknown_est,px1,px3,px5,fl,epe_noc,epe_occ,scored_noc,scored_occ,fl_noc,fl_occ,fl_bg,fl_fg,s0_10,s10_40,s40,d0_10,d10_60,d60_140,invalid,ause,ause_relative,occ_precision,occ_recall,occ_f1$" \
     "$FT" error --csv "$T/est.flo" "$T/gt.flo"
 expect "error .aae/.aee files" 0 out "AAE" "$FT" error --aae "$T/r.aae" --aee "$T/r.aee" "$T/est.flo" "$T/gt.flo"
 if [ "$(cat "$T/r.aae")" = "30.922517" ] && [ "$(cat "$T/r.aee")" = "1.500000" ]; then ok
@@ -171,18 +171,18 @@ else bad ".aae/.aee contents: $(cat "$T/r.aae") $(cat "$T/r.aee")"; fi
 check "error --aae to standard output (a pipe, written directly)" \
     '"$FT" error --aae /dev/stdout "$T/est.flo" "$T/gt.flo" | grep -qx "30.922517"'
 # unknown ground truth at (0,1): scored 3; AE 45, 0, 0 -> 15; EE 1, 0, 0
-expect "error unknown gt" 0 out "^15,21.2132034,0.333333333,0.471404521,0,0,1,3,4,0,1,0,0,0,0,0,,,,,,,,,0.333333333,,,,,,0$" \
+expect "error unknown gt" 0 out "^15,21.2132034,0.333333333,0.471404521,0,0,1,3,4,0,1,0,0,0,0,0,,,,,,,,,0.333333333,,,,,,0,,,,,$" \
     "$FT" error --csv "$T/est.flo" "$T/gt-unknown.flo"
 expect "error unknown gt stated" 0 out "excluded: 1 unknown ground truth, 0 unknown estimate; no mask" \
     "$FT" error "$T/est.flo" "$T/gt-unknown.flo"
 # mask without pixel (1,1): scored 3, outside 1: AE 45, 0, 78.69 -> 41.230023
-expect "error with mask" 0 out "^41.2300225,32.2355004,2,2.1602469,0.333333333,0.333333333,5,3,4,1,0,0,33.3333333,33.3333333,0,33.3333333,,,,,,,,,2,,,,,,0$" \
+expect "error with mask" 0 out "^41.2300225,32.2355004,2,2.1602469,0.333333333,0.333333333,5,3,4,1,0,0,33.3333333,33.3333333,0,33.3333333,,,,,,,,,2,,,,,,0,,,,,$" \
     "$FT" error --csv --mask "$T/mask.pgm" "$T/est.flo" "$T/gt.flo"
 expect "error mask stated" 0 out "1 outside the mask .*mask.pgm" \
     "$FT" error --mask "$T/mask.pgm" "$T/est.flo" "$T/gt.flo"
 # occluded pixel 2: noc EE 1, 0, 0 (mean 1/3, no outlier), occ EE 5 (an
 # outlier); pixels 0, 1, 3 are 1, sqrt 2, 1 px from it: all in d0-10
-expect "error occlusions csv" 0 out ",25,25,0,25,0.333333333,5,3,1,0,100,,,1.5,,,0.333333333,,,0$" \
+expect "error occlusions csv" 0 out ",25,25,0,25,0.333333333,5,3,1,0,100,,,1.5,,,0.333333333,,,0,,,,,$" \
     "$FT" error --csv --occlusions "$T/occ.pgm" "$T/est.flo" "$T/gt.flo"
 expect "error occlusions stated" 0 out "^EPE noc: 0.3333 px over 3 pixels; occ: 5.0000 px over 1 pixels" \
     "$FT" error --occlusions "$T/occ.pgm" "$T/est.flo" "$T/gt.flo"
@@ -190,14 +190,48 @@ expect "error Fl noc/occ" 0 out "^Fl noc: 0.00%; occ: 100.00%" \
     "$FT" error --occlusions "$T/occ.pgm" "$T/est.flo" "$T/gt.flo"
 expect "error distance buckets" 0 out "^EPE by distance to occlusion: d0-10 0.3333 px, d10-60 -, d60-140 -" \
     "$FT" error --occlusions "$T/occ.pgm" "$T/est.flo" "$T/gt.flo"
-expect "error noc flow as occlusions, no distances" 0 out ",25,25,0,25,0.333333333,5,3,1,0,100,,,1.5,,,,,,0$" \
+expect "error noc flow as occlusions, no distances" 0 out ",25,25,0,25,0.333333333,5,3,1,0,100,,,1.5,,,,,,0,,,,,$" \
     "$FT" error --csv --noc "$T/noc.flo" "$T/est.flo" "$T/gt.flo"
 expect "error objmap" 0 out "^Fl bg: 0.00%; fg: 100.00%" \
     "$FT" error --objmap "$T/occ.pgm" "$T/est.flo" "$T/gt.flo"
 # invalid pixel 0: AE 0, 78.690067, 0 and EE 0, 5, 0 left: AAE 26.230022,
 # sd 26.230022 sqrt 2; AEE 5/3, sd 5/3 sqrt 2
-expect "error invalid csv" 0 out "^26.2300225,37.0948536,1.66666667,2.3570226,0.333333333,0.333333333,5,3,4,0,0,0,33.3333333,33.3333333,0,33.3333333,,,,,,,,,1.66666667,,,,,,1$" \
+expect "error invalid csv" 0 out "^26.2300225,37.0948536,1.66666667,2.3570226,0.333333333,0.333333333,5,3,4,0,0,0,33.3333333,33.3333333,0,33.3333333,,,,,,,,,1.66666667,,,,,,1,,,,,$" \
     "$FT" error --csv --invalid "$T/invalid.pgm" "$T/est.flo" "$T/gt.flo"
+# confidence maps (EE 1, 0, 5, 0): in the oracle's order (pixel 2 least
+# trusted, then 0) AUSE is 0; reversed (3, 0, 1, 2 removed in turn), 4
+# steps: curve 1.5, 6/3, 5/2, 5 against the oracle's 1.5, 1/3, 0, 0:
+# AUSE (0 + 5/3 + 5/2 + 5) / 4 = 2.2916667, relative to 1.5: 1.5277778
+printf 'P5\n2 2\n255\n\012\024\000\036' >"$T/conf-good.pgm"
+printf 'P5\n2 2\n255\n\024\036\050\012' >"$T/conf-bad.pgm"
+expect "error ause oracle order" 0 out ",0,0,0,,,$" \
+    "$FT" error --csv --steps 4 --confidence "$T/conf-good.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error ause reversed" 0 out ",0,2.29166667,1.52777778,,,$" \
+    "$FT" error --csv --steps 4 --confidence "$T/conf-bad.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error ause stated" 0 out "^AUSE: 2.2917 px \(152.78% of the EPE\) over 4 steps, confidence from .*conf-bad.pgm" \
+    "$FT" error --steps 4 --confidence "$T/conf-bad.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error curve written" 0 out "" \
+    "$FT" error --steps 4 --confidence "$T/conf-bad.pgm" --curve "$T/curve.txt" --aee "$T/curve.aee" "$T/est.flo" "$T/gt.flo"
+check "curve file" '[ "$(sed -n "1p;3p;5p" "$T/curve.txt" | tr "\n" "|")" = "removed epe oracle_epe|0.250000 2 0.333333333|0.750000 5 0|" ]'
+check "curve beside aee" '[ "$(cat "$T/curve.aee")" = "1.500000" ]'
+expect "error curve needs confidence" 1 err "give --confidence MAP" \
+    "$FT" error --curve "$T/curve2.txt" "$T/est.flo" "$T/gt.flo"
+[ ! -e "$T/curve2.txt" ] && ok "no curve without confidence" || bad "no curve without confidence"
+expect "error confidence size" 2 err "confidence map .*mask3.pgm is 3x3 with 1 channels but the ground truth .*gt.flo is 2x2" \
+    "$FT" error --confidence "$T/mask3.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error steps range" 1 err "--steps: 0 is out of range" \
+    "$FT" error --steps 0 --confidence "$T/conf-bad.pgm" "$T/est.flo" "$T/gt.flo"
+# occlusion estimate: pixels 2 and 3 against the truth's pixel 2: tp 1,
+# fp 1, fn 0: precision 0.5, recall 1, F1 2/3
+printf 'P5\n2 2\n255\n\000\000\377\377' >"$T/occ-est.pgm"
+expect "error occlusion F1" 0 out ",0.5,1,0.666666667$" \
+    "$FT" error --csv --occlusions "$T/occ.pgm" --occlusion-estimate "$T/occ-est.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error occlusion F1 stated" 0 out "precision 50.00%, recall 100.00%, F1 0.6667 \(1 true, 1 false positives, 0 missed\)" \
+    "$FT" error --occlusions "$T/occ.pgm" --occlusion-estimate "$T/occ-est.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error occlusion F1 from noc" 0 out ",0.5,1,0.666666667$" \
+    "$FT" error --csv --noc "$T/noc.flo" --occlusion-estimate "$T/occ-est.pgm" "$T/est.flo" "$T/gt.flo"
+expect "error occlusion estimate needs truth" 1 err "give --occlusions MAP or --noc FLOW" \
+    "$FT" error --occlusion-estimate "$T/occ-est.pgm" "$T/est.flo" "$T/gt.flo"
 expect "error invalid stated" 0 out "excluded: 1 invalid in .*invalid.pgm, 0 unknown" \
     "$FT" error --invalid "$T/invalid.pgm" "$T/est.flo" "$T/gt.flo"
 expect "error human speed buckets" 0 out "^EPE by speed \|gt\|: s0-10 1.5000 px, s10-40 -, s40\+ -" \
@@ -497,7 +531,7 @@ if [ -f "$Y/yos09-yos10.flo" ]; then
     expect "yosemite pcm" 0 out EMPTY "$FT" convert "$T/yos.F" "$T/yos.pcm"
     expect "yosemite back" 0 out EMPTY "$FT" convert "$T/yos.pcm" "$T/yos.flo"
     if cmp -s "$Y/yos09-yos10.flo" "$T/yos.flo"; then ok; else bad "Yosemite ground truth changed"; fi
-    expect "yosemite self error" 0 out "^0,0,0,0,0,0,0,58911,79632,20721,0,0,0,0,0,0,,,,,,,,,0,,,,,,0$" \
+    expect "yosemite self error" 0 out "^0,0,0,0,0,0,0,58911,79632,20721,0,0,0,0,0,0,,,,,,,,,0,,,,,,0,,,,,$" \
         "$FT" error --csv --mask "$Y/yos09-terrain-mask.png" "$T/yos.F" "$Y/yos09-yos10.flo"
     expect "yosemite blend" 0 out EMPTY "$FT" blend "$Y/yos09.png" "$Y/yos09-yos10.flo" "$T/yb.png"
 else
@@ -511,7 +545,7 @@ if [ -f "$R" ]; then
     expect "rubberwhale pcm" 0 out EMPTY "$FT" convert "$R" "$T/rw.pcm"
     expect "rubberwhale back" 0 out EMPTY "$FT" convert "$T/rw.pcm" "$T/rw.flo"
     if cmp -s "$R" "$T/rw.flo"; then ok; else bad "RubberWhale ground truth changed via .pcm"; fi
-    expect "rubberwhale self error" 0 out "^0,0,0,0,0,0,0,222970,226592,0,3622,0,0,0,0,0,,,,,,,,,0,,,,,,0$" \
+    expect "rubberwhale self error" 0 out "^0,0,0,0,0,0,0,222970,226592,0,3622,0,0,0,0,0,,,,,,,,,0,,,,,,0,,,,,$" \
         "$FT" error --csv "$T/rw.F" "$R"
     # 584x388 with its key frame (31 px) and scale label; a montage of 5
     # panels in 3 columns at text factor 2: 8 + 3 (584 + 8) = 1784 by

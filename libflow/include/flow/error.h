@@ -120,6 +120,51 @@ flow_status flow_error_per_pixel_in(const flow_field *est, const flow_field *gt,
  * missing argument or a size < 1, FLOW_ERR_NOMEM. */
 flow_status flow_distance_squared(const unsigned char *from, int width, int height, double *d2);
 
+/* ---- confidence and occlusion estimates ---------------------------------- */
+
+/* The most steps of a sparsification curve. */
+#define FLOW_SPARSIFICATION_STEPS_MAX 1000
+
+/* A sparsification curve (docs/EVALUATION.md): at step k of `steps`, the
+ * floor(k * scored / steps) least confident scored pixels are removed and
+ * curve[k] is the mean endpoint error of the others; oracle[k] the same
+ * removing the largest true errors first.  Pixels of equal confidence
+ * count by the share of their group that is left (the mean over their
+ * orders).  ause = the mean over the steps of curve - oracle, pixels (the
+ * area between the curves over the removed share 0 .. 1); ause_relative =
+ * ause / curve[0] (NaN when curve[0] is 0). */
+typedef struct flow_sparsification_curve {
+    int steps;
+    long scored;
+    double curve[FLOW_SPARSIFICATION_STEPS_MAX];
+    double oracle[FLOW_SPARSIFICATION_STEPS_MAX];
+    double ause, ause_relative;
+} flow_sparsification_curve;
+
+/* The sparsification curve of est against gt over the pixels regions
+ * scores (its mask and invalid map; NULL: every pixel with known ground
+ * truth and estimate), ordered by confidence (width * height floats,
+ * higher = more trusted; only their order matters).  FLOW_ERR_INVALID for
+ * a missing argument, steps outside 1 .. FLOW_SPARSIFICATION_STEPS_MAX, a
+ * non-finite confidence on a scored pixel (the detail names it), no pixel
+ * scored, or what flow_error_measure refuses; FLOW_ERR_SIZE, FLOW_ERR_NOMEM. */
+flow_status flow_sparsification(const flow_field *est, const flow_field *gt,
+                                const flow_error_regions *regions, const float *confidence,
+                                int steps, flow_sparsification_curve *out);
+
+/* An estimated occlusion mask against the true one, over the pixels keep
+ * marks (NULL: all): the counts, precision tp / (tp + fp), recall
+ * tp / (tp + fn) and F1 = 2 tp / (2 tp + fp + fn), each NaN where its
+ * denominator is 0.  Masks are width * height bytes, nonzero = occluded. */
+typedef struct flow_occlusion_scores {
+    long true_pos, false_pos, false_neg, true_neg;
+    double precision, recall, f1;
+} flow_occlusion_scores;
+
+flow_status flow_occlusion_score(const unsigned char *estimate, const unsigned char *truth,
+                                 const unsigned char *keep, int width, int height,
+                                 flow_occlusion_scores *out);
+
 /* The angular error (degrees) and endpoint error (pixels) of one vector. */
 double flow_angular_error(double u, double v, double ug, double vg);
 double flow_endpoint_error(double u, double v, double ug, double vg);
