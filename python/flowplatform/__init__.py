@@ -41,10 +41,12 @@ from ._flowplatform import (
     has_cuda,
     has_opencv,
     methods,
+    occlusion_score,
     read_flow,
     read_image,
     read_params,
     schema,
+    sparsification,
     write_flow,
     write_image,
 )
@@ -61,7 +63,8 @@ __version__ = _version
 __all__ = [
     "Context", "Error", "ErrorStats", "ParameterError", "Video", "applies", "color_legend",
     "compute", "default_method", "error", "flow_formats", "flow_to_color", "has_cuda",
-    "has_opencv", "methods", "read_flow", "read_image", "read_params", "schema", "write_flow", "write_image",
+    "has_opencv", "methods", "occlusion_score", "read_flow", "read_image", "read_params", "schema",
+    "sparsification", "write_flow", "write_image",
 ]
 
 

@@ -122,6 +122,11 @@ PyObject *fp_error_stats(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *fp_flow_to_color(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *fp_color_legend(PyObject *self, PyObject *args);
 
+/* ---- uncertainty.c ------------------------------------------------------------- */
+
+PyObject *fp_sparsification(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *fp_occlusion_score(PyObject *self, PyObject *args, PyObject *kw);
+
 /* ---- video.c: the Video type ---------------------------------------------------- */
 
 extern PyTypeObject fp_video_type;

@@ -106,6 +106,16 @@ static PyMethodDef functions[] = {
     {"error", (PyCFunction)(void (*)(void))fp_error_stats, METH_VARARGS | METH_KEYWORDS,
      "error(est, gt, mask=None, invalid=None, occlusions=None, noc=None, objmap=None) -> dict\n\n"
      "The figures of `flow-tool error` (see flowplatform.error)."},
+    {"sparsification", (PyCFunction)(void (*)(void))fp_sparsification,
+     METH_VARARGS | METH_KEYWORDS,
+     "sparsification(est, gt, confidence, mask=None, invalid=None, steps=100) -> dict\n\n"
+     "The sparsification of the endpoint error by a confidence map and AUSE,\n"
+     "as `flow-tool error --confidence` (see flowplatform.sparsification)."},
+    {"occlusion_score", (PyCFunction)(void (*)(void))fp_occlusion_score,
+     METH_VARARGS | METH_KEYWORDS,
+     "occlusion_score(estimate, truth, keep=None) -> dict\n\n"
+     "Precision, recall and F1 of an occlusion estimate (see\n"
+     "flowplatform.occlusion_score)."},
     {"flow_to_color", (PyCFunction)(void (*)(void))fp_flow_to_color,
      METH_VARARGS | METH_KEYWORDS,
      "flow_to_color(flow, max=None) -> ndarray\n\n"

@@ -10,11 +10,18 @@ import flowplatform as fp
 from conftest import tool
 
 
+# flow-tool's columns for a confidence map and an occlusion estimate, which
+# Python scores with sparsification() and occlusion_score()
+ESTIMATE_COLUMNS = ("ause", "ause_relative", "occ_precision", "occ_recall", "occ_f1")
+
+
 def flow_tool_error(*args):
     """flow-tool error --csv ARGS as a dict of floats, None for an empty
     field (a measure that is not defined)."""
     header, values = tool("flow-tool", "error", "--csv", *args).split()
-    return {k: float(v) if v else None for k, v in zip(header.split(","), values.split(","))}
+    cli = {k: float(v) if v else None for k, v in zip(header.split(","), values.split(","))}
+    assert all(cli.pop(k) is None for k in ESTIMATE_COLUMNS)
+    return cli
 
 
 def assert_same_figures(stats, cli):
