@@ -137,6 +137,21 @@ static double scale_of(const flow_field *f, double max_radius)
     return m > 0 ? m : 1.0;
 }
 
+/* color_flow's scale: the given one, or the largest radius, each
+ * sqrt(fx * fx + fy * fy) in single precision as there; 1 for zero flow. */
+static double middlebury_scale(const flow_field *f, double max_radius)
+{
+    if (max_radius > 0)
+        return (float)max_radius;
+    float m = 0;
+    for (size_t i = 0; i < (size_t)f->width * f->height; i++)
+        if (!flow_is_unknown(f->u[i], f->v[i])) {
+            const float r = sqrtf(f->u[i] * f->u[i] + f->v[i] * f->v[i]);
+            m = r > m ? r : m;
+        }
+    return m > 0 ? m : 1.0;
+}
+
 /* Colours f into the RGB planes of img at offset (ox, oy), each vector
  * divided by R in the precision of the coding (Middlebury's divides in
  * single precision). */
@@ -169,9 +184,8 @@ flow_status flow_render_color_coded(const flow_field *f, double max_radius, flow
     if (coding != FLOW_CODING_ROUNDED && coding != FLOW_CODING_MIDDLEBURY)
         return flow_fail(FLOW_ERR_INVALID, "colour coding %d unknown (0 rounded, 1 Middlebury)",
                          (int)coding);
-    double R = scale_of(f, max_radius);
-    if (coding == FLOW_CODING_MIDDLEBURY)
-        R = (float)R; /* color_flow keeps the scale in a float */
+    double R = coding == FLOW_CODING_MIDDLEBURY ? middlebury_scale(f, max_radius)
+                                                : scale_of(f, max_radius);
     FLOW_TRY(flow_image_alloc(rgb, f->width, f->height, 3));
     paint(f, R, coding, rgb, 0, 0);
     if (used)
