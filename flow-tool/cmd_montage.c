@@ -50,8 +50,9 @@ static void help(void)
            "                 (\"ground truth, max 4.62 px\"), the colour wheel in its\n"
            "                 top-right corner;\n"
            "  LABEL          EST's colour coding on the same scale (the wheel in its\n"
-           "                 corner without --gt); where EST is longer than the\n"
-           "                 scale its colours are darker, and a note says so;\n"
+           "                 corner without --gt); where a flow is longer than the\n"
+           "                 scale (--max) its colours are darker, and a note on\n"
+           "                 its panel says so;\n"
            "  EPE            with --gt: the endpoint error of every pixel, black (0)\n"
            "                 through red and yellow to white (the largest error, or\n"
            "                 --error-max), pixels not scored blue-grey; labelled\n"
@@ -329,6 +330,8 @@ static int build_panels(const montage_opts *o, const char *est_path, montage_wor
         return tool_fail(o->gt, s);
     if (o->gt && (s = flow_render_wheel_inset(&w->pic[w->n - 1])) && s != FLOW_ERR_SIZE)
         return tool_fail(o->gt, s); /* too small a picture: the wheel is left out */
+    if (o->gt && flow_max_radius(&w->gt) > R && (s = darker_note(&w->pic[w->n - 1], scale)))
+        return tool_fail(o->gt, s);
     flow_image *est_pic = add_panel(w, "%s, %s", label, scale);
     if ((s = flow_render_color(&w->est, R, est_pic, NULL)))
         return tool_fail(est_path, s);
