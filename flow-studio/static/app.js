@@ -377,7 +377,9 @@ async function restore(state) {
   $('set-tabs').hidden = !app.compare;
   showSet(0);
   chooseSequence((seq || openingSequence(app.sequences))?.id, seq ? state.pair : null);
-  if (!seq && state.sequence) showError(`The shared sequence ${state.sequence} is not in this studio's catalog.`);
+  $('state-note').textContent = !seq && state.sequence
+    ? `The shared sequence ${state.sequence} is not in this studio's catalog: showing another.` : '';
+  $('state-note').hidden = Boolean(seq) || !state.sequence;
   return true;
 }
 

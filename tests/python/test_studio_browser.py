@@ -213,8 +213,9 @@ def test_address_shares_the_state(studio, browser):
     # a sequence this studio does not have: said, and the page still computes
     b.open("about:blank")
     b.open(address.replace("seq=", "seq=nowhere"))
-    gone = settled(b, "the unknown sequence's note", lambda p: p["banner"] and p["aee"])
-    assert "is not in this studio's catalog" in gone["banner"]
+    settled(b, "another sequence's flow", lambda p: p["aee"])
+    note = b.script("const n = document.querySelector('#state-note'); return n.hidden ? '' : n.textContent")
+    assert "seq=nowhere" not in note and "is not in this studio's catalog" in note
 
 
 def test_pictures_legend_and_full_size(studio, browser):
