@@ -207,6 +207,19 @@ function openingSequence(sequences) {
     || frames.find(gt) || sequences[0] || null;
 }
 
+// A pair's label "frame_007 -> frame_008" as the list shows it, the second
+// name without what it shares with the first up to a separator:
+// "frame_007 -> 008", so that the list is not cut off.
+function shortPair(label) {
+  const [a, b] = label.split(' \u2192 ');
+  if (b === undefined) return label;
+  let n = 0;
+  for (let i = 0; i < Math.min(a.length, b.length) && a[i] === b[i]; i++) {
+    if (/[-_. ]/.test(a[i])) n = i + 1;
+  }
+  return `${a} \u2192 ${b.slice(n)}`;
+}
+
 function chooseSequence(id, pair = null) {
   app.sequence = app.sequences.find((s) => s.id === id) || null;
   const seq = app.sequence;
@@ -217,7 +230,7 @@ function chooseSequence(id, pair = null) {
   $('sequence').value = seq.id;
   for (const p of seq.pairs) {
     pairs.append(el('option', {value: p.index, title: `${p.label}${p.gt ? ', with ground truth' : ''}`},
-      `${p.index}: ${p.label}${p.gt ? ' \u2713 GT' : ''}`));
+      `${p.index}: ${shortPair(p.label)}${p.gt ? ' \u2713 GT' : ''}`));
   }
   const first = seq.pairs.find((p) => p.gt);
   pairs.value = pair !== null && seq.pairs.some((p) => p.index === pair) ? pair : first ? first.index : 0;

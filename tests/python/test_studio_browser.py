@@ -233,6 +233,11 @@ def test_pictures_legend_and_full_size(studio, browser):
     assert key == ["0", "", "2 px or more", "", "not scored"]
     assert b.script("return document.querySelector('#sequence-about').textContent").endswith(
         "3 frames, 2 pairs with ground truth")
+    # the pair list names the second frame by what differs from the first
+    assert b.script("return document.querySelector('#pair').options[1].textContent") == \
+        "1: frame_001 \u2192 002 \u2713 GT"
+    assert b.script("return document.querySelector('#pair').options[1].title") == \
+        "frame_001 \u2192 frame_002, with ground truth"
     b.find("#results img.color").click()
     assert b.script("return document.querySelector('#full-view img.full').naturalWidth") > 0
     b.script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")
