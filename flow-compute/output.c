@@ -89,7 +89,8 @@ static int write_color(const compute_options *o, const char *tmp, const char *ta
 }
 
 /* The arrows of flow-tool vectors --background: the same renderer and
- * defaults (flow_vector_defaults), over the pair's first frame. */
+ * defaults (flow_vector_defaults), over the pair's first frame, with the
+ * same key (reference arrow and grid step) where the picture has room. */
 static int write_vectors(const compute_options *o, const char *tmp, const char *target,
                          const flow_field *f, const flow_image *frame1)
 {
@@ -98,8 +99,11 @@ static int write_vectors(const compute_options *o, const char *tmp, const char *
     style.scale = o->vector_scale;
     flow_image img = {0};
     flow_status s = flow_render_zoom_rgb(frame1, o->vector_zoom, &img);
+    flow_vector_style used;
     if (s == FLOW_OK)
-        s = flow_render_vectors(f, &style, &img, NULL);
+        s = flow_render_vectors(f, &style, &img, &used);
+    if (s == FLOW_OK && (s = flow_render_vector_key(&img, &used, o->vector_zoom)) == FLOW_ERR_SIZE)
+        s = FLOW_OK; /* too small a picture for the key: the arrows alone */
     if (s == FLOW_OK)
         s = flow_image_write(tmp, &img);
     flow_image_free(&img);

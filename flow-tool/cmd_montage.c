@@ -47,13 +47,18 @@ static void help(void)
            "white, drawn by flow-tool itself (no ImageMagick), in this order:\n"
            "  frame          with --frame: the frame of the pair;\n"
            "  ground truth   with --gt: its colour coding, labelled with the scale\n"
-           "                 (\"ground truth, max 4.62 px\");\n"
-           "  LABEL          EST's colour coding on the same scale;\n"
+           "                 (\"ground truth, max 4.62 px\"), the colour wheel in its\n"
+           "                 top-right corner;\n"
+           "  LABEL          EST's colour coding on the same scale (the wheel in its\n"
+           "                 corner without --gt); where a flow is longer than the\n"
+           "                 scale (--max) its colours are darker, and a note on\n"
+           "                 its panel says so;\n"
            "  EPE            with --gt: the endpoint error of every pixel, black (0)\n"
            "                 through red and yellow to white (the largest error, or\n"
            "                 --error-max), pixels not scored blue-grey; labelled\n"
-           "                 with its scale and, written on it, \"AEE 0.214 px  AAE\n"
-           "                 3.41 deg\": the averages of `flow-tool error EST GT`;\n"
+           "                 with its scale, its colour bar in the top-right corner\n"
+           "                 and, written on it, \"AEE 0.214 px  AAE 3.41 deg\": the\n"
+           "                 averages of `flow-tool error EST GT`;\n"
            "  KITTI error    with --kitti-error: KITTI's error picture (as flow-tool\n"
            "                 error --picture draws it: min(EE / 3, 20 EE / |gt|) on\n"
            "                 the devkit's log colours, black where not scored),\n"
@@ -61,10 +66,11 @@ static void help(void)
            "                 and > 5%% of |gt|;\n"
            "  LABEL vectors  EST's arrows (as flow-tool vectors draws them) over the\n"
            "                 frame, or on white without --frame, scaled so that the\n"
-           "                 colour scale's length is 0.9 grid step;\n"
+           "                 colour scale's length is 0.9 grid step, with a\n"
+           "                 reference arrow and the grid step in the corner;\n"
            "  then each --panel picture.\n"
-           "Panels are centred in equal cells with their label above them, the\n"
-           "title above all; text is flow-tool's own bitmap font, sized to the\n"
+           "Panels are centred in equal cells with their label above them, row by\n"
+           "row, a shorter last row centred; the title above all; text is flow-tool's own bitmap font, sized to the\n"
            "panels.\n"
            "\n"
            "Options:\n"
@@ -197,6 +203,29 @@ static flow_image *add_panel(montage_work *w, const char *fmt, ...)
     return &w->pic[w->n++];
 }
 
+/* Text on a white plate at the bottom left of a picture, as large as the
+ * labels when it fits. */
+static flow_status caption(flow_image *pic, const char *text)
+{
+    int f = flow_text_factor(pic->width), tw;
+    flow_text_size(text, f, &tw, NULL);
+    while (f > 1 && tw + 4 * f > pic->width)
+        flow_text_size(text, --f, &tw, NULL);
+    static const float black[3] = {0, 0, 0}, white[3] = {255, 255, 255};
+    const int plate_h = (FLOW_GLYPH_HEIGHT + 2) * f;
+    return flow_render_label(pic, f, pic->height - plate_h - f, text, f, black, white);
+}
+
+/* What the darker colours of an estimate mean: the coding darkens the
+ * vectors longer than the scale (the ground truth's largest), which would
+ * otherwise read as errors. */
+static flow_status darker_note(flow_image *pic, const char *scale)
+{
+    char text[96];
+    snprintf(text, sizeof text, "darker: longer than %s", scale + 4); /* less "max " */
+    return caption(pic, text);
+}
+
 /* The error panel: the map with its caption written at the bottom left. */
 static int error_panel(const montage_opts *o, const char *est_path, montage_work *w)
 {
@@ -218,21 +247,16 @@ static int error_panel(const montage_opts *o, const char *est_path, montage_work
     flow_image *map = &w->pic[w->n];
     if ((s = flow_render_error_map(&w->est, &w->gt, w->mask, o->max_error, map, &scale)))
         return tool_fail(est_path, s);
-    char caption[128], range[64];
-    flow_error_caption(&st, caption, sizeof caption);
+    if ((s = flow_render_error_bar(map, scale)) != FLOW_OK && s != FLOW_ERR_SIZE)
+        return tool_fail(est_path, s); /* too small a map: its label says the scale */
+    char text[128], range[64];
+    flow_error_caption(&st, text, sizeof text);
     flow_scale_text(scale, range, sizeof range);
     add_panel(w, "EPE, %s", range);
-    /* the caption on a white plate, as large as the labels when it fits */
-    int f = flow_text_factor(map->width), tw;
-    flow_text_size(caption, f, &tw, NULL);
-    while (f > 1 && tw + 4 * f > map->width)
-        flow_text_size(caption, --f, &tw, NULL);
-    static const float black[3] = {0, 0, 0}, white[3] = {255, 255, 255};
-    const int plate_h = (FLOW_GLYPH_HEIGHT + 2) * f;
-    if ((s = flow_render_label(map, f, map->height - plate_h - f, caption, f, black, white)))
+    if ((s = caption(map, text)))
         return tool_fail(est_path, s);
     if (o->verbose)
-        printf("%s\nerror scale: %.6g px\n", caption, scale);
+        printf("%s\nerror scale: %.6g px\n", text, scale);
     return CLI_EXIT_OK;
 }
 
@@ -263,8 +287,11 @@ static int vectors_panel(const char *est_path, double R, const char *label, mont
         for (size_t i = 0; i < 3 * (size_t)img->width * img->height; i++)
             img->data[i] = 255.0f;
     }
+    flow_vector_style used;
     if (s == FLOW_OK)
-        s = flow_render_vectors(&w->est, &style, img, NULL);
+        s = flow_render_vectors(&w->est, &style, img, &used);
+    if (s == FLOW_OK && (s = flow_render_vector_key(img, &used, 1)) == FLOW_ERR_SIZE)
+        s = FLOW_OK; /* too small a picture for the key: the arrows alone */
     return s == FLOW_OK ? CLI_EXIT_OK : tool_fail(est_path, s);
 }
 
@@ -301,7 +328,16 @@ static int build_panels(const montage_opts *o, const char *est_path, montage_wor
         return tool_fail(o->frame, s);
     if (o->gt && (s = flow_render_color(&w->gt, R, add_panel(w, "ground truth, %s", scale), NULL)))
         return tool_fail(o->gt, s);
-    if ((s = flow_render_color(&w->est, R, add_panel(w, "%s, %s", label, scale), NULL)))
+    if (o->gt && (s = flow_render_wheel_inset(&w->pic[w->n - 1])) && s != FLOW_ERR_SIZE)
+        return tool_fail(o->gt, s); /* too small a picture: the wheel is left out */
+    if (o->gt && flow_max_radius(&w->gt) > R && (s = darker_note(&w->pic[w->n - 1], scale)))
+        return tool_fail(o->gt, s);
+    flow_image *est_pic = add_panel(w, "%s, %s", label, scale);
+    if ((s = flow_render_color(&w->est, R, est_pic, NULL)))
+        return tool_fail(est_path, s);
+    if (!o->gt && (s = flow_render_wheel_inset(est_pic)) && s != FLOW_ERR_SIZE)
+        return tool_fail(est_path, s);
+    if (flow_max_radius(&w->est) > R && (s = darker_note(est_pic, scale)))
         return tool_fail(est_path, s);
     int rc = CLI_EXIT_OK;
     if (o->gt && (rc = error_panel(o, est_path, w)))

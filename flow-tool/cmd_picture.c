@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const char color_usage[] =
-    "flow-tool color [--max R] [--legend [--border N] [--scale-label]] [-v] IN OUT.png";
+    "flow-tool color [--max R] [--legend [--border N] [--scale-label] | --exact] [-v] IN OUT.png";
 
 static void color_help(void)
 {
@@ -34,6 +34,10 @@ static void color_help(void)
            "                   least %d]\n"
            "  -L, --scale-label  write the scale in the bottom of that frame, \"max\n"
            "                   4.62 px\" (implies --legend; a frame of at least %d px)\n"
+           "  -x, --exact      Middlebury's color_flow output level for level: its\n"
+           "                   single-precision arithmetic, each channel truncated\n"
+           "                   [default: rounded to the nearest level, which differs\n"
+           "                   from color_flow by one level on many pixels]\n"
            "  -v, --verbose    print the scale R used\n"
            "  -h, --help       this help\n"
            "\n"
@@ -46,12 +50,13 @@ int cmd_color(int argc, char **argv)
     static const struct option opts[] = {
         {"max", required_argument, NULL, 'm'}, {"legend", no_argument, NULL, 'l'},
         {"border", required_argument, NULL, 'b'}, {"scale-label", no_argument, NULL, 'L'},
+        {"exact", no_argument, NULL, 'x'},
         {"verbose", no_argument, NULL, 'v'}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     double max_radius = 0;
-    int legend = 0, border = 0, scale_label = 0, verbose = 0, c;
+    int legend = 0, border = 0, scale_label = 0, exact = 0, verbose = 0, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:lb:Lvh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:lb:Lxvh", opts, NULL)) != -1) {
         switch (c) {
         case 'm':
             if (cli_parse_double("color: --max", optarg, 1e-6, 1e9, &max_radius))
@@ -63,6 +68,7 @@ int cmd_color(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'L': scale_label = legend = 1; break;
+        case 'x': exact = 1; break;
         case 'v': verbose = 1; break;
         case 'h': color_help(); return CLI_EXIT_OK;
         default: return tool_bad_option(c, argv, color_usage, "color");
@@ -74,6 +80,10 @@ int cmd_color(int argc, char **argv)
     if (border && !legend)
         return cli_usage_error(color_usage, "flow-tool color",
                                "color: --border needs --legend");
+    if (exact && legend)
+        return cli_usage_error(color_usage, "flow-tool color",
+                               "color: --exact is color_flow's picture, which has no key "
+                               "frame: give one of --exact and --legend");
     if (scale_label && border && border < FLOW_SCALE_LABEL_MIN_BORDER)
         return cli_usage_error(color_usage, "flow-tool color",
                                "color: --border %d is too narrow for --scale-label (at least %d)",
@@ -88,7 +98,10 @@ int cmd_color(int argc, char **argv)
     flow_image img;
     double used = 0;
     flow_status s = legend ? flow_render_color_framed(&f, max_radius, border, &img, &used)
-                           : flow_render_color(&f, max_radius, &img, &used);
+                           : flow_render_color_coded(&f, max_radius,
+                                                     exact ? FLOW_CODING_MIDDLEBURY
+                                                           : FLOW_CODING_ROUNDED,
+                                                     &img, &used);
     if (s == FLOW_OK && scale_label && (s = flow_render_scale_label(&img, border, used)) != FLOW_OK)
         flow_image_free(&img);
     flow_field_free(&f);

@@ -16,6 +16,7 @@ typedef struct vec_opts {
     int zoom;                /* output enlargement */
     int have_rgb;            /* an arrow colour given on the command line */
     int verbose;
+    int key; /* the reference arrow and the scale note (flow_render_vector_key) */
 } vec_opts;
 
 /* Draws f's arrows (read from `in`) over canvas (RGB or gray, f's size)
@@ -28,6 +29,13 @@ static int plot(const flow_field *f, const flow_image *canvas, const vec_opts *o
     flow_status s = flow_render_zoom_rgb(canvas, o->zoom, &img);
     if (s == FLOW_OK) {
         s = flow_render_vectors(f, &o->style, &img, &used);
+        if (s != FLOW_OK)
+            flow_image_free(&img);
+    }
+    if (s == FLOW_OK && o->key) {
+        s = flow_render_vector_key(&img, &used, o->zoom);
+        if (s == FLOW_ERR_SIZE) /* a picture too small for it: the plot alone */
+            s = FLOW_OK;
         if (s != FLOW_OK)
             flow_image_free(&img);
     }
@@ -79,6 +87,7 @@ static int common_option(int c, vec_opts *o, const char *cmd)
         return 0;
     case 'd': return 0; /* --direct: what every plot is now */
     case 'v': o->verbose = 1; return 0;
+    case 'K': o->key = 0; return 0;
     default: return -1;
     }
 }
@@ -94,6 +103,10 @@ static int common_option(int c, vec_opts *o, const char *cmd)
     "                        [default: %s]\n"                                              \
     "  -d, --direct          no effect (flow-tool always draws the arrows itself);\n"     \
     "                        accepted for older scripts\n"                                 \
+    "  -K, --no-key          no key: without it, the bottom-left corner holds a\n"       \
+    "                        reference arrow of a round motion and the note \"2 px,\n"   \
+    "                        one per 22 px\" (its length, the grid step), when the\n"     \
+    "                        picture has room for them\n"                               \
     "  -v, --verbose         print the step and scale used\n"                              \
     "  -h, --help            this help\n"                                                  \
     "\n"                                                                                   \
@@ -110,7 +123,8 @@ static int common_option(int c, vec_opts *o, const char *cmd)
     {"step", required_argument, NULL, 's'}, {"scale", required_argument, NULL, 'k'},            \
         {"max", required_argument, NULL, 'm'}, {"zoom", required_argument, NULL, 'z'},          \
         {"arrow-color", required_argument, NULL, 'c'}, {"direct", no_argument, NULL, 'd'},      \
-        {"verbose", no_argument, NULL, 'v'}, {"help", no_argument, NULL, 'h'}
+        {"verbose", no_argument, NULL, 'v'}, {"no-key", no_argument, NULL, 'K'},                \
+        {"help", no_argument, NULL, 'h'}
 
 static const struct option vectors_long[] = {
     COMMON_LONG, {"background", required_argument, NULL, 'b'}, {NULL, 0, NULL, 0}};
@@ -139,11 +153,11 @@ static void vectors_help(void)
 
 int cmd_vectors(int argc, char **argv)
 {
-    vec_opts o = {flow_vector_defaults(FLOW_BACKDROP_WHITE), 1, 0, 0};
+    vec_opts o = {flow_vector_defaults(FLOW_BACKDROP_WHITE), 1, 0, 0, 1};
     const char *background = NULL;
     int c, rc;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":s:k:m:z:c:dvb:h", vectors_long, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":s:k:m:z:c:dvKb:h", vectors_long, NULL)) != -1) {
         if ((rc = common_option(c, &o, "vectors")) >= 0) {
             if (rc)
                 return rc;
@@ -216,10 +230,10 @@ static void mix_help(void)
 
 int cmd_mix(int argc, char **argv)
 {
-    vec_opts o = {flow_vector_defaults(FLOW_BACKDROP_COLOR), 1, 0, 0};
+    vec_opts o = {flow_vector_defaults(FLOW_BACKDROP_COLOR), 1, 0, 0, 1};
     int c, rc;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":s:k:m:z:c:dvh", mix_long, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":s:k:m:z:c:dvKh", mix_long, NULL)) != -1) {
         if ((rc = common_option(c, &o, "mix")) >= 0) {
             if (rc)
                 return rc;

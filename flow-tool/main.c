@@ -35,6 +35,7 @@ static const struct {
     {"montage", cmd_montage,
      "montage EST OUT.png     labelled panels: colour, vectors, errors (--gt)"},
     {"info", cmd_info, "info IN                 size, ranges, magnitudes, unknown count"},
+    {"video", cmd_video, "video FLOW... OUT.y4m   colour codings as a video (.avi, .mp4 with OpenCV)"},
     {"frames", cmd_frames, "frames VIDEO PATTERN    a video's frames as images (.y4m; more with OpenCV)"},
     {"formats", cmd_formats, "formats                 the flow file formats, one per line"},
 };
@@ -89,7 +90,7 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     return cli_usage_error("flow-tool COMMAND [OPTIONS] ARGS...", "flow-tool",
                            "unknown command '%s' (commands: convert, error, fb-check, color, "
-                           "legend, vectors, blend, mix, montage, info, frames, formats)",
+                           "legend, vectors, blend, mix, montage, info, video, frames, formats)",
                            cmd);
 }
 

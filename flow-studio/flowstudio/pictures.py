@@ -15,19 +15,19 @@ import numpy as np
 # library writes 1e10), as flowplatform and the flow formats say.
 UNKNOWN = 1e9
 
-# The error map's ramp: (fraction of the scale, R, G, B), dark blue for no
-# error through green and yellow to red at the scale and beyond.  The page
-# draws its key from the same list.
+# The error map's ramp, flow-tool's and the library's (flow_error_color,
+# flow/render.h): (fraction of the scale, R, G, B), black for no error
+# through red and yellow to white at the scale and beyond, so that it reads
+# in grey print too.  The page draws its key from the same list.
 ERROR_RAMP = (
-    (0.0, 12, 7, 134),
-    (0.25, 41, 120, 200),
-    (0.5, 45, 185, 100),
-    (0.75, 240, 210, 40),
-    (1.0, 215, 30, 30),
+    (0.0, 0, 0, 0),
+    (1 / 3, 255, 0, 0),
+    (2 / 3, 255, 255, 0),
+    (1.0, 255, 255, 255),
 )
-# Pixels that are not scored (unknown ground truth or estimate, outside the mask).
-NOT_SCORED = (96, 96, 96)
-
+# Pixels that are not scored (unknown ground truth or estimate, outside the
+# mask): the library's FLOW_UNSCORED_RGB, a blue grey on no point of the ramp.
+NOT_SCORED = (64, 96, 160)
 
 def _chunk(tag, data):
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
@@ -86,12 +86,13 @@ def endpoint_errors(flow, gt, mask=None):
 
 def error_map(ee, scale):
     """The endpoint errors ee (NaN: not scored) as an H x W x 3 picture on
-    ERROR_RAMP, `scale` pixels and more being the ramp's end."""
-    t = np.clip(np.nan_to_num(ee, nan=0.0) / scale, 0.0, 1.0)
-    stops = [s[0] for s in ERROR_RAMP]
+    ERROR_RAMP, `scale` pixels and more being the ramp's end: channel c is
+    255 clamp(3 t - c, 0, 1) rounded half away from zero, t = ee / scale, as
+    the library's flow_error_color computes it."""
+    t = np.nan_to_num(ee, nan=0.0).astype(np.float64) / scale
     out = np.empty(ee.shape + (3,), np.uint8)
     for c in range(3):
-        out[..., c] = np.rint(np.interp(t, stops, [s[c + 1] for s in ERROR_RAMP]))
+        out[..., c] = np.floor(255.0 * np.clip(3.0 * t - c, 0.0, 1.0) + 0.5)
     out[np.isnan(ee)] = NOT_SCORED
     return out
 
@@ -114,5 +115,7 @@ def vector_grid(flow, step):
 
 
 def arrow_step(width, height):
-    """A sampling step giving about 48 arrows across the longer side, 4 px at least."""
-    return max(4, round(max(width, height) / 48))
+    """The library's grid step (flow_vector_step): the smaller side / 18,
+    rounded, 8 px at least; 22 px for Middlebury's 584 x 388, so that the
+    arrows stay apart and readable as the page scales the picture."""
+    return max(8, round(min(width, height) / 18))

@@ -8,7 +8,8 @@
 import {el, getJSON, postJSON, short, withToken} from './api.js';
 import {SetPanel} from './controls.js';
 import {Live} from './live.js';
-import {colorKey, drawArrows, errorKey, figure, image, statsLine} from './views.js';
+import {colorKey, drawArrows, errorKey, figure, fullSize, image, statsLine} from './views.js';
+import {readState, sequenceKey, writeState} from './state.js';
 
 const DEBOUNCE_MS = 150;
 const $ = (id) => document.getElementById(id);
@@ -59,6 +60,7 @@ function schedule() {
 async function compute() {
   const seq = app.sequence;
   if (!seq || seq.kind !== 'frames') return;
+  writeState(pageState());
   const generation = ++app.generation;
   if (app.inflight) app.inflight.abort();
   const controller = new AbortController();
@@ -143,7 +145,9 @@ function render() {
   const title = (view) => el('div', {class: 'row-title'}, el('h3', {}, view.title), view.key);
   let grid;
   if (shown.length === 1) {
-    grid = el('div', {class: 'grid single', style: `grid-template-columns: repeat(${views.length}, minmax(0, 1fr))`});
+    // as many columns as fit pictures of at least 420 px: they grow with
+    // the window, and wrap rather than shrink
+    grid = el('div', {class: 'grid single'});
     for (const v of views) grid.append(el('div', {class: 'column'}, title(v), cell(v, 0)));
   } else {
     grid = el('div', {class: 'grid', style: `grid-template-columns: repeat(${shown.length}, minmax(0, 1fr))`});
@@ -156,6 +160,14 @@ function render() {
   $('results').replaceChildren(grid);
 }
 
+// A click on a picture shows it at full size.
+function showFull(e) {
+  const picture = e.target.closest('.picture');
+  if (!picture) return;
+  const caption = picture.closest('.column, .grid')?.querySelector('.row-title h3')?.textContent;
+  fullSize(picture, caption || picture.getAttribute('alt') || 'picture');
+}
+
 // ---- the sequence and the pair ------------------------------------------------
 
 function fillSequences(catalog) {
@@ -164,9 +176,7 @@ function fillSequences(catalog) {
   const groups = new Map();
   for (const s of catalog.sequences) {
     if (!groups.has(s.group)) groups.set(s.group, el('optgroup', {label: s.group}));
-    const gt = s.pairs.filter((p) => p.gt).length;
-    const what = s.kind === 'frames' ? `${s.frames} frames${gt ? `, ${gt} with ground truth` : ''}` : s.kind;
-    groups.get(s.group).append(el('option', {value: s.id}, `${s.name} (${what})`));
+    groups.get(s.group).append(el('option', {value: s.id, title: `${s.group}/${s.name}: ${about(s)}`}, s.name));
   }
   select.replaceChildren(...groups.values());
   const notes = [...catalog.failures];
@@ -176,19 +186,54 @@ function fillSequences(catalog) {
   app.live.fillSources(catalog.sequences);
 }
 
-function chooseSequence(id) {
+// What a sequence is, in words: "8 frames, 1 pair with ground truth".
+function about(s) {
+  if (s.kind !== 'frames') return s.kind;
+  const gt = s.pairs.filter((p) => p.gt).length;
+  return `${s.frames} frames${gt ? `, ${gt} ${gt === 1 ? 'pair' : 'pairs'} with ground truth` : ''}`;
+}
+
+// The sequence the page opens on: a real one (not one of the generated
+// demo-* sequences, nor one named synthetic) with ground truth, else a
+// real one, else a generated one whose motion is not a flat translation,
+// else the first.
+const CLEAR_DEMOS = ['demo-object', 'demo-rotate', 'demo-zoom', 'demo-smooth'];
+function openingSequence(sequences) {
+  const frames = sequences.filter((s) => s.kind === 'frames');
+  const real = frames.filter((s) => !/^demo-|synthetic/i.test(s.name));
+  const gt = (s) => s.pairs.some((p) => p.gt);
+  return real.find(gt) || real[0]
+    || CLEAR_DEMOS.map((n) => frames.find((s) => s.name === n)).find(Boolean)
+    || frames.find(gt) || sequences[0] || null;
+}
+
+// A pair's label "frame_007 -> frame_008" as the list shows it, the second
+// name without what it shares with the first up to a separator:
+// "frame_007 -> 008", so that the list is not cut off.
+function shortPair(label) {
+  const [a, b] = label.split(' \u2192 ');
+  if (b === undefined) return label;
+  let n = 0;
+  for (let i = 0; i < Math.min(a.length, b.length) && a[i] === b[i]; i++) {
+    if (/[-_. ]/.test(a[i])) n = i + 1;
+  }
+  return `${a} \u2192 ${b.slice(n)}`;
+}
+
+function chooseSequence(id, pair = null) {
   app.sequence = app.sequences.find((s) => s.id === id) || null;
   const seq = app.sequence;
   const pairs = $('pair');
   pairs.replaceChildren();
+  $('sequence-about').textContent = seq ? `${seq.group}/${seq.name}: ${about(seq)}` : '';
   if (!seq) return;
   $('sequence').value = seq.id;
   for (const p of seq.pairs) {
-    pairs.append(el('option', {value: p.index},
-      `${p.index}: ${p.label}${p.gt ? ' \u2713 ground truth' : ''}`));
+    pairs.append(el('option', {value: p.index, title: `${p.label}${p.gt ? ', with ground truth' : ''}`},
+      `${p.index}: ${shortPair(p.label)}${p.gt ? ' \u2713 GT' : ''}`));
   }
   const first = seq.pairs.find((p) => p.gt);
-  pairs.value = first ? first.index : 0;
+  pairs.value = pair !== null && seq.pairs.some((p) => p.index === pair) ? pair : first ? first.index : 0;
   pairs.disabled = seq.kind !== 'frames';
   for (const s of app.sets) s.refreshPresets();
   if (seq.kind !== 'frames') {
@@ -270,9 +315,10 @@ async function start() {
     return;
   }
   fillSequences(catalog.data);
-  await app.sets[0].setMethod(app.info.default_method);
-  const withGt = app.sequences.find((s) => s.pairs.some((p) => p.gt));
-  chooseSequence((withGt || app.sequences[0] || {}).id);
+  if (!(await restore(readState()))) {
+    await app.sets[0].setMethod(app.info.default_method);
+    chooseSequence(openingSequence(app.sequences)?.id);
+  }
 
   $('sequence').addEventListener('change', (e) => { chooseSequence(e.target.value); schedule(); });
   $('pair').addEventListener('change', schedule);
@@ -282,7 +328,10 @@ async function start() {
   $('color-max').addEventListener('input', schedule);
   $('error-max').addEventListener('input', schedule);
   $('arrow-scale').addEventListener('change', () => {
-    if (app.mode === 'pair' && app.last) render();
+    if (app.mode === 'pair' && app.last) {
+      writeState(pageState());
+      render();
+    }
   });
   $('compare').addEventListener('change', (e) => setCompare(e.target.checked));
   for (const b of document.querySelectorAll('#set-tabs [data-set]')) {
@@ -292,7 +341,59 @@ async function start() {
   for (const b of document.querySelectorAll('#modes button')) {
     b.addEventListener('click', () => setMode(b.dataset.mode));
   }
+  $('results').addEventListener('click', showFull);
+  // a shared address pasted into this tab: its sequence and sets
+  window.addEventListener('hashchange', async () => {
+    if (app.mode === 'pair' && await restore(readState())) schedule();
+  });
   schedule();
+}
+
+// ---- the address: what is on the page, to share ------------------------------------
+
+// The page's state as the address carries it (state.js).
+function pageState() {
+  return {
+    sequence: sequenceKey(app.sequence), pair: Number($('pair').value),
+    sets: activeSets().map(setState),
+    color_max: $('color-max').value.trim(), error_max: $('error-max').value.trim(),
+    arrows: $('arrow-scale').value,
+  };
+}
+
+// A set as the address carries it: its method and the values that are
+// not the method's defaults (which parameters apply follows from them).
+function setState(set) {
+  const out = {method: set.method, params: {}};
+  for (const p of set.schema.params) {
+    if (String(set.values[p.name]) !== String(p.default)) out.params[p.name] = set.values[p.name];
+  }
+  return out;
+}
+
+// Puts a state read from the address on the page; false when there is
+// none.  A sequence the catalog does not have is said, and the opening
+// sequence shown instead.
+async function restore(state) {
+  if (!state) return false;
+  const seq = app.sequences.find((s) => sequenceKey(s) === state.sequence);
+  const sets = state.sets.length ? state.sets : [{method: app.info.default_method}];
+  for (const [k, set] of sets.slice(0, 2).entries()) {
+    const method = app.info.methods.includes(set.method) ? set.method : app.info.default_method;
+    await app.sets[k].setMethod(method, set.params || null);
+  }
+  $('color-max').value = state.color_max;
+  $('error-max').value = state.error_max || '2';
+  if ([...$('arrow-scale').options].some((o) => o.value === state.arrows)) $('arrow-scale').value = state.arrows;
+  $('compare').checked = sets.length > 1;
+  app.compare = sets.length > 1;
+  $('set-tabs').hidden = !app.compare;
+  showSet(0);
+  chooseSequence((seq || openingSequence(app.sequences))?.id, seq ? state.pair : null);
+  $('state-note').textContent = !seq && state.sequence
+    ? `The shared sequence ${state.sequence} is not in this studio's catalog: showing another.` : '';
+  $('state-note').hidden = Boolean(seq) || !state.sequence;
+  return true;
 }
 
 start();

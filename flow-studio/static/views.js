@@ -37,45 +37,68 @@ function arrowFactor(vectors, scale) {
   return longest > 0 ? 0.9 * vectors.step / longest : 1;
 }
 
-// Draws the frame (an Image) and the arrows of `vectors` on canvas.
-// Returns the factor applied to the vectors.
+// The canvas of the arrows is the frame enlarged a whole number of times
+// to about ARROWS_WIDTH pixels, so that the arrows of a small frame are
+// drawn finely rather than blown up with the picture.
+const ARROWS_WIDTH = 1200;
+
+// Draws the frame (an Image) and the arrows of `vectors` on canvas, as
+// the library draws them (flow/render.h): one every vectors.step pixels, a
+// filled head 35 % of the arrow, at most 0.3 step, at least 2.5 line
+// widths, outlined in black; the lines a little finer than the library's
+// (0.6 step / 16 frame pixels, at least 0.6), since the page shows the
+// picture smaller than the canvas.  Returns the factor applied to the
+// vectors.
 export function drawArrows(canvas, frame, vectors, scale) {
-  canvas.width = frame.naturalWidth;
-  canvas.height = frame.naturalHeight;
+  const zoom = Math.max(1, Math.floor(ARROWS_WIDTH / frame.naturalWidth));
+  canvas.width = frame.naturalWidth * zoom;
+  canvas.height = frame.naturalHeight * zoom;
   const g = canvas.getContext('2d');
-  g.drawImage(frame, 0, 0);
+  g.imageSmoothingEnabled = false;
+  g.drawImage(frame, 0, 0, canvas.width, canvas.height);
   g.fillStyle = 'rgba(0, 0, 0, 0.25)';  // the arrows stand out of a bright frame
   g.fillRect(0, 0, canvas.width, canvas.height);
   const k = arrowFactor(vectors, scale);
   const {step, columns, rows} = vectors;
-  const path = new Path2D();
+  const width = 0.6 * zoom * Math.max(1, step / 16);
+  const shafts = new Path2D(), heads = new Path2D();
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < columns; c++) {
       const i = r * columns + c;
       if (vectors.u[i] === null) continue;
-      const x = c * step + Math.floor(step / 2) + 0.5, y = r * step + Math.floor(step / 2) + 0.5;
-      const dx = vectors.u[i] * k, dy = vectors.v[i] * k;
+      const x = zoom * (c * step + Math.floor(step / 2) + 0.5);
+      const y = zoom * (r * step + Math.floor(step / 2) + 0.5);
+      const dx = zoom * vectors.u[i] * k, dy = zoom * vectors.v[i] * k;
       const len = Math.hypot(dx, dy);
       if (len < 0.5) {
-        path.rect(x - 0.5, y - 0.5, 1, 1);
+        shafts.moveTo(x, y);
+        shafts.lineTo(x, y);
         continue;
       }
-      const hx = x + dx, hy = y + dy, head = Math.min(0.35 * len, step / 3);
-      const ux = dx / len, uy = dy / len;
-      path.moveTo(x, y);
-      path.lineTo(hx, hy);
-      path.moveTo(hx - head * (ux - 0.5 * uy), hy - head * (uy + 0.5 * ux));
-      path.lineTo(hx, hy);
-      path.lineTo(hx - head * (ux + 0.5 * uy), hy - head * (uy - 0.5 * ux));
+      const head = Math.min(len, Math.max(Math.min(0.35 * len, 0.3 * step * zoom), 2.5 * width));
+      const half = Math.max(0.35 * head, 1.25 * width);
+      const ux = dx / len, uy = dy / len, tx = x + dx, ty = y + dy;
+      const bx = tx - head * ux, by = ty - head * uy;
+      if (len > head) {
+        shafts.moveTo(x, y);
+        shafts.lineTo(bx, by);
+      }
+      heads.moveTo(tx, ty);
+      heads.lineTo(bx - half * uy, by + half * ux);
+      heads.lineTo(bx + half * uy, by - half * ux);
+      heads.closePath();
     }
   }
   g.lineCap = 'round';
-  g.strokeStyle = 'rgba(0, 0, 0, 0.8)';
-  g.lineWidth = 3;
-  g.stroke(path);
-  g.strokeStyle = '#ffd84a';
-  g.lineWidth = 1.4;
-  g.stroke(path);
+  g.lineJoin = 'round';
+  g.strokeStyle = 'rgba(0, 0, 0, 0.85)';  // the outline, then the arrows
+  g.lineWidth = 2 * width;
+  g.stroke(shafts);
+  g.stroke(heads);
+  g.strokeStyle = g.fillStyle = '#ffd84a';
+  g.lineWidth = width;
+  g.stroke(shafts);
+  g.fill(heads);
   return k;
 }
 
@@ -94,14 +117,40 @@ export function statsLine(stats, note) {
   return line;
 }
 
-// The key of the error map: the ramp from 0 to `max` px.
+// The key of the error map: "0", the ramp, "2 px or more" at its end, and
+// the colour of the pixels not scored.
 export function errorKey(ramp, notScored, max) {
   const stops = ramp.map(([t, r, g, b]) => `rgb(${r},${g},${b}) ${100 * t}%`).join(', ');
-  return el('div', {class: 'key'},
+  return el('div', {class: 'key error-key'},
+    el('span', {}, '0'),
     el('span', {class: 'bar', style: `background: linear-gradient(to right, ${stops})`}),
-    el('span', {}, `0 \u2013 ${short(max)} px and more; `),
+    el('span', {}, `${short(max)} px or more`),
     el('span', {class: 'swatch', style: `background: rgb(${notScored.join(',')})`}),
-    el('span', {}, ' not scored'));
+    el('span', {}, 'not scored'));
+}
+
+// The full-size view: a picture (an img or a canvas) at its own size, or
+// fitted to the window when larger, over the page; a click or Escape
+// closes it, a click on the picture toggles fitted and 1:1.
+export function fullSize(picture, caption) {
+  const src = picture.tagName === 'CANVAS' ? picture.toDataURL() : picture.src;
+  const img = el('img', {src, class: 'full fit', alt: caption});
+  const view = el('div', {id: 'full-view', role: 'dialog', 'aria-label': caption},
+    el('div', {class: 'full-bar'}, el('span', {}, caption),
+       el('span', {class: 'dim'}, ' \u2014 click the picture: fitted / 1:1; Escape or click outside: close')),
+    img);
+  const close = () => {
+    view.remove();
+    document.removeEventListener('keydown', onKey);
+  };
+  const onKey = (e) => { if (e.key === 'Escape') close(); };
+  view.addEventListener('click', (e) => {
+    if (e.target === img) img.classList.toggle('fit');
+    else close();
+  });
+  document.addEventListener('keydown', onKey);
+  document.body.append(view);
+  return view;
 }
 
 export function colorKey(scale) {

@@ -72,6 +72,39 @@ void flow_color_of(double fu, double fv, float rgb[3])
     }
 }
 
+/* Middlebury's computeColor (colorcode.cpp of its flow-code, Baker et al.
+ * 2011) step by step in its precisions: floats, with the steps that meet a
+ * double constant (1.0, 255.0, .75, M_PI) in double and stored back in a
+ * float; each channel 255 col truncated, where flow_color_of rounds. */
+void flow_color_of_middlebury(double fu, double fv, float rgb[3])
+{
+    const float fx = (float)fu + 0.0f, fy = (float)fv + 0.0f;
+    if (!isfinite(fx) || !isfinite(fy)) {
+        rgb[0] = rgb[1] = rgb[2] = 0.0f;
+        return;
+    }
+    const float rad = sqrtf(fx * fx + fy * fy);
+    const float a = (float)(atan2f(-fy, -fx) / PI);
+    const float fk = (float)((a + 1.0) / 2.0 * (FLOW_COLORWHEEL_SIZE - 1));
+    int k0 = (int)fk;
+    if (k0 > FLOW_COLORWHEEL_SIZE - 1)
+        k0 = FLOW_COLORWHEEL_SIZE - 1;
+    const int k1 = (k0 + 1) % FLOW_COLORWHEEL_SIZE;
+    const float f = fk - (float)k0;
+    int c0[3], c1[3];
+    flow_colorwheel(k0, c0);
+    flow_colorwheel(k1, c1);
+    for (int b = 0; b < 3; b++) {
+        const float col0 = (float)(c0[b] / 255.0), col1 = (float)(c1[b] / 255.0);
+        float col = (1.0f - f) * col0 + f * col1;
+        if (rad <= 1.0f)
+            col = 1.0f - rad * (1.0f - col);
+        else
+            col = (float)(col * 0.75);
+        rgb[b] = (float)(int)(255.0 * col);
+    }
+}
+
 double flow_max_radius(const flow_field *f)
 {
     double m = 0.0;
@@ -104,8 +137,26 @@ static double scale_of(const flow_field *f, double max_radius)
     return m > 0 ? m : 1.0;
 }
 
-/* Colours f into the RGB planes of img at offset (ox, oy). */
-static void paint(const flow_field *f, double R, flow_image *img, int ox, int oy)
+/* color_flow's scale: the given one, or the largest radius, each
+ * sqrt(fx * fx + fy * fy) in single precision as there; 1 for zero flow. */
+static double middlebury_scale(const flow_field *f, double max_radius)
+{
+    if (max_radius > 0)
+        return (float)max_radius;
+    float m = 0;
+    for (size_t i = 0; i < (size_t)f->width * f->height; i++)
+        if (!flow_is_unknown(f->u[i], f->v[i])) {
+            const float r = sqrtf(f->u[i] * f->u[i] + f->v[i] * f->v[i]);
+            m = r > m ? r : m;
+        }
+    return m > 0 ? m : 1.0;
+}
+
+/* Colours f into the RGB planes of img at offset (ox, oy), each vector
+ * divided by R in the precision of the coding (Middlebury's divides in
+ * single precision). */
+static void paint(const flow_field *f, double R, flow_coding coding, flow_image *img, int ox,
+                  int oy)
 {
     const size_t plane = (size_t)img->width * img->height;
     for (int y = 0; y < f->height; y++)
@@ -114,6 +165,8 @@ static void paint(const flow_field *f, double R, flow_image *img, int ox, int oy
             float c[3];
             if (flow_is_unknown(f->u[i], f->v[i]))
                 c[0] = c[1] = c[2] = 0.0f;
+            else if (coding == FLOW_CODING_MIDDLEBURY)
+                flow_color_of_middlebury(f->u[i] / (float)R, f->v[i] / (float)R, c);
             else
                 flow_color_of(f->u[i] / R, f->v[i] / R, c);
             const size_t o = (size_t)(y + oy) * img->width + (x + ox);
@@ -123,17 +176,27 @@ static void paint(const flow_field *f, double R, flow_image *img, int ox, int oy
         }
 }
 
-flow_status flow_render_color(const flow_field *f, double max_radius, flow_image *rgb,
-                              double *used)
+flow_status flow_render_color_coded(const flow_field *f, double max_radius, flow_coding coding,
+                                    flow_image *rgb, double *used)
 {
     memset(rgb, 0, sizeof *rgb);
     FLOW_TRY(check_field(f, max_radius, "flow_render_color"));
-    const double R = scale_of(f, max_radius);
+    if (coding != FLOW_CODING_ROUNDED && coding != FLOW_CODING_MIDDLEBURY)
+        return flow_fail(FLOW_ERR_INVALID, "colour coding %d unknown (0 rounded, 1 Middlebury)",
+                         (int)coding);
+    double R = coding == FLOW_CODING_MIDDLEBURY ? middlebury_scale(f, max_radius)
+                                                : scale_of(f, max_radius);
     FLOW_TRY(flow_image_alloc(rgb, f->width, f->height, 3));
-    paint(f, R, rgb, 0, 0);
+    paint(f, R, coding, rgb, 0, 0);
     if (used)
         *used = R;
     return FLOW_OK;
+}
+
+flow_status flow_render_color(const flow_field *f, double max_radius, flow_image *rgb,
+                              double *used)
+{
+    return flow_render_color_coded(f, max_radius, FLOW_CODING_ROUNDED, rgb, used);
 }
 
 int flow_legend_border(int width, int height)
@@ -170,7 +233,7 @@ flow_status flow_render_color_framed(const flow_field *f, double max_radius, int
             rgb->data[plane + o] = c[1];
             rgb->data[2 * plane + o] = c[2];
         }
-    paint(f, R, rgb, border, border);
+    paint(f, R, FLOW_CODING_ROUNDED, rgb, border, border);
     if (used)
         *used = R;
     return FLOW_OK;
@@ -288,5 +351,27 @@ flow_status flow_render_zoom_rgb(const flow_image *src, int zoom, flow_image *ou
             for (long x = 0; x < W; x++)
                 o[(size_t)y * W + x] = s[(size_t)(y / zoom) * src->width + x / zoom];
     }
+    return FLOW_OK;
+}
+
+flow_status flow_render_wheel_inset(flow_image *rgb)
+{
+    if (!rgb || !rgb->data || rgb->channels != 3)
+        return flow_fail(FLOW_ERR_INVALID, "flow_render_wheel_inset: missing RGB picture");
+    const int side = rgb->width < rgb->height ? rgb->width : rgb->height;
+    const int size = side / 4 > 160 ? 160 : side / 4, margin = size / 16 + 1;
+    if (size < 32)
+        return flow_fail(FLOW_ERR_SIZE, "a %dx%d picture cannot hold the colour wheel (a "
+                         "quarter of the smaller side is under 32 px)", rgb->width, rgb->height);
+    flow_image wheel;
+    FLOW_TRY(flow_render_legend(size, &wheel));
+    const size_t plane = (size_t)rgb->width * rgb->height, wp = (size_t)size * size;
+    const int x0 = rgb->width - size - margin, y0 = margin;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++)
+            for (int b = 0; b < 3; b++)
+                rgb->data[b * plane + (size_t)(y0 + y) * rgb->width + x0 + x] =
+                    wheel.data[b * wp + (size_t)y * size + x];
+    flow_image_free(&wheel);
     return FLOW_OK;
 }

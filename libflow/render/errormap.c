@@ -128,3 +128,38 @@ void flow_error_caption(const flow_error_stats *st, char *buf, size_t size)
 {
     snprintf(buf, size, "AEE %.3f px  AAE %.2f deg", st->aee, st->aae);
 }
+
+flow_status flow_render_error_bar(flow_image *map, double scale)
+{
+    if (!map || !map->data || map->channels != 3)
+        return flow_fail(FLOW_ERR_INVALID, "flow_render_error_bar: missing RGB picture");
+    if (!(scale > 0) || !isfinite(scale))
+        return flow_fail(FLOW_ERR_INVALID, "error scale %g out of range (positive, finite)",
+                         scale);
+    const int factor = flow_text_factor(map->width), pad = 2 * factor;
+    char top[64];
+    flow_scale_text(scale, top, sizeof top);
+    const char *value = top + 4; /* "max 4.62 px" less "max " */
+    int zero_w, value_w, th;
+    flow_text_size("0", factor, &zero_w, &th);
+    flow_text_size(value, factor, &value_w, NULL);
+    const int bar_w = map->width / 4, bar_h = th;
+    const int plate_w = pad + zero_w + pad + bar_w + pad + value_w + pad, plate_h = th + 2 * pad;
+    const int x0 = map->width - plate_w - pad, y0 = pad;
+    if (x0 < pad || y0 + plate_h > map->height / 2)
+        return flow_fail(FLOW_ERR_SIZE, "a %dx%d error map cannot hold its colour bar (%dx%d)",
+                         map->width, map->height, plate_w, plate_h);
+    const size_t plane = (size_t)map->width * map->height;
+    for (int y = y0; y < y0 + plate_h; y++)
+        for (int x = x0; x < x0 + plate_w; x++) {
+            float c[3] = {255, 255, 255};
+            const int bx = x - (x0 + pad + zero_w + pad), by = y - (y0 + pad);
+            if (bx >= 0 && bx < bar_w && by >= 0 && by < bar_h)
+                flow_error_color((bx + 0.5) / bar_w, c);
+            for (int b = 0; b < 3; b++)
+                map->data[b * plane + (size_t)y * map->width + x] = c[b];
+        }
+    static const float black[3] = {0, 0, 0};
+    FLOW_TRY(flow_render_text(map, x0 + pad, y0 + pad, "0", factor, black));
+    return flow_render_text(map, x0 + plate_w - pad - value_w, y0 + pad, value, factor, black);
+}

@@ -54,6 +54,7 @@ flow_status flow_montage_plan(const flow_panel *panels, int n, int columns, cons
     l.columns = columns ? columns : n <= 4 ? n : (n + 1) / 2;
     l.columns = l.columns > n ? n : l.columns;
     l.rows = (n + l.columns - 1) / l.columns;
+    l.panels = n;
     l.factor = flow_text_factor(l.cell_width);
     for (int i = 0; i < n; i++)
         if (panels[i].label)
@@ -76,14 +77,24 @@ flow_status flow_montage_plan(const flow_panel *panels, int n, int columns, cons
     return FLOW_OK;
 }
 
+/* The top-left corner of cell i (its label strip, then its picture): row
+ * after row, the last row, when it is shorter, centred. */
+static void cell_origin(const flow_montage_layout *l, int i, int *x, int *y)
+{
+    const int c = i % l->columns, r = i / l->columns;
+    const int in_row = r == l->rows - 1 ? l->panels - r * l->columns : l->columns;
+    const int indent = (l->columns - in_row) * (l->cell_width + l->gap) / 2;
+    *x = l->gap + indent + c * (l->cell_width + l->gap);
+    *y = l->gap + l->title_height + r * (l->label_height + l->cell_height + l->gap);
+}
+
 void flow_montage_origin(const flow_montage_layout *l, const flow_panel *panels, int i, int *x,
                          int *y)
 {
-    const int c = i % l->columns, r = i / l->columns;
     const flow_image *im = panels[i].image;
-    *x = l->gap + c * (l->cell_width + l->gap) + (l->cell_width - im->width) / 2;
-    *y = l->gap + l->title_height + r * (l->label_height + l->cell_height + l->gap) +
-         l->label_height + (l->cell_height - im->height) / 2;
+    cell_origin(l, i, x, y);
+    *x += (l->cell_width - im->width) / 2;
+    *y += l->label_height + (l->cell_height - im->height) / 2;
 }
 
 /* Copies a gray or RGB picture into the RGB image out at (x0, y0). */
@@ -134,9 +145,8 @@ flow_status flow_render_montage(const flow_panel *panels, int n, int columns, co
         flow_montage_origin(&l, panels, i, &x, &y);
         paste(out, panels[i].image, x, y);
         if (panels[i].label && *panels[i].label) {
-            const int c = i % l.columns, r = i / l.columns;
-            const int cx = l.gap + c * (l.cell_width + l.gap);
-            const int cy = l.gap + l.title_height + r * (l.label_height + l.cell_height + l.gap);
+            int cx, cy;
+            cell_origin(&l, i, &cx, &cy);
             s = centred_text(out, cx, cy + l.factor, l.cell_width, panels[i].label, l.factor);
         }
     }

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 int flow_vector_step(int width, int height)
 {
@@ -56,12 +57,14 @@ static void arrow(const flow_canvas *c, double grow, const arrow_shape *a, doubl
         flow_canvas_stroke(c, x0, y0, x0 + ux * limit, y0 + uy * limit);
         return;
     }
-    /* 35 % of the arrow, at most head_max, but at least three line widths
-     * (readable on a dense grid), and never longer than the arrow */
-    double head = fmax(fmin(0.35 * len, a->head_max), 3.0 * a->width);
+    /* 35 % of the arrow, at most head_max, but at least 2.5 line widths
+     * (readable on a dense grid, yet short arrows keep a shaft), and never
+     * longer than the arrow; at least 2.5 line widths wide, so that the
+     * head stands out of the shaft */
+    double head = fmax(fmin(0.35 * len, a->head_max), 2.5 * a->width);
     head = fmin(head, len);
     const double bx = x1 - head * ux, by = y1 - head * uy; /* the middle of the head's base */
-    const double half = 0.35 * head;                      /* half the head's width */
+    const double half = fmax(0.35 * head, 1.25 * a->width); /* half the head's width */
     if (len > head)
         flow_canvas_stroke(c, x0, y0, bx, by);
     const double tri[6] = {x1, y1, bx - half * uy, by + half * ux, bx + half * uy, by - half * ux};
@@ -164,4 +167,71 @@ flow_status flow_render_vectors(const flow_field *f, const flow_vector_style *st
     if (used)
         *used = s;
     return FLOW_OK;
+}
+
+double flow_round_length(double r)
+{
+    if (!(r > 0) || !isfinite(r))
+        return 0;
+    const double p = pow(10.0, floor(log10(r)));
+    /* log10 may land a hair below an exact power of ten */
+    const double m = r / p >= 10.0 ? 10.0 : r / p;
+    return (m >= 5.0 ? 5.0 : m >= 2.0 ? 2.0 : 1.0) * p;
+}
+
+/* One arrow from (ax, ay) to (bx, by) in the style s, on canvases over the
+ * rectangle (x0, y0, w, h) of img: its outline first when s has one. */
+static flow_status lay_arrow(flow_image *img, const flow_vector_style *s, const arrow_shape *a,
+                             int x0, int y0, int w, int h, double ax, double ay, double bx,
+                             double by)
+{
+    flow_canvas c;
+    if (s->outline) {
+        float rgb[3];
+        contrast_of(s->rgb, rgb);
+        FLOW_TRY(flow_canvas_open(&c, x0, y0, w, h, a->width + 2));
+        arrow(&c, 1.0, a, ax, ay, bx, by);
+        flow_canvas_lay(&c, img, rgb);
+        flow_canvas_close(&c);
+    }
+    FLOW_TRY(flow_canvas_open(&c, x0, y0, w, h, a->width));
+    arrow(&c, 0.0, a, ax, ay, bx, by);
+    flow_canvas_lay(&c, img, s->rgb);
+    flow_canvas_close(&c);
+    return FLOW_OK;
+}
+
+flow_status flow_render_vector_key(flow_image *img, const flow_vector_style *used, int zoom)
+{
+    if (!img || !img->data || img->channels != 3 || !used)
+        return flow_fail(FLOW_ERR_INVALID, "flow_render_vector_key: missing RGB picture or style");
+    if (used->step < 1 || !(used->scale > 0) || !isfinite(used->scale) || zoom < 1)
+        return flow_fail(FLOW_ERR_INVALID, "flow_render_vector_key: the style of a drawn plot "
+                         "(step and scale applied) and a zoom of at least 1 are needed");
+    /* the reference: the roundest motion whose arrow spans the reach */
+    const double motion = flow_round_length(FLOW_VECTOR_REACH * used->step / used->scale);
+    const double length = motion * used->scale * zoom; /* picture pixels */
+    char text[64];
+    snprintf(text, sizeof text, "%.6g px, one per %d px", motion, used->step);
+    const int factor = flow_text_factor(img->width);
+    int tw, th;
+    flow_text_size(text, factor, &tw, &th);
+    const double width = zoom * fmax(1.0, used->step / 16.0);
+    const int pad = 2 * factor;
+    const int arrow_w = (int)ceil(length) + 2 * (int)ceil(width);
+    const int plate_w = pad + arrow_w + pad + tw + pad, plate_h = th + 2 * pad;
+    const int x0 = pad, y0 = img->height - plate_h - pad;
+    if (x0 + plate_w > img->width - pad || y0 < img->height / 2)
+        return flow_fail(FLOW_ERR_SIZE, "a %dx%d picture cannot hold the key of its arrows "
+                         "(%dx%d)", img->width, img->height, plate_w, plate_h);
+    static const float black[3] = {0, 0, 0};
+    const size_t plane = (size_t)img->width * img->height;
+    for (int y = y0; y < y0 + plate_h; y++)
+        for (int x = x0; x < x0 + plate_w; x++)
+            for (int b = 0; b < 3; b++)
+                img->data[b * plane + (size_t)y * img->width + x] = 255.0f;
+    const arrow_shape a = {width, 0.3 * used->step * zoom};
+    const double ay = y0 + 0.5 * plate_h, ax = x0 + pad + ceil(width);
+    FLOW_TRY(lay_arrow(img, used, &a, x0, y0, plate_w, plate_h, ax, ay, ax + length, ay));
+    return flow_render_text(img, x0 + pad + arrow_w + pad, y0 + pad, text, factor, black);
 }

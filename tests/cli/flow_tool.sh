@@ -59,13 +59,13 @@ expect "version" 0 out "^flow-tool [0-9]+\.[0-9]+\.[0-9]+ \(libflow [0-9]+\.[0-9
 expect "no command" 1 err "^flow-tool: no command given" "$FT"
 expect "unknown command" 1 err "unknown command 'frobnicate'" "$FT" frobnicate
 expect "unknown command usage" 1 err "^usage: flow-tool" "$FT" frobnicate
-for c in convert error fb-check color legend vectors blend mix montage info frames formats; do
+for c in convert error fb-check color legend vectors blend mix montage info video frames formats; do
     expect "$c --help" 0 out "^usage: flow-tool $c" "$FT" $c --help
     expect "$c --help exit status" 0 out "Exit status: 0 ok, 1 usage" "$FT" $c -h
     expect "$c unknown option" 1 err "^flow-tool: $c: unknown option '--bogus'" "$FT" $c --bogus
     [ "$c" = formats ] || expect "$c missing argument" 1 err "$c: missing argument" "$FT" $c
 done
-for c in error fb-check color vectors blend mix; do
+for c in error fb-check color vectors blend mix video; do
     expect "$c --help defaults" 0 out "\[default: " "$FT" $c --help
 done
 expect "too many arguments" 1 err "too many arguments \(3 given, 2 expected\)" \
@@ -306,7 +306,7 @@ fi
 # Whatever prints on stdout: a failed write is an error (exit 2), not a success.
 expect_full_stdout "--help to a full stdout" "$FT" --help
 expect_full_stdout "--version to a full stdout" "$FT" --version
-for c in convert error fb-check color legend vectors blend mix montage info frames; do
+for c in convert error fb-check color legend vectors blend mix montage info video frames; do
     expect_full_stdout "$c --help to a full stdout" "$FT" $c --help
 done
 expect_full_stdout "error to a full stdout" "$FT" error "$T/est.flo" "$T/gt.flo"
@@ -388,6 +388,21 @@ expect "blend size mismatch" 2 err "frame .*frame3.pgm is 3x3 but the flow .*sma
 expect "blend bad alpha" 1 err "blend: --alpha: 2 is out of range \(expected 0 to 1\)" \
     "$FT" blend --alpha 2 "$T/frame.pgm" "$T/small2.flo" "$T/bl2.ppm"
 expect "blend missing frame" 2 err "noframe.png" "$FT" blend "$T/noframe.png" "$T/small2.flo" "$T/bl2.ppm"
+
+# ---- video: colour codings as frames ------------------------------------------------
+# est.flo's largest length is 5 (3, 4), gt.flo's sqrt 2: one scale, 5
+expect "video" 0 out "^scale: 5 px" "$FT" video -v --fps 25 "$T/est.flo" "$T/gt.flo" "$T/v.y4m"
+Y4M_HEAD='YUV4MPEG2 W2 H2 F25:1 Ip A1:1 C444 XCOLORRANGE=FULL'
+check "video: the y4m header" '[ "$(head -n 1 "$T/v.y4m")" = "$Y4M_HEAD" ]'
+check "video: two frames of 2x2 in 4:4:4" \
+    '[ "$(wc -c <"$T/v.y4m")" -eq $((${#Y4M_HEAD} + 1 + 2 * (6 + 3 * 4))) ]'
+expect "video of flows of two sizes" 2 err "small.flo is 2x1 but .*est.flo is 2x2" \
+    "$FT" video "$T/est.flo" "$T/small.flo" "$T/v2.y4m"
+check "failed video left no output" '[ ! -e "$T/v2.y4m" ]'
+expect "video bad fps" 1 err "video: --fps: 0 is out of range" "$FT" video --fps 0 "$T/est.flo" "$T/v2.y4m"
+expect "color --exact with --legend" 1 err "give one of --exact and --legend" \
+    "$FT" color --exact --legend "$T/est.flo" "$T/x.ppm"
+expect "color --exact" 0 out "^scale: 5 px" "$FT" color -v --exact "$T/est.flo" "$T/ce.ppm"
 
 # ---- vectors and mix -------------------------------------------------------------
 # est.flo is 2x2: the automatic step is 8 (the least), the grid's one point

@@ -179,3 +179,67 @@ def test_live_mode_plays_the_sequence(studio, browser):
     b.find("#play").click()
     assert b.find("#play").text == "Play"
     assert s.alive()
+
+
+def test_address_shares_the_state(studio, browser):
+    """The address carries the sequence, the pair, the sets and the display
+    options; opening it again (a fresh page) restores them all."""
+    s, _ = studio
+    b = browser
+    b.open(s.url)
+    settled(b, "the first flow", lambda p: p["color"] and p["aee"])
+    choose(b, "#set-0 select.method", "hs")
+    settled(b, "hs's flow", lambda p: p["cards"] == ["Set A: hs"])
+    type_into(b, '#set-0 .param[data-name="alpha"] input.number', "321")
+    type_into(b, "#error-max", "3.5")
+    choose(b, "#arrow-scale", "2")
+    before = settled(b, "the flow with alpha 321", lambda p: "#" in b.script("return location.href")
+                     and "321" in b.script("return decodeURIComponent(location.hash)"))
+    address = b.script("return location.href")
+    state = b.script("return decodeURIComponent(location.hash)")
+    assert '"method":"hs"' in state and '"alpha":"321"' in state and "error=3.5" in state
+    assert "arrows=2" in state and "token" not in state  # the token never goes in the address
+
+    b.open(s.url)  # a fresh page without the address opens on the defaults
+    settled(b, "the default flow", lambda p: p["cards"] == [f"Set A: {fp.default_method}"])
+    b.open("about:blank")
+    b.open(address)
+    again = settled(b, "the shared flow", lambda p: p["cards"] == ["Set A: hs"] and p["aee"])
+    assert b.script("return document.querySelector('#set-0 .param[data-name=\"alpha\"] input.number').value") == "321"
+    assert b.script("return document.querySelector('#error-max').value") == "3.5"
+    assert b.script("return document.querySelector('#arrow-scale').value") == "2"
+    assert again["aee"] == before["aee"] and again["banner"] == ""
+
+    # a sequence this studio does not have: said, and the page still computes
+    b.open("about:blank")
+    b.open(address.replace("seq=", "seq=nowhere"))
+    settled(b, "another sequence's flow", lambda p: p["aee"])
+    note = b.script("const n = document.querySelector('#state-note'); return n.hidden ? '' : n.textContent")
+    assert "seq=nowhere" not in note and "is not in this studio's catalog" in note
+
+
+def test_pictures_legend_and_full_size(studio, browser):
+    """Pictures grow with the window (two of 420 px or more in a row at
+    1500 px), the error key reads "0 [ramp] 2 px or more [swatch] not
+    scored", and a click shows a picture at full size until Escape."""
+    s, _ = studio
+    b = browser
+    b.open(s.url)
+    settled(b, "the first flow", lambda p: p["color"] and p["aee"])
+    widths = b.script("return [...document.querySelectorAll('#results .picture')]"
+                      ".map((p) => p.getBoundingClientRect().width)")
+    assert len(widths) == 3 and min(widths) >= 420
+    key = b.script("return [...document.querySelectorAll('.error-key > span')].map((e) => e.textContent)")
+    assert key == ["0", "", "2 px or more", "", "not scored"]
+    assert b.script("return document.querySelector('#sequence-about').textContent").endswith(
+        "3 frames, 2 pairs with ground truth")
+    # the pair list names the second frame by what differs from the first
+    assert b.script("return document.querySelector('#pair').options[1].textContent") == \
+        "1: frame_001 \u2192 002 \u2713 GT"
+    assert b.script("return document.querySelector('#pair').options[1].title") == \
+        "frame_001 \u2192 frame_002, with ground truth"
+    b.find("#results img.color").click()
+    assert b.script("return document.querySelector('#full-view img.full').naturalWidth") > 0
+    b.script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")
+    assert b.script("return document.querySelector('#full-view')") is None
+    shot(b, "studio-1500.png")

@@ -732,3 +732,26 @@ def test_png_writer_reads_back(tmp_path):
     assert picture[0, 0].tolist() == list(pictures.ERROR_RAMP[-1][1:])
     assert picture[0, 1].tolist() == list(pictures.ERROR_RAMP[0][1:])
     assert picture[1, 1].tolist() == list(pictures.NOT_SCORED)
+
+
+def test_error_ramp_is_flow_tools(studio):
+    """The page's error map and key use the library's ramp (flow_error_color:
+    channel c is 255 clamp(3 t - c, 0, 1), rounded), and its colour for
+    the pixels not scored (FLOW_UNSCORED_RGB)."""
+    status, info = studio.get("/api/info")
+    assert status == 200
+    assert [list(stop) for stop in info["error_ramp"]] == [
+        [0, 0, 0, 0], [1 / 3, 255, 0, 0], [2 / 3, 255, 255, 0], [1, 255, 255, 255]]
+    assert list(info["not_scored"]) == [64, 96, 160]
+    # t = 0, 0.125, 0.5, 0.875, 1, 7: exact in binary, so the values are
+    # those worked out by hand (95.625, 127.5, 159.375 rounded)
+    ee = np.array([[0, 0.25, 1, 1.75, 2, 14, np.nan]], np.float32)
+    assert pictures.error_map(ee, 2.0)[0].tolist() == [
+        [0, 0, 0], [96, 0, 0], [255, 128, 0], [255, 255, 159], [255, 255, 255],
+        [255, 255, 255], [64, 96, 160]]
+
+
+def test_arrows_are_the_librarys_grid():
+    """One arrow every smaller side / 18 px, 8 at least: 22 for 584 x 388."""
+    assert pictures.arrow_step(584, 388) == 22 and pictures.arrow_step(1920, 1080) == 60
+    assert pictures.arrow_step(96, 72) == 8

@@ -10,6 +10,7 @@
 #include "harness.h"
 #include "flow/render.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -311,8 +312,9 @@ static void test_vector_step(void)
 /* One arrow on a white 32x32 picture, step 16 (lines max(1, 16 / 16) = 1
  * px wide): the grid points are ((31 % 16) / 2 = 7, 23) each way; the
  * field is (12, 0) at (7, 7), unknown elsewhere, scale 1.  The shaft runs
- * along row 7 from x = 7; the head is max(min(0.35 * 12, 0.3 * 16), 3) =
- * 4.2 long, base at x = 14.8, half-width 0.35 * 4.2 = 1.47, tip at 19.  So
+ * along row 7 from x = 7; the head is max(min(0.35 * 12, 0.3 * 16), 2.5) =
+ * 4.2 long, base at x = 14.8, half-width max(0.35 * 4.2, 1.25) = 1.47, tip
+ * at 19.  So
  * (16, 6) and (16, 8), a pixel from the shaft's centre line where a bare
  * line leaves white, are dark: the head; beside the middle of the shaft
  * (11, 6) and (11, 8) stay white, as does everything before the tail and
@@ -534,6 +536,73 @@ static void test_polyline(void)
     flow_image_free(&img);
 }
 
+/* The roundest lengths: 1, 2 or 5 times a power of ten, not above r. */
+static void test_round_length(void)
+{
+    CHECK(flow_round_length(3.3) == 2 && flow_round_length(0.07) == 0.05);
+    CHECK(flow_round_length(10) == 10 && flow_round_length(99.99) == 50);
+    CHECK(flow_round_length(1) == 1 && flow_round_length(5.5) == 5);
+    CHECK(flow_round_length(0) == 0 && flow_round_length(-1) == 0);
+}
+
+/* The key of a plot of a uniform (3, 0) on a white 200x200 picture: step
+ * round(200 / 18) = 11, scale 0.9 * 11 / 3 = 3.3, so the reference is the
+ * roundest motion under 3: 2 px, an arrow 6.6 px long.  Factor 1, pad 2:
+ * the plate is 13 px tall at the bottom-left, 2 px in; its middle row has
+ * the arrow's dark run from x = 2 + 2 + 1 for about 6.6 px, then white,
+ * then the text "2 px, one per 11 px" (19 characters, 113 px) from
+ * x = 2 + 2 + 9 + 2 = 15.  A 24x24 picture has no room and is untouched. */
+static void test_vector_key(void)
+{
+    flow_field f;
+    CHECK_OK(flow_field_alloc(&f, 200, 200));
+    for (int i = 0; i < 200 * 200; i++)
+        f.u[i] = 3, f.v[i] = 0;
+    flow_image img;
+    CHECK_OK(flow_image_alloc(&img, 200, 200, 3));
+    fill_gray(&img, 255);
+    flow_vector_style used;
+    const flow_vector_style s = flow_vector_defaults(FLOW_BACKDROP_WHITE);
+    CHECK_OK(flow_render_vectors(&f, &s, &img, &used));
+    CHECK(used.step == 11 && fabs(used.scale - 3.3) < 1e-12);
+    CHECK_OK(flow_render_vector_key(&img, &used, 1));
+    const int y0 = 200 - 13 - 2, mid = y0 + 6;
+    int run = 0, first = -1;
+    for (int x = 2; x < 15; x++)
+        if (dark(&img, x, mid)) {
+            run++;
+            first = first < 0 ? x : first;
+        }
+    CHECK(first == 5 && run >= 6 && run <= 8);
+    int plate_white = 1;
+    for (int x = 2; x < 15 + 113 + 2; x++)
+        plate_white &= px(&img, x, y0, 0) == 255 && px(&img, x, y0 + 12, 0) == 255;
+    CHECK(plate_white);
+    int text = 0;
+    for (int y = y0 + 2; y < y0 + 11; y++)
+        for (int x = 15; x < 15 + 113; x++)
+            text += dark(&img, x, y);
+    CHECK(text > 100);
+    /* under the plate's right end, the plot's own arrows again */
+    flow_image small;
+    flow_field g;
+    CHECK_OK(flow_field_alloc(&g, 24, 24));
+    for (int i = 0; i < 24 * 24; i++)
+        g.u[i] = 3, g.v[i] = 0;
+    CHECK_OK(flow_image_alloc(&small, 24, 24, 3));
+    fill_gray(&small, 255);
+    CHECK_OK(flow_render_vectors(&g, &s, &small, &used));
+    flow_image copy;
+    CHECK_OK(flow_image_alloc(&copy, 24, 24, 3));
+    memcpy(copy.data, small.data, 3 * 24 * 24 * sizeof *copy.data);
+    CHECK(flow_render_vector_key(&small, &used, 1) == FLOW_ERR_SIZE);
+    CHECK(memcmp(copy.data, small.data, 3 * 24 * 24 * sizeof *copy.data) == 0);
+    flow_vector_style unset = flow_vector_defaults(FLOW_BACKDROP_WHITE);
+    CHECK(flow_render_vector_key(&img, &unset, 1) == FLOW_ERR_INVALID);
+    flow_image_free(&copy), flow_image_free(&small), flow_image_free(&img);
+    flow_field_free(&g), flow_field_free(&f);
+}
+
 int main(void)
 {
     RUN(test_wheel);
@@ -547,6 +616,8 @@ int main(void)
     RUN(test_blend_and_zoom);
     RUN(test_vector_step);
     RUN(test_vector_heads);
+    RUN(test_round_length);
+    RUN(test_vector_key);
     RUN(test_vector_grid);
     RUN(test_vector_outline);
     RUN(test_vector_errors_and_zoom);

@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "flow/render.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -337,8 +338,9 @@ static void test_error_caption(void)
  * flow_text_factor(100) = 1: gap 4, labels 11 high; the title at factor 2,
  * 22 high.  Width 4 + 2 (100 + 4) = 212; height 4 + 22 + 2 (11 + 60 + 4)
  * = 176.  Panel 0 at (4, 4 + 22 + 11 + (60 - 50) / 2) = (4, 42); panel 1
- * at (4 + 104 + 10, 37) = (118, 37); panel 2 at (4 + 35, 37 + 75 + 15) =
- * (39, 127). */
+ * at (4 + 104 + 10, 37) = (118, 37); panel 2, alone in the last row and
+ * so centred, half a cell and gap (52) in: at (4 + 52 + 35, 37 + 75 + 15)
+ * = (91, 127). */
 static void test_montage(void)
 {
     flow_image a, b, c;
@@ -363,7 +365,7 @@ static void test_montage(void)
     flow_montage_origin(&l, panels, 1, &x, &y);
     CHECK(x == 118 && y == 37);
     flow_montage_origin(&l, panels, 2, &x, &y);
-    CHECK(x == 39 && y == 127);
+    CHECK(x == 91 && y == 127);
 
     flow_image out;
     flow_montage_layout got;
@@ -372,8 +374,8 @@ static void test_montage(void)
     CHECK(pixel_is(&out, 4, 42, 255, 0, 0) && pixel_is(&out, 103, 91, 255, 0, 0));
     CHECK(pixel_is(&out, 3, 42, 255, 255, 255) && pixel_is(&out, 4, 41, 255, 255, 255));
     CHECK(pixel_is(&out, 118, 37, 100, 100, 100) && pixel_is(&out, 197, 96, 100, 100, 100));
-    CHECK(pixel_is(&out, 39, 127, 0, 0, 255) && pixel_is(&out, 68, 156, 0, 0, 255));
-    CHECK(pixel_is(&out, 69, 127, 255, 255, 255));
+    CHECK(pixel_is(&out, 91, 127, 0, 0, 255) && pixel_is(&out, 120, 156, 0, 0, 255));
+    CHECK(pixel_is(&out, 121, 127, 255, 255, 255) && pixel_is(&out, 39, 127, 255, 255, 255));
     /* "a" centred over cell 0: x = 4 + (100 - 5) / 2 = 51, y = 26 + 1;
      * its row 2 is .###.; "T" at factor 2 centred on 204 px from x = 4:
      * 4 + (204 - 10) / 2 = 101, y = 4 + 2, its row 0 all on */
@@ -427,6 +429,122 @@ static void test_montage(void)
     flow_image_free(&a), flow_image_free(&b), flow_image_free(&c);
 }
 
+/* Montages of 1..8 panels in the default columns and in 1..n columns have
+ * no hole: every row but the last is full, each row's cells are side by
+ * side one gap apart, and each row is centred (its margins left and right
+ * differ by at most a pixel, from the halving); cells stay inside. */
+static void test_montage_rows(void)
+{
+    flow_image a;
+    CHECK_OK(flow_image_alloc(&a, 40, 30, 1));
+    fill(&a, 0);
+    flow_panel panels[8];
+    for (int i = 0; i < 8; i++)
+        panels[i].image = &a, panels[i].label = "p";
+    int holes = 0, cases = 0;
+    for (int n = 1; n <= 8; n++)
+        for (int columns = 0; columns <= n; columns++) {
+            flow_montage_layout l;
+            CHECK_OK(flow_montage_plan(panels, n, columns, NULL, &l));
+            cases++;
+            for (int r = 0; r < l.rows; r++) {
+                const int first = r * l.columns;
+                const int last = first + l.columns - 1 < n - 1 ? first + l.columns - 1 : n - 1;
+                int x0, y0, x1, y1;
+                flow_montage_origin(&l, panels, first, &x0, &y0);
+                flow_montage_origin(&l, panels, last, &x1, &y1);
+                const int left = x0 - l.gap, right = l.width - (x1 + a.width) - l.gap;
+                int ok = y0 == y1 && abs(left - right) <= 1 && left >= 0;
+                ok &= r == l.rows - 1 || last - first + 1 == l.columns;
+                for (int i = first + 1; i <= last; i++) {
+                    int xa, ya, xb, yb;
+                    flow_montage_origin(&l, panels, i - 1, &xa, &ya);
+                    flow_montage_origin(&l, panels, i, &xb, &yb);
+                    ok &= xb - xa == l.cell_width + l.gap && yb == ya;
+                }
+                ok &= y1 + a.height <= l.height;
+                if (!ok) {
+                    fprintf(stderr, "    %d panels in %d columns: row %d is not full and "
+                            "centred (margins %d and %d)\n", n, columns, r, left, right);
+                    holes++;
+                }
+            }
+        }
+    CHECK(holes == 0 && cases == 44);
+    /* the default for 5 panels: 3 over 2; 7: 4 over 3 */
+    flow_montage_layout l;
+    CHECK_OK(flow_montage_plan(panels, 5, 0, NULL, &l));
+    CHECK(l.columns == 3 && l.rows == 2 && l.panels == 5);
+    CHECK_OK(flow_montage_plan(panels, 7, 0, NULL, &l));
+    CHECK(l.columns == 4 && l.rows == 2);
+    flow_image_free(&a);
+}
+
+/* The error map's colour bar, top right of a 640x480 map (factor 2, pad
+ * 4): "0" (10 px wide), a bar 160 px wide on the ramp, "4.62 px"; the plate is white;
+ * the bar's ends are the ramp's (black, white) and its middle red-yellow;
+ * a map too small for it is left as it was. */
+static void test_error_bar(void)
+{
+    flow_image map;
+    CHECK_OK(flow_image_alloc(&map, 640, 480, 3));
+    fill(&map, 50);
+    CHECK_OK(flow_render_error_bar(&map, 4.62));
+    int tw, th;
+    flow_text_size("4.62 px", 2, &tw, &th);
+    const int plate_w = 4 + 10 + 4 + 160 + 4 + tw + 4;
+    const int x0 = 640 - plate_w - 4, y0 = 4, bx = x0 + 4 + 10 + 4, by = y0 + 4 + 8;
+    CHECK(pixel_is(&map, x0, y0, 255, 255, 255) && pixel_is(&map, x0 + plate_w - 1, y0, 255, 255, 255));
+    CHECK(pixel_is(&map, x0 - 1, y0, 50, 50, 50) && pixel_is(&map, 639, 479, 50, 50, 50));
+    float lo[3], mid[3], hi[3];
+    flow_error_color(0.5 / 160, lo);
+    flow_error_color(80.5 / 160, mid);
+    flow_error_color(159.5 / 160, hi);
+    CHECK(pixel_is(&map, bx, by, lo[0], lo[1], lo[2]));
+    CHECK(pixel_is(&map, bx + 80, by, mid[0], mid[1], mid[2]));
+    CHECK(pixel_is(&map, bx + 159, by, hi[0], hi[1], hi[2]));
+    CHECK(lo[0] < 10 && hi[2] > 245 && mid[0] == 255 && mid[2] == 0);
+    /* "0" at (x0 + 4, y0 + 4): row 0 of its glyph is .###. at factor 2 */
+    CHECK(pixel_is(&map, x0 + 4 + 2, y0 + 4, 0, 0, 0) && pixel_is(&map, x0 + 4, y0 + 4, 255, 255, 255));
+    flow_image small;
+    CHECK_OK(flow_image_alloc(&small, 40, 40, 3));
+    fill(&small, 50);
+    CHECK(flow_render_error_bar(&small, 1.0) == FLOW_ERR_SIZE);
+    int untouched = 1;
+    for (int i = 0; i < 3 * 40 * 40; i++)
+        untouched &= small.data[i] == 50;
+    CHECK(untouched);
+    CHECK(flow_render_error_bar(&map, 0) == FLOW_ERR_INVALID);
+    flow_image_free(&small);
+    flow_image_free(&map);
+}
+
+/* The colour wheel in the corner: a 400x300 picture gets the legend of
+ * size 75 at (400 - 75 - 5, 5), pixel for pixel; the rest is untouched; a
+ * picture under 128 px on its smaller side gets none. */
+static void test_wheel_inset(void)
+{
+    flow_image pic, wheel;
+    CHECK_OK(flow_image_alloc(&pic, 400, 300, 3));
+    fill(&pic, 50);
+    CHECK_OK(flow_render_wheel_inset(&pic));
+    CHECK_OK(flow_render_legend(75, &wheel));
+    int same = 1;
+    for (int y = 0; y < 75; y++)
+        for (int x = 0; x < 75; x++)
+            for (int b = 0; b < 3; b++)
+                same &= px(&pic, 320 + x, 5 + y, b) == px(&wheel, x, y, b);
+    CHECK(same);
+    CHECK(pixel_is(&pic, 319, 5, 50, 50, 50) && pixel_is(&pic, 395, 5, 50, 50, 50));
+    CHECK(pixel_is(&pic, 320, 4, 50, 50, 50) && pixel_is(&pic, 320, 80, 50, 50, 50));
+    flow_image small;
+    CHECK_OK(flow_image_alloc(&small, 200, 127, 3));
+    CHECK(flow_render_wheel_inset(&small) == FLOW_ERR_SIZE);
+    flow_image_free(&small);
+    flow_image_free(&wheel);
+    flow_image_free(&pic);
+}
+
 int main(void)
 {
     RUN(test_font);
@@ -438,5 +556,8 @@ int main(void)
     RUN(test_kitti_error_picture);
     RUN(test_error_caption);
     RUN(test_montage);
+    RUN(test_montage_rows);
+    RUN(test_error_bar);
+    RUN(test_wheel_inset);
     return harness_report();
 }

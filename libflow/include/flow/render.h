@@ -14,8 +14,9 @@
  * R is the largest known radius of the field, or a fixed value so that the
  * frames of a video share one scale.  Unknown vectors are black.  Rightward
  * motion is red, downward yellow-orange, leftward cyan-blue, upward
- * blue-violet.  Channel values are rounded to integers 0..255 (Middlebury's
- * code truncates; the two differ by at most one level).
+ * blue-violet.  Channel values are rounded to integers 0..255; Middlebury's
+ * color_flow truncates them (the two differ by at most one level), which
+ * FLOW_CODING_MIDDLEBURY reproduces exactly.
  *
  * Images are flow_image (image.h): planar float RGB on the 0..255 scale.
  * Functions that produce an image allocate it (flow_image_free releases
@@ -46,6 +47,17 @@ void flow_colorwheel(int k, int rgb[3]);
  * division: flow_render_color tests it and paints it black.) */
 void flow_color_of(double fu, double fv, float rgb[3]);
 
+/* The colour of flow_color_of as Middlebury's color_flow computes it: in
+ * single precision, each channel 255 col truncated instead of rounded. */
+void flow_color_of_middlebury(double fu, double fv, float rgb[3]);
+
+/* How channel values are made integers. */
+typedef enum flow_coding {
+    FLOW_CODING_ROUNDED = 0,   /* rounded (flow_color_of): the nearest level */
+    FLOW_CODING_MIDDLEBURY = 1 /* Middlebury's color_flow, bit for bit
+                                  (flow_color_of_middlebury): truncated */
+} flow_coding;
+
 /* The largest radius |(u, v)| over the known vectors (0 when none is). */
 double flow_max_radius(const flow_field *f);
 
@@ -56,6 +68,14 @@ double flow_max_radius(const flow_field *f);
  * FLOW_ERR_INVALID for a missing field or a NaN/infinite max_radius. */
 flow_status flow_render_color(const flow_field *f, double max_radius, flow_image *rgb,
                               double *used);
+
+/* flow_render_color with the given coding: FLOW_CODING_MIDDLEBURY gives
+ * the picture of Middlebury's `color_flow IN OUT R` (R = max_radius, or
+ * its automatic scale when max_radius <= 0) to the last level, the scale
+ * held in single precision as there.  FLOW_ERR_INVALID also for an
+ * unknown coding. */
+flow_status flow_render_color_coded(const flow_field *f, double max_radius, flow_coding coding,
+                                    flow_image *rgb, double *used);
 
 /* The colour coding with the key around it: a frame `border` pixels wide
  * (border <= 0: 8 % of the smaller side, at least 6 and at most 64) in
@@ -90,6 +110,12 @@ flow_status flow_render_scale_label(flow_image *framed, int border, double max_r
  * of length up to R, with its outline and the two axes in grey.
  * size 32..4096. */
 flow_status flow_render_legend(int size, flow_image *rgb);
+
+/* The colour wheel (flow_render_legend) drawn into the top-right corner of
+ * an RGB picture, a quarter of its smaller side wide (at most 160 px), so
+ * that a figure carries its key.  FLOW_ERR_INVALID for a missing or
+ * non-RGB picture, FLOW_ERR_SIZE when that quarter is under 32 px. */
+flow_status flow_render_wheel_inset(flow_image *rgb);
 
 /* out = (1 - alpha) frame + alpha color, channel by channel; a gray frame
  * is used for all three channels.  Sizes must match (FLOW_ERR_SIZE naming
@@ -142,8 +168,8 @@ flow_vector_style flow_vector_defaults(flow_backdrop backdrop);
  * bottom), from the pixel to pixel + scale * (u, v), each a shaft and a
  * filled head.  Lines are zoom * max(1, step / 16) pixels wide, so that a
  * plot looks alike at every size and enlargement; a head is 35 % of its
- * arrow long, at most 0.3 step but at least three line widths, and 0.7
- * times as wide as long; an arrow shorter than its head is the head alone,
+ * arrow long, at most 0.3 step but at least 2.5 line widths, and 0.7
+ * times as wide as long but at least 2.5 line widths wide; an arrow shorter than its head is the head alone,
  * one shorter than half a pixel a dot.  Unknown vectors get no arrow.  *used
  * (may be NULL) receives the style with the step and scale applied.
  * FLOW_ERR_INVALID for a missing argument, a negative step, a negative,
@@ -151,6 +177,21 @@ flow_vector_style flow_vector_defaults(flow_backdrop backdrop);
  * RGB enlargement of the field. */
 flow_status flow_render_vectors(const flow_field *f, const flow_vector_style *style,
                                 flow_image *img, flow_vector_style *used);
+
+/* The roundest length not above r: 1, 2 or 5 times a power of ten (0 for
+ * an r that is not positive and finite). */
+double flow_round_length(double r);
+
+/* The key of a vector plot drawn by flow_render_vectors into img at
+ * enlargement `zoom`, with the style it applied (*used): in the bottom-left
+ * corner, on a white plate, a reference arrow of the roundest motion M
+ * (flow_round_length) whose arrow is at most FLOW_VECTOR_REACH steps long,
+ * drawn as the plot's arrows are, and the note "M px, one per STEP px"
+ * in the text factor of the picture's width.  FLOW_ERR_INVALID for a
+ * missing or non-RGB picture or a style whose step and scale are not set;
+ * FLOW_ERR_SIZE, drawing nothing, when the plate is wider than the
+ * picture or taller than half of it. */
+flow_status flow_render_vector_key(flow_image *img, const flow_vector_style *used, int zoom);
 
 /* An anti-aliased polyline through the n points xy = (x0, y0, x1, y1, ...)
  * (pixels, (0, 0) the centre of the top-left pixel), `width` pixels wide,
@@ -185,6 +226,14 @@ void flow_error_color(double t, float rgb[3]);
 flow_status flow_render_error_map(const flow_field *est, const flow_field *gt,
                                   const unsigned char *mask, double max_error, flow_image *rgb,
                                   double *used);
+
+/* The colour bar of an error map drawn into its top-right corner on a
+ * white plate: "0", the ramp of flow_error_color over a quarter of the
+ * map's width, and the scale ("4.62 px", as flow_scale_text writes it), in
+ * the text factor of the map's width.  FLOW_ERR_INVALID for a missing or
+ * non-RGB map or a scale that is not positive and finite; FLOW_ERR_SIZE,
+ * drawing nothing, when the plate does not fit the map's top half. */
+flow_status flow_render_error_bar(flow_image *map, double scale);
 
 /* KITTI's error picture (the devkit's flowErrorImage with log colours):
  * each pixel's normalised error n = min(EE / 3, 20 EE / |gt|), the smaller
@@ -254,9 +303,11 @@ typedef struct flow_panel {
     const char *label;
 } flow_panel;
 
-/* Where a montage puts things.  Panels fill `columns` columns row by row;
- * every cell is as large as the largest panel, with the panel centred in
- * it and its label centred on the strip above it; the title, when there
+/* Where a montage puts things.  Panels fill `columns` columns row by row,
+ * and a last row of fewer panels is centred (5 panels in 3 columns: 3, and
+ * 2 centred under them), so that no row ends in an empty cell; every cell
+ * is as large as the largest panel, with the panel centred in it and its
+ * label centred on the strip above it; the title, when there
  * is one, is centred on a strip above all.  Gaps of `gap` pixels separate
  * the cells and surround the whole:
  *   width  = gap + columns (cell_width + gap)
@@ -270,6 +321,7 @@ typedef struct flow_montage_layout {
     int title_height;            /* 11 title_factor with a title, else 0 */
     int gap;                     /* 4 factor */
     int width, height;
+    int panels;                  /* how many panels */
 } flow_montage_layout;
 
 /* The layout of n panels (1..64) in `columns` columns (0: one row of up to
