@@ -384,7 +384,7 @@ ifeq ($(PYMODULE),1)
 	install -d $(DESTDIR)$(STUDIO_SHARE)/flowstudio $(DESTDIR)$(STUDIO_SHARE)/static
 	install -m 644 $(STUDIO_PY) $(DESTDIR)$(STUDIO_SHARE)/flowstudio/
 	install -m 644 $(STUDIO_STATIC) $(DESTDIR)$(STUDIO_SHARE)/static/
-	install -m 644 scripts/seq-scan.sh $(DESTDIR)$(STUDIO_SHARE)/
+	install -m 644 scripts/seq-scan.sh scripts/flow-exts.sh $(DESTDIR)$(STUDIO_SHARE)/
 	$(call studio_launcher,$(STUDIO_SHARE),$(PYTHON_SITE)) >$(DESTDIR)$(PREFIX)/bin/flow-studio
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/flow-studio
 endif

@@ -1,7 +1,7 @@
 /* compute.h -- what the parts of flow-compute share: the options as parsed
  * from the command line (main.c), the output names and files (output.c,
  * written by a thread: writer.c), the workflow images (workflow.c) and the
- * computing loop (run.c).  The frame sources and the hierarchical timer are
+ * computing loop (run.c, with its modes and the steps of a pair: run.h).  The frame sources and the hierarchical timer are
  * shared with the other tools (tools-common/source.h, timer.h).
  *
  * Conventions: functions that can fail print their own message on stderr

@@ -40,16 +40,19 @@ void param_cli_init(param_cli *pc, const struct option *tool, int ntool)
     const char *m;
     for (int i = 0; (m = flow_method_at(i)); i++) {
         const flow_param_info *in;
-        for (int k = 0; (in = flow_method_param(m, k)); k++) {
-            int seen = 0;
-            for (int j = 0; j < pc->n && !seen; j++)
-                seen = strcmp(pc->name[j], in->name) == 0;
-            if (seen || pc->n == PARAM_NAMES_MAX || taken(in->name, tool, ntool))
-                continue;
-            pc->name[pc->n] = in->name;
-            option_of(in->name, pc->option[pc->n], sizeof pc->option[pc->n]);
-            pc->n++;
-        }
+        /* each name once, and each former name (alias), still an option */
+        for (int k = 0; (in = flow_method_param(m, k)); k++)
+            for (int a = 0; a < 2; a++) {
+                const char *name = a ? in->alias : in->name;
+                int seen = !name;
+                for (int j = 0; j < pc->n && !seen; j++)
+                    seen = strcmp(pc->name[j], name) == 0;
+                if (seen || pc->n == PARAM_NAMES_MAX || taken(name, tool, ntool))
+                    continue;
+                pc->name[pc->n] = name;
+                option_of(name, pc->option[pc->n], sizeof pc->option[pc->n]);
+                pc->n++;
+            }
     }
 }
 
@@ -235,6 +238,13 @@ int param_cli_merge(const param_cli *pc, const char *file, int rgb, flow_params 
         else if (flow_params_set(p, pc->name[i], pc->value[i]) != FLOW_OK)
             rc = cli_usage_error(COMPUTE_USAGE, "flow-compute", "--%s: %s", pc->option[i],
                                  flow_last_error());
+        /* one parameter under its name and its former name */
+        for (int j = 0; j < i && rc == CLI_EXIT_OK; j++)
+            if (pc->value[j] && flow_method_param_find(method, pc->name[j])
+                                    == flow_method_param_find(method, pc->name[i]))
+                rc = cli_usage_error(COMPUTE_USAGE, "flow-compute",
+                                     "--%s and --%s set one parameter (%s)", pc->option[j],
+                                     pc->option[i], flow_method_param_find(method, pc->name[i])->name);
     }
     if (rc == CLI_EXIT_OK && rgb && flow_params_set(p, "color", "1") != FLOW_OK)
         rc = cli_usage_error(COMPUTE_USAGE, "flow-compute", "--rgb: %s", flow_last_error());

@@ -1,103 +1,15 @@
 /* run.c -- flow-compute's computing loop: open the device and the frame
  * source, create ONE flow context for the frame size (every buffer is
- * allocated there, seed 001 section 5.1.5), then compute the flow of each
- * consecutive pair and hand it to the writers.  Frames are decoded ahead by
- * a pool of threads and outputs written behind by another
- * (tools-common/source.c, writer.c).
- *
- * Two loops.  The streaming loop (the usual case) keeps the device busy:
- * frames reach the context as 8-bit samples where the files have them,
- * from page-locked buffers, and each frame is submitted before the flow of
- * the one before is collected, so that the upload of a frame and the
- * download of a flow overlap the computation (flow_context_submit).  The
- * stepwise loop computes one pair at a time, for what looks inside a
- * computation or repeats it: --timing, --timing-file, --workflow, --trace,
- * --repeat and --fb-check (each pair computed both ways and the forward
- * flow checked against the backward one before it is written).  The
- * observer hooks feed the timer, the workflow images and the trace.  On a
- * terminal a progress line shows the live rate; a summary at the end says
- * where the time per flow went. */
+ * allocated there, seed 001 section 5.1.5), then hand each consecutive
+ * pair to the run's mode (run.h: step, stream or spread), which computes
+ * it and hands the flow to the writers.  Frames are decoded ahead by a
+ * pool of threads and outputs written behind by another
+ * (tools-common/source.c, writer.c).  On a terminal a progress line shows
+ * the live rate; a summary at the end says where the time per flow went. */
 #include "run.h"
 
 #include <string.h>
 #include <unistd.h>
-
-/* What the observer hooks reach. */
-typedef struct run_state {
-    ftimer *timer;
-    workflow *wf;
-} run_state;
-
-static void on_stage_begin(void *user, const char *name)
-{
-    run_state *r = user;
-    if (r->timer)
-        ftimer_stage_begin(r->timer, name);
-}
-
-static void on_stage_end(void *user, const char *name)
-{
-    run_state *r = user;
-    if (r->timer)
-        ftimer_stage_end(r->timer, name);
-}
-
-static void on_trace(void *user, const char *line)
-{
-    (void)user;
-    puts(line);
-}
-
-static void on_workflow(void *user, const char *name, const float *data, int width, int height)
-{
-    run_state *r = user;
-    if (r->wf)
-        workflow_plane(r->wf, name, data, width, height);
-}
-
-int report_failure(flow_status s, const char *doing, const char *why)
-{
-    cli_error("%s: %s", doing, *why ? why : flow_status_str(s));
-    /* a frame of another size, or one whose values the library refuses */
-    return s == FLOW_ERR_SIZE || s == FLOW_ERR_INVALID ? CLI_EXIT_IO : CLI_EXIT_COMPUTE;
-}
-
-int compute_failure(flow_status s, const char *doing)
-{
-    return report_failure(s, doing, flow_last_error());
-}
-
-/* The progress line (cli.h: any message ends it first); the final call
- * draws it once more and ends it, or erases it under --quiet (shown there
- * by --progress only while the work goes on). */
-static void progress(const compute_options *o, const totals *t, long expected, double *last_ms,
-                     long *last_flows, int final)
-{
-    double now = ftimer_now_ms();
-    if (!final && now - *last_ms < 250)
-        return;
-    double rate = now > *last_ms ? 1000.0 * (t->flows - *last_flows) / (now - *last_ms) : 0;
-    if (expected > 0 && t->flows > 0 && !final) {
-        /* the time left at the mean rate since the start */
-        const double left_s = (now - t->wall_start) / 1000.0 * (expected - t->flows) / t->flows;
-        const long secs = (long)(left_s + 0.5);
-        if (secs >= 60)
-            cli_progress("%ld/%ld flows, %.1f flows/s, %ld min %02ld s left", t->flows,
-                         expected, rate, secs / 60, secs % 60);
-        else
-            cli_progress("%ld/%ld flows, %.1f flows/s, %ld s left", t->flows, expected, rate,
-                         secs);
-    } else if (expected > 0)
-        cli_progress("%ld/%ld flows, %.1f flows/s", t->flows, expected, rate);
-    else
-        cli_progress("%ld flows, %.1f flows/s", t->flows, rate);
-    if (final && o->quiet)
-        cli_progress_clear();
-    else if (final)
-        cli_progress_end();
-    *last_ms = now;
-    *last_flows = t->flows;
-}
 
 static void summary(const compute_options *o, const totals *t, const ftimer *tm, int w, int h)
 {
@@ -123,55 +35,6 @@ static void summary(const compute_options *o, const totals *t, const ftimer *tm,
                  t->check_ms / runs);
 }
 
-/* The backward flow f2 -> f1 into back, as the timer's stage "backward"
- * (the library's stages nest inside it), without the trace and workflow
- * hooks.  It leaves f1 on the device as the second frame: the forward flow
- * that follows is a compute_next, one upload instead of two. */
-static flow_status compute_backward(flow_context *ctx, ftimer *tm, const flow_observer *obs,
-                                    const flow_image *f1, const flow_image *f2, flow_field *back)
-{
-    flow_context_set_observer(ctx, obs);
-    ftimer_stage_begin(tm, "backward");
-    const flow_status s = flow_context_compute(ctx, f2, f1, back);
-    ftimer_stage_end(tm, "backward");
-    return s;
-}
-
-/* The check of the forward flow against the backward one, in place, as the
- * timer's stage "fb check". */
-static flow_status check_forward(ftimer *tm, flow_field *field, const flow_field *back,
-                                 double threshold, flow_fb_stats *st)
-{
-    ftimer_stage_begin(tm, "fb check");
-    const flow_status s = flow_fb_check(field, back, threshold, st);
-    ftimer_stage_end(tm, "fb check");
-    return s;
-}
-
-static void report_fb(const compute_options *o, const char *f1, const char *f2,
-                      const flow_fb_stats *st)
-{
-    if (o->quiet)
-        return;
-    cli_info("fb-check %s -> %s: density %.2f%% (%ld of %ld pixels kept; removed: %ld disagree "
-             "by more than %g px, %ld leave the frame, %ld need an unknown backward vector, %ld "
-             "were unknown)",
-             f1, f2, 100.0 * st->density, st->kept, st->total, st->inconsistent, o->fb_check,
-             st->outside, st->unknown_bwd, st->unknown_fwd);
-}
-
-static void params_header(const compute_options *o, const flow_device *d, const char *f1,
-                          const char *f2, char *buf, size_t size)
-{
-    snprintf(buf, size,
-             "flow-compute %s (libflow %s)\n"
-             "backend: %s, device: %s\n"
-             "command: %s\n"
-             "frames: %s -> %s",
-             flow_version(), flow_version(), flow_device_kind(d), flow_device_name(d), o->command_line, f1,
-             f2);
-}
-
 static int write_timing(const compute_options *o, const ftimer *tm, const flow_device *d, int w,
                         int h, long pairs)
 {
@@ -191,180 +54,6 @@ static int write_timing(const compute_options *o, const ftimer *tm, const flow_d
              o->timing_depth, flow_device_kind(d), flow_params_method(o->params), solver,
              flow_device_name(d));
     return ftimer_output(tm, o->timing, o->timing_file, pixels, title, meta, o->verbose);
-}
-
-int take_field(run *r, long k, flow_field **f)
-{
-    if (r->queue)
-        return output_queue_field(r->queue, r->width, r->height, f);
-    flow_field *own = &r->own[k % FLOW_CONTEXT_DEPTH];
-    if (!own->u) {
-        if (flow_field_alloc(own, r->width, r->height) != FLOW_OK)
-            return compute_failure(FLOW_ERR_NOMEM, "flow field");
-        field_pin(r->d, own);
-    }
-    *f = own;
-    return CLI_EXIT_OK;
-}
-
-int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image *frame1,
-              long number, const char *name1, const char *name2, output_group *wf)
-{
-    if (r->queue) {
-        char name[4200], header[8192];
-        int rc = output_name(r->o, number, name, sizeof name);
-        if (rc != CLI_EXIT_OK) {
-            output_group_destroy(wf);
-            output_queue_drop(r->queue, field);
-            return rc;
-        }
-        params_header(r->o, by, name1, name2, header, sizeof header);
-        rc = output_queue_put(r->queue, name, field, frame1, header,
-                              flow_context_params(r->ctx), wf);
-        if (rc != CLI_EXIT_OK)
-            return rc;
-    } else if (wf) {
-        const int rc = output_group_commit(wf);
-        output_group_destroy(wf);
-        if (rc != CLI_EXIT_OK)
-            return rc;
-    }
-    if (++r->t.flows == 1)
-        r->t.first_flow_ms = ftimer_now_ms();
-    if (r->show_progress)
-        progress(r->o, &r->t, r->expected, &r->last_progress, &r->last_flows, 0);
-    return CLI_EXIT_OK;
-}
-
-/* Says which parameters the frames reduced (a level count they do not
- * allow): the .params gives the values used.  A schema's default is an
- * "as many as fit" setting and passes without a word.  Said under --quiet
- * too: it is the only sign that a value asked for was changed. */
-static void report_fitted(const flow_params *asked, const flow_params *used, int width,
-                          int height)
-{
-    const char *method = flow_params_method(asked);
-    const flow_param_info *info;
-    for (int i = 0; (info = flow_method_param(method, i)) != NULL; i++) {
-        double a = 0, u = 0;
-        flow_params_get_number(asked, info->name, &a);
-        flow_params_get_number(used, info->name, &u);
-        if (a != u && a != info->def)
-            cli_info("notice: %s %g does not fit %dx%d frames: %g is used (and written to the "
-                     ".params)",
-                     info->name, a, width, height, u);
-    }
-}
-
-int create_context(run *r, int width, int height, int channels, const char *name)
-{
-    r->width = width, r->height = height;
-    const flow_status s = flow_context_create(r->d, width, height, channels, r->o->params,
-                                              &r->ctx);
-    if (s != FLOW_OK)
-        return compute_failure(s, name);
-    report_fitted(r->o->params, flow_context_params(r->ctx), width, height);
-    return CLI_EXIT_OK;
-}
-
-/* ---- the streaming loop ------------------------------------------------------ */
-
-/* A flow in flight: its field and the frames of its pair (held until it is
- * collected: the first frame is written beside it, the second's upload
- * may still be reading it). */
-typedef struct in_flight {
-    flow_field *field;
-    const source_frame *from, *to;
-} in_flight;
-
-flow_status submit_frame(flow_context *ctx, const source_frame *f, flow_field *out)
-{
-    return f->is8 ? flow_context_submit8(ctx, &f->bytes, out)
-                  : flow_context_submit(ctx, &f->image, out);
-}
-
-/* Collects the oldest flow in flight and hands it on. */
-static int collect_oldest(run *r, in_flight *q, int *n)
-{
-    flow_field *field;
-    float device_ms = 0;
-    const in_flight p = q[0];
-    memmove(q, q + 1, sizeof *q * (size_t)--*n);
-    const flow_status s = flow_context_collect(r->ctx, &field, &device_ms);
-    if (s != FLOW_OK) {
-        char what[8500];
-        snprintf(what, sizeof what, "%s -> %s", p.from->name, p.to->name);
-        source_give_back(r->src, p.from);
-        return compute_failure(s, what);
-    }
-    r->t.compute_ms += device_ms;
-    const int rc =
-        pair_done(r, r->d, field, &p.from->image, p.from->number, p.from->name, p.to->name, NULL);
-    source_give_back(r->src, p.from);
-    return rc;
-}
-
-static int stream_loop(run *r)
-{
-    in_flight q[FLOW_CONTEXT_DEPTH];
-    int n = 0, rc, got;
-    const source_frame *prev = NULL, *next;
-    double t0 = ftimer_now_ms();
-    if ((rc = source_take(r->src, &prev, &got)) != CLI_EXIT_OK || !got)
-        return rc;
-    r->t.frame_wait_ms += ftimer_now_ms() - t0;
-    r->t.frames++;
-    const int channels = prev->is8 ? prev->bytes.channels : prev->image.channels;
-    const int width = prev->is8 ? prev->bytes.width : prev->image.width;
-    const int height = prev->is8 ? prev->bytes.height : prev->image.height;
-    if ((rc = create_context(r, width, height, channels, prev->name)) != CLI_EXIT_OK)
-        goto done;
-    flow_status s = submit_frame(r->ctx, prev, NULL);
-    if (s != FLOW_OK) {
-        rc = compute_failure(s, prev->name);
-        goto done;
-    }
-    long k = 0;
-    int input_rc = CLI_EXIT_OK; /* a bad frame: the flows before it are still written */
-    while (!cli_interrupted() && !(r->o->count && k >= r->o->count)) {
-        t0 = ftimer_now_ms();
-        if ((input_rc = source_take(r->src, &next, &got)) != CLI_EXIT_OK || !got)
-            break;
-        r->t.frame_wait_ms += ftimer_now_ms() - t0;
-        r->t.frames++;
-        flow_field *field;
-        if (n == FLOW_CONTEXT_DEPTH && (rc = collect_oldest(r, q, &n)) != CLI_EXIT_OK)
-            break;
-        if ((rc = take_field(r, k, &field)) != CLI_EXIT_OK)
-            break;
-        if ((s = submit_frame(r->ctx, next, field)) != FLOW_OK) {
-            char what[8500];
-            snprintf(what, sizeof what, "%s -> %s", prev->name, next->name);
-            source_give_back(r->src, next);
-            if (r->queue)
-                output_queue_drop(r->queue, field);
-            rc = compute_failure(s, what);
-            break;
-        }
-        q[n++] = (in_flight){field, prev, next};
-        prev = next;
-        k++;
-    }
-    while (n > 0 && rc == CLI_EXIT_OK)
-        rc = collect_oldest(r, q, &n);
-    if (rc == CLI_EXIT_OK)
-        rc = input_rc;
-done:
-    /* a failure elsewhere leaves flows in flight: their transfers end
-     * before the frames and fields go back */
-    for (int i = 0; i < n; i++) {
-        flow_context_collect(r->ctx, NULL, NULL);
-        source_give_back(r->src, q[i].from);
-        if (r->queue)
-            output_queue_drop(r->queue, q[i].field);
-    }
-    source_give_back(r->src, prev);
-    return rc;
 }
 
 static void stream_summary(const run *r)
@@ -395,130 +84,47 @@ static void stream_summary(const run *r)
              t->writers == 1 ? "" : "s", t->frame_wait_ms / n, t->write_wait_ms / n);
 }
 
-/* ---- the stepwise loop ------------------------------------------------------- */
-
-static int step_loop(run *r)
+/* Takes the next frame from the source, counting the wait. */
+static int take_frame(run *r, const source_frame **f, int *got)
 {
-    const compute_options *o = r->o;
-    totals *t = &r->t;
-    flow_image frame[2] = {{0}, {0}};
-    run_state rs = {r->tm, r->wf};
-    int rc, cur = 0, got = 0;
-    char prev_name[4200] = "";
-    flow_field *field = NULL;
-
-    double t0 = ftimer_now_ms();
-    if ((rc = source_next(r->src, &frame[cur], &got)) != CLI_EXIT_OK || !got)
-        goto done;
-    t->frame_wait_ms += ftimer_now_ms() - t0;
-    t->frames++;
-    snprintf(prev_name, sizeof prev_name, "%s", source_frame_name(r->src));
-    long prev_number = source_frame_number(r->src);
-    if ((rc = create_context(r, frame[cur].width, frame[cur].height, frame[cur].channels,
-                             prev_name)) != CLI_EXIT_OK)
-        goto done;
-    /* The printed report shows the stages inside the solve, which the
-     * replay of a CUDA graph hides (one stage "graph"): --timing runs the
-     * launches directly.  --timing-file alone times the frame as it runs in
-     * production, graph and all. */
-    if (o->timing)
-        flow_context_set_graphs(r->ctx, 0);
-    const int fb = o->fb_check > 0;
-    if (fb) {
-        if (flow_field_alloc(&r->back, r->width, r->height) != FLOW_OK) {
-            rc = compute_failure(FLOW_ERR_NOMEM, "backward flow field");
-            goto done;
-        }
-        field_pin(r->d, &r->back);
+    const double t0 = ftimer_now_ms();
+    const int rc = source_take(r->src, f, got);
+    if (rc == CLI_EXIT_OK && *got) {
+        r->t.frame_wait_ms += ftimer_now_ms() - t0;
+        r->t.frames++;
     }
-    flow_fb_stats fb_stats;
-    memset(&fb_stats, 0, sizeof fb_stats);
-    const flow_observer timing_only = {&rs, on_stage_begin, on_stage_end, NULL, NULL};
-    const flow_observer first_run = {&rs, on_stage_begin, on_stage_end, o->trace ? on_trace : NULL,
-                                     r->wf ? on_workflow : NULL};
+    return rc;
+}
 
-    while (!cli_interrupted() && !(o->count && t->flows >= o->count)) {
-        const int nxt = 1 - cur;
-        t0 = ftimer_now_ms();
-        if ((rc = source_next(r->src, &frame[nxt], &got)) != CLI_EXIT_OK)
-            goto done;
-        t->frame_wait_ms += ftimer_now_ms() - t0;
-        if (!got)
+/* The loop: every consecutive pair of frames to the mode, up to --count
+ * flows or an interruption.  A frame that cannot be read ends the pairs;
+ * the flows before it are still handed on. */
+static int run_pairs(run *r, const run_mode *m)
+{
+    const source_frame *prev = NULL, *next = NULL;
+    int got, input_rc = CLI_EXIT_OK;
+    int rc = take_frame(r, &prev, &got);
+    if (rc == CLI_EXIT_OK && got)
+        rc = m->start(r, prev);
+    for (long k = 0; rc == CLI_EXIT_OK && got && !cli_interrupted()
+                     && !(r->o->count && k >= r->o->count);
+         k++) {
+        if ((input_rc = take_frame(r, &next, &got)) != CLI_EXIT_OK || !got)
             break;
-        t->frames++;
-        const char *next_name = source_frame_name(r->src);
-        if (o->trace && r->expected != 1)
-            printf("# trace of pair %ld: %s -> %s\n", prev_number, prev_name, next_name);
-        if (r->wf) {
-            if ((rc = workflow_begin_pair(r->wf, prev_number, r->expected == 1)) != CLI_EXIT_OK)
-                goto done;
-            workflow_image(r->wf, "frame1", &frame[cur]);
-            workflow_image(r->wf, "frame2", &frame[nxt]);
+        int took = 0;
+        if ((rc = m->pair(r, k, prev, next, &took)) != CLI_EXIT_OK) {
+            if (took)
+                prev = NULL;
+            break;
         }
-        if ((rc = take_field(r, t->flows, &field)) != CLI_EXIT_OK)
-            goto done;
-        for (int k = 0; k < o->repeat; k++) {
-            if ((rc = ftimer_frame_begin(r->tm)) != CLI_EXIT_OK)
-                goto done;
-            const char *failed = ""; /* which part of an --fb-check run failed */
-            flow_status s = FLOW_OK;
-            if (fb) {
-                t0 = ftimer_now_ms();
-                s = compute_backward(r->ctx, r->tm, &timing_only, &frame[cur], &frame[nxt],
-                                     &r->back);
-                t->backward_ms += ftimer_now_ms() - t0;
-                failed = " (the backward flow)";
-            }
-            if (s == FLOW_OK) {
-                failed = "";
-                flow_context_set_observer(r->ctx, k == 0 ? &first_run : &timing_only);
-                t0 = ftimer_now_ms();
-                /* after the first pair (or the backward flow) the device
-                 * keeps frame[cur] as its second frame: only the new frame
-                 * crosses the bus */
-                s = fb || (k == 0 && t->flows > 0)
-                        ? flow_context_compute_next(r->ctx, &frame[nxt], field)
-                        : flow_context_compute(r->ctx, &frame[cur], &frame[nxt], field);
-                t->compute_ms += ftimer_now_ms() - t0;
-            }
-            if (s == FLOW_OK && fb) {
-                t0 = ftimer_now_ms();
-                s = check_forward(r->tm, field, &r->back, o->fb_check, &fb_stats);
-                t->check_ms += ftimer_now_ms() - t0;
-                failed = " (the forward-backward check)";
-            }
-            int trc = ftimer_frame_end(r->tm);
-            if (s != FLOW_OK) {
-                char what[8500];
-                snprintf(what, sizeof what, "%s -> %s%s", prev_name, next_name, failed);
-                rc = compute_failure(s, what);
-                goto done;
-            }
-            if ((rc = trc) != CLI_EXIT_OK)
-                goto done;
-        }
-        if (fb) {
-            report_fb(o, prev_name, next_name, &fb_stats);
-            t->density_sum += fb_stats.density;
-        }
-        if (o->trace)
-            fflush(stdout);
-        output_group *wf_files = NULL;
-        if (r->wf && (rc = workflow_end_pair(r->wf, field, &wf_files)) != CLI_EXIT_OK)
-            goto done;
-        rc = pair_done(r, r->d, field, &frame[cur], prev_number, prev_name, next_name, wf_files);
-        field = NULL;
-        if (rc != CLI_EXIT_OK)
-            goto done;
-        snprintf(prev_name, sizeof prev_name, "%s", next_name);
-        prev_number = source_frame_number(r->src);
-        cur = nxt;
+        prev = next;
+        next = NULL;
     }
-done:
-    if (field && r->queue)
-        output_queue_drop(r->queue, field);
-    flow_image_free(&frame[0]);
-    flow_image_free(&frame[1]);
+    const int frc = m->finish(r, rc != CLI_EXIT_OK);
+    if (rc == CLI_EXIT_OK)
+        rc = frc != CLI_EXIT_OK ? frc : input_rc;
+    source_give_back(r->src, next);
+    source_give_back(r->src, prev);
     return rc;
 }
 
@@ -541,8 +147,10 @@ int run_compute(const compute_options *o)
         return rc;
     r.d = r.devices[0];
     const int stream = !stepwise(o);
+    const run_mode *mode =
+        !stream ? &run_mode_step : r.ndevices > 1 ? &run_mode_spread : &run_mode_stream;
     /* the pairs dealt out to the devices and not yet handed on */
-    const long held = r.ndevices > 1 ? spread_pairs_held(r.ndevices) : FLOW_CONTEXT_DEPTH;
+    const long held = mode->held(r.ndevices);
     source_options in = o->input;
     if (stream) {
         /* the vector pictures draw on the float frame */
@@ -581,7 +189,7 @@ int run_compute(const compute_options *o)
     cli_progress_name(o->progress);
     r.last_progress = ftimer_now_ms();
     r.t.wall_start = ftimer_now_ms();
-    rc = !stream ? step_loop(&r) : r.ndevices > 1 ? spread_loop(&r) : stream_loop(&r);
+    rc = run_pairs(&r, mode);
     if (rc != CLI_EXIT_OK)
         goto done;
     r.t.writers = r.queue ? output_queue_writers(r.queue) : 0;
@@ -591,7 +199,7 @@ int run_compute(const compute_options *o)
         goto done;
     r.t.decode_ms = source_read_ms(r.src);
     if (r.show_progress)
-        progress(o, &r.t, r.expected, &r.last_progress, &r.last_flows, 1);
+        run_progress(&r, 1);
     if (!r.t.flows) {
         if (r.t.frames == 0)
             cli_error("%s: no frame to read", o->input.video ? o->input.video : "input");

@@ -1,6 +1,18 @@
-/* run.h -- what flow-compute's computing loops share (run.c: the loop on
- * one device, stepwise or streaming; spread.c: the streaming loop over
- * several devices): the run's state, its totals, and the steps of a pair. */
+/* run.h -- flow-compute's computing loop and its modes.  run.c owns the
+ * one loop: open the device and the frame source, take the frames in
+ * order and hand each consecutive pair to the run's mode, which computes
+ * it; the mode hands the flows on (pair.c) in pair order.  The modes:
+ *
+ *   step.c    one pair at a time on one device, for what looks inside a
+ *             computation or repeats it (--timing, --workflow, --trace,
+ *             --repeat, --fb-check);
+ *   stream.c  the pairs submitted to one device ahead of their collection,
+ *             so that transfers overlap the computation;
+ *   spread.c  the pairs dealt out to several devices (--device cuda:all),
+ *             each streaming its share on a thread of its own.
+ *
+ * The modes use pair.c, run.c uses the modes: no file includes one that
+ * uses it. */
 #ifndef FLOW_COMPUTE_RUN_H
 #define FLOW_COMPUTE_RUN_H
 
@@ -21,7 +33,10 @@ typedef struct totals {
     int writers;           /* writing threads (-o) */
 } totals;
 
-/* What both loops work with. */
+typedef struct stream_state stream_state;
+typedef struct spread spread;
+
+/* What the loop and its modes work with. */
 typedef struct run {
     const compute_options *o;
     flow_device *d;                        /* the device, or the first of --device's list */
@@ -34,6 +49,8 @@ typedef struct run {
     output_queue *queue;
     flow_field own[FLOW_CONTEXT_DEPTH]; /* the fields computed into without -o */
     flow_field back;                    /* the backward flow of --fb-check */
+    stream_state *stream;               /* the stream mode's flows in flight */
+    spread *spread;                     /* the spread mode's devices and pairs */
     totals t;
     long expected;
     int width, height;
@@ -41,6 +58,30 @@ typedef struct run {
     double last_progress;
     long last_flows;
 } run;
+
+/* ---- a mode of the loop -------------------------------------------------- */
+
+typedef struct run_mode {
+    /* The pairs a mode may hold before the first is handed on (each holds
+     * a flow field and its first frame), on n devices. */
+    long (*held)(int ndevices);
+    /* Before the first pair: the context(s) for frames like `first`. */
+    int (*start)(run *r, const source_frame *first);
+    /* Pair k, from -> to: computed, or queued to be.  *took is set to 1
+     * when the mode took the pair: it gives `from` back to the source when
+     * the pair is handed on, or in finish.  On a failure with *took 0 the
+     * caller still holds both frames. */
+    int (*pair)(run *r, long k, const source_frame *from, const source_frame *to, int *took);
+    /* After the last pair (with `failed`, after a failure: nothing more is
+     * handed on): the pairs in flight handed on or dropped, the frames and
+     * fields they hold given back, the mode's state freed.  Returns the
+     * first failure of the pairs handed on. */
+    int (*finish)(run *r, int failed);
+} run_mode;
+
+extern const run_mode run_mode_step, run_mode_stream, run_mode_spread;
+
+/* ---- the steps of a pair (pair.c) ---------------------------------------- */
 
 /* Prints why a computation failed, "<doing>: <why>" (`doing`: the frames;
  * `why`: the library's message, or when it is empty the status's name),
@@ -50,25 +91,21 @@ typedef struct run {
 int report_failure(flow_status s, const char *doing, const char *why);
 /* report_failure with this thread's last library message. */
 int compute_failure(flow_status s, const char *doing);
+/* The width, height and channels of a frame from the source. */
+void frame_shape(const source_frame *f, int *width, int *height, int *channels);
+/* r->ctx for frames like `first` on r->d; says which parameters the size
+ * reduced. */
+int create_context(run *r, const source_frame *first);
 /* The field the flow of pair k is computed into: the writers' (-o), else
  * one of the run's own. */
 int take_field(run *r, long k, flow_field **f);
+/* Submits a frame from the source (8-bit or float) to a context. */
+flow_status submit_frame(flow_context *ctx, const source_frame *f, flow_field *out);
 /* The flow of a pair, computed on device `by`, is done: written (-o) with
  * the pair's workflow images (wf, or NULL; taken over), counted, shown. */
 int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image *frame1,
               long number, const char *name1, const char *name2, output_group *wf);
-/* r->ctx for w x h frames of `channels` on r->d (`name`: the first frame,
- * for the message of a failure); says which parameters the size reduced. */
-int create_context(run *r, int width, int height, int channels, const char *name);
-/* Submits a frame from the source (8-bit or float) to a context. */
-flow_status submit_frame(flow_context *ctx, const source_frame *f, flow_field *out);
-
-/* The streaming loop over r->devices: the pairs in chunks of consecutive
- * ones, the chunks in turn to a thread and context per device, the flows
- * handed on in order. */
-int spread_loop(run *r);
-/* The pairs spread_loop over n devices deals out at most before the
- * first is handed on (each holds a flow field and its first frame). */
-long spread_pairs_held(int n);
+/* The progress line; `final` draws it once more and ends it. */
+void run_progress(run *r, int final);
 
 #endif

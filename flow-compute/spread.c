@@ -1,6 +1,6 @@
-/* spread.c -- flow-compute's streaming loop over several devices
- * (--device cuda:all, cuda:0,1, ...).  The reading thread (the caller)
- * takes the frames in order and deals the pairs out in chunks of
+/* spread.c -- the spread mode of flow-compute's loop (run.h), for several
+ * devices (--device cuda:all, cuda:0,1, ...).  The loop (the caller) takes
+ * the frames in order and the mode deals the pairs out in chunks of
  * SPREAD_CHUNK consecutive ones, chunk after chunk to the next device; each
  * device has a thread and a context of its own that streams its pairs like
  * the one-device loop (submit, collect), uploading a chunk's first frame
@@ -37,8 +37,6 @@ typedef struct job {
     char error[512]; /* flow_last_error() of the device's thread */
 } job;
 
-typedef struct spread spread;
-
 typedef struct worker {
     spread *sp;
     int index;
@@ -57,13 +55,14 @@ struct spread {
     job *ring;
     long size;       /* ring slots: every pair between the oldest not handed on and the newest */
     long dealt;      /* pairs dealt out */
+    long handed;     /* pairs handed on */
     int end, stop;   /* no more pairs; a failure: stop computing */
     flow_field *own; /* the fields computed into without -o, one per slot */
     pthread_mutex_t mu;
     pthread_cond_t cv;
 };
 
-long spread_pairs_held(int n)
+static long held(int n)
 {
     return (long)n * SPREAD_AHEAD + 1;
 }
@@ -79,7 +78,7 @@ static long next_of(const spread *sp, long k)
     return (k + 1) % SPREAD_CHUNK ? k + 1 : k + 1 + (long)(sp->n - 1) * SPREAD_CHUNK;
 }
 
-static void finish(spread *sp, job *j, flow_status s, float device_ms)
+static void job_finish(spread *sp, job *j, flow_status s, float device_ms)
 {
     pthread_mutex_lock(&sp->mu);
     j->status = s;
@@ -118,11 +117,11 @@ static void *work(void *arg)
             const flow_status s = flow_context_collect(w->ctx, NULL, &ms);
             if (s == FLOW_OK)
                 w->flows++, w->device_ms += ms;
-            finish(sp, flight[0], s, ms);
+            job_finish(sp, flight[0], s, ms);
             memmove(flight, flight + 1, sizeof *flight * (size_t)--n);
             if (s != FLOW_OK) {
                 for (int i = 0; i < n; i++)
-                    finish(sp, flight[i], s, 0);
+                    job_finish(sp, flight[i], s, 0);
                 n = 0, kept = NULL;
             }
             continue;
@@ -134,8 +133,8 @@ static void *work(void *arg)
             s = submit_frame(w->ctx, j->to, j->field);
         if (s != FLOW_OK) { /* the context dropped what it had queued */
             for (int i = 0; i < n; i++)
-                finish(sp, flight[i], s, 0);
-            finish(sp, j, s, 0);
+                job_finish(sp, flight[i], s, 0);
+            job_finish(sp, j, s, 0);
             n = 0, kept = NULL;
         } else {
             flight[n++] = j;
@@ -217,17 +216,29 @@ static int field_for(spread *sp, long k, flow_field **f)
     return CLI_EXIT_OK;
 }
 
-/* A context per device, the first the run's own (r->ctx, whose parameters
- * the .params files record); then the threads. */
-static int start(spread *sp, const source_frame *first)
+/* The ring; a context per device, the first the run's own (r->ctx, whose
+ * parameters the .params files record); then the threads.  What a failure
+ * leaves, finish frees. */
+static int start(run *r, const source_frame *first)
 {
-    run *r = sp->r;
-    const int channels = first->is8 ? first->bytes.channels : first->image.channels;
-    const int width = first->is8 ? first->bytes.width : first->image.width;
-    const int height = first->is8 ? first->bytes.height : first->image.height;
-    int rc = create_context(r, width, height, channels, first->name);
+    spread *sp = r->spread = calloc(1, sizeof *r->spread);
+    if (!sp)
+        return compute_failure(FLOW_ERR_NOMEM, "the pairs in flight");
+    sp->r = r;
+    sp->n = r->ndevices;
+    sp->size = held(sp->n);
+    for (int i = 0; i < sp->n; i++)
+        sp->w[i] = (worker){.sp = sp, .index = i, .d = r->devices[i]};
+    pthread_mutex_init(&sp->mu, NULL);
+    pthread_cond_init(&sp->cv, NULL);
+    sp->ring = calloc((size_t)sp->size, sizeof *sp->ring);
+    if (!sp->ring)
+        return compute_failure(FLOW_ERR_NOMEM, "the pairs in flight");
+    int rc = create_context(r, first);
     if (rc != CLI_EXIT_OK)
         return rc;
+    int channels, width, height;
+    frame_shape(first, &width, &height, &channels);
     sp->w[0].ctx = r->ctx;
     for (int i = 1; i < sp->n; i++) {
         const flow_status s = flow_context_create(sp->w[i].d, width, height, channels,
@@ -291,72 +302,48 @@ static void report(const spread *sp)
                  sp->w[i].flows, sp->w[i].flows ? sp->w[i].device_ms / sp->w[i].flows : 0.0);
 }
 
-int spread_loop(run *r)
+/* Deals pair k out: after the pair k - size (whose slot it takes) is
+ * handed on; then hands on the pairs done meanwhile. */
+static int pair(run *r, long k, const source_frame *from, const source_frame *to, int *took)
 {
-    spread sp;
-    memset(&sp, 0, sizeof sp);
-    sp.r = r;
-    sp.n = r->ndevices;
-    sp.size = spread_pairs_held(sp.n);
-    for (int i = 0; i < sp.n; i++)
-        sp.w[i] = (worker){.sp = &sp, .index = i, .d = r->devices[i]};
-    sp.ring = calloc((size_t)sp.size, sizeof *sp.ring);
-    if (!sp.ring)
-        return compute_failure(FLOW_ERR_NOMEM, "the pairs in flight");
-    pthread_mutex_init(&sp.mu, NULL);
-    pthread_cond_init(&sp.cv, NULL);
+    spread *sp = r->spread;
+    int rc = hand_on_done(sp, &sp->handed, k - sp->size + 1, 1);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    flow_field *field;
+    if ((rc = field_for(sp, k, &field)) != CLI_EXIT_OK)
+        return rc;
+    pthread_mutex_lock(&sp->mu);
+    sp->ring[k % sp->size] = (job){.from = from, .to = to, .field = field, .state = JOB_QUEUED};
+    sp->dealt = k + 1;
+    pthread_cond_broadcast(&sp->cv);
+    pthread_mutex_unlock(&sp->mu);
+    *took = 1;
+    return hand_on_done(sp, &sp->handed, 0, 0);
+}
 
-    const source_frame *prev = NULL, *next;
-    long handed = 0;
-    int got, input_rc = CLI_EXIT_OK;
-    double t0 = ftimer_now_ms();
-    int rc = source_take(r->src, &prev, &got);
-    if (rc != CLI_EXIT_OK || !got)
-        goto done;
-    r->t.frame_wait_ms += ftimer_now_ms() - t0;
-    r->t.frames++;
-    if ((rc = start(&sp, prev)) != CLI_EXIT_OK)
-        goto done;
-    while (!cli_interrupted() && !(r->o->count && sp.dealt >= r->o->count)) {
-        t0 = ftimer_now_ms();
-        if ((input_rc = source_take(r->src, &next, &got)) != CLI_EXIT_OK || !got)
-            break;
-        r->t.frame_wait_ms += ftimer_now_ms() - t0;
-        r->t.frames++;
-        const long k = sp.dealt;
-        /* room in the ring: pair k - size handed on */
-        if ((rc = hand_on_done(&sp, &handed, k - sp.size + 1, 1)) != CLI_EXIT_OK)
-            break;
-        flow_field *field;
-        if ((rc = field_for(&sp, k, &field)) != CLI_EXIT_OK) {
-            source_give_back(r->src, next);
-            break;
-        }
-        pthread_mutex_lock(&sp.mu);
-        sp.ring[k % sp.size] = (job){.from = prev, .to = next, .field = field, .state = JOB_QUEUED};
-        sp.dealt = k + 1;
-        pthread_cond_broadcast(&sp.cv);
-        pthread_mutex_unlock(&sp.mu);
-        prev = next;
-        if ((rc = hand_on_done(&sp, &handed, 0, 0)) != CLI_EXIT_OK)
-            break;
+static int finish(run *r, int failed)
+{
+    spread *sp = r->spread;
+    int rc = CLI_EXIT_OK;
+    if (!sp)
+        return rc;
+    if (!failed) {
+        pthread_mutex_lock(&sp->mu);
+        sp->end = 1;
+        pthread_cond_broadcast(&sp->cv);
+        pthread_mutex_unlock(&sp->mu);
+        rc = hand_on_done(sp, &sp->handed, sp->dealt, 1);
     }
-    if (rc == CLI_EXIT_OK) {
-        pthread_mutex_lock(&sp.mu);
-        sp.end = 1;
-        pthread_cond_broadcast(&sp.cv);
-        pthread_mutex_unlock(&sp.mu);
-        rc = hand_on_done(&sp, &handed, sp.dealt, 1);
-    }
-    if (rc == CLI_EXIT_OK)
-        rc = input_rc;
-done:
-    stop(&sp, handed, rc != CLI_EXIT_OK);
-    if (rc == CLI_EXIT_OK)
-        report(&sp);
-    source_give_back(r->src, prev);
-    pthread_cond_destroy(&sp.cv);
-    pthread_mutex_destroy(&sp.mu);
-    free(sp.ring);
+    stop(sp, sp->handed, failed || rc != CLI_EXIT_OK);
+    if (!failed && rc == CLI_EXIT_OK)
+        report(sp);
+    pthread_cond_destroy(&sp->cv);
+    pthread_mutex_destroy(&sp->mu);
+    free(sp->ring);
+    free(sp);
+    r->spread = NULL;
     return rc;
 }
+
+const run_mode run_mode_spread = {held, start, pair, finish};

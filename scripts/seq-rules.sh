@@ -7,7 +7,8 @@
 #                          (ImageMagick) of other formats
 #   gt_000.flo             ground truth of pair 000: a link to a .flo source,
 #                          a conversion (flow-tool convert) of the others
-#                          (.F, .pcm, KITTI .png, .pfm)
+#                          (every format of `flow-tool formats`, read by
+#                          flow-exts.sh)
 #   mask_000.png           evaluation mask of pair 000, like the frames
 #   occ_000.png, invalid_000.png, obj_000.png   its occlusion mask, pixels
 #                          left out, KITTI object map: like the frames
@@ -41,18 +42,23 @@ else
     listdir=$(dirname "$list") label=$list
 fi
 
-awk -v name="$name" -v dst="$dst" -v listdir="$listdir" -v label="$label" -v manifest="$manifest" '
+# the flow formats' extensions, from the table of formats
+flow_exts=$(sh "$(dirname "$0")/flow-exts.sh" | tr '\n' ' ')
+[ -n "$flow_exts" ] || exit 2
+
+awk -v flow_exts="$flow_exts" -v name="$name" -v dst="$dst" -v listdir="$listdir" -v label="$label" -v manifest="$manifest" '
 function fail(msg) { printf "%s:%d: %s\n", label, NR, msg > "/dev/stderr"; failed = 1; exit 2 }
 function resolve(p) { return (p ~ /^\//) ? p : (listdir == "." ? p : listdir "/" p) }
 function ext(p,   e) { e = p; if (!match(e, /\.[^.\/]*$/)) return ""; return tolower(substr(e, RSTART + 1)) }
 function exists(p) { return (system("test -f \"" p "\"") == 0) }
 function idx(i) { return sprintf("%03d", i) }
-function is_flow(p,   e) { e = ext(p); return e == "flo" || e == "f" || e == "pcm" || e == "png" || e == "pfm" }
+function is_flow(p) { return ext(p) in flow_ext }
 # noc_NNN keeps a .flo or KITTI .png source as it is; the others become .flo.
 function noc_ext(p) { return (ext(p) == "png") ? "png" : "flo" }
 BEGIN {
     split("mask occ invalid obj", k, " "); for (j in k) image_kinds[k[j]] = 1
-    FLOW_EXTS = ".flo, .F, .pcm, KITTI .png, .pfm"
+    nfe = split(flow_exts, fe, " ")
+    for (j = 1; j <= nfe; j++) { flow_ext[tolower(fe[j])] = 1; FLOW_EXTS = FLOW_EXTS (j > 1 ? ", " : "") "." fe[j] }
 }
 /^[ \t]*(#|$)/ { next }
 {

@@ -5,7 +5,8 @@
 #
 #   seq SUFFIX          starts a sequence (SUFFIX empty: the directory's only one)
 #   frame PATH          the next frame, in order
-#   gt I PATH           ground truth of the pair frame I -> frame I+1 (.flo, .F, .pcm, .pfm)
+#   gt I PATH           ground truth of the pair frame I -> frame I+1 (a flow file:
+#                       an extension of `flow-tool formats`, read by flow-exts.sh)
 #   mask I PATH         evaluation mask of pair I (non-zero = evaluated)
 #   occ I PATH          occlusion mask of pair I (non-zero = occluded)
 #   invalid I PATH      pixels of pair I left out of every measure (non-zero)
@@ -64,6 +65,17 @@ if [ ! -d "$root" ]; then
     exit 2
 fi
 
+# The flow formats' extensions, lower case (flow-exts.sh: from the table
+# of formats); a file with one of them is a flow file unless it is an image.
+flow_exts=$(sh "$(dirname "$0")/flow-exts.sh" | tr 'A-Z' 'a-z') || exit 2
+[ -n "$flow_exts" ] || exit 2
+is_flow() {
+    for e in $flow_exts; do
+        case "$1" in *."$e") return 0 ;; esac
+    done
+    return 1
+}
+
 # Lists the files of one directory, naturally sorted, as "KIND<TAB>PATH".
 list_dir() {
     d=$1 kind_prefix=$2
@@ -80,8 +92,8 @@ list_dir() {
                     *mask*) printf '%smask\t%s\n' "$kind_prefix" "$f" ;;
                     *) printf '%simg\t%s\n' "$kind_prefix" "$f" ;;
                 esac ;;
-            *.flo|*.f|*.pcm|*.pfm) printf '%sflow\t%s\n' "$kind_prefix" "$f" ;;
             *.params) printf '%sparams\t%s\n' "$kind_prefix" "$f" ;;
+            *) if is_flow "$lower"; then printf '%sflow\t%s\n' "$kind_prefix" "$f"; fi ;;
         esac
     done | sort -t "$(printf '\t')" -k2,2V
 }

@@ -120,7 +120,10 @@ def dst_sequences(directory, group):
 
 def scanned_sequences(directory, group, seq_scan):
     """The sequences scripts/seq-scan.sh finds under directory."""
-    run = subprocess.run(["sh", seq_scan, "import", directory], capture_output=True, text=True)
+    # the flow formats' extensions from the module's table (scripts/flow-exts.sh)
+    env = dict(os.environ, FLOW_FORMATS=" ".join(f[0] for f in fp.flow_formats()))
+    run = subprocess.run(["sh", seq_scan, "import", directory], capture_output=True, text=True,
+                         env=env)
     if run.returncode != 0:
         raise CatalogError(f"{directory}: {run.stderr.strip() or 'seq-scan.sh failed'}")
     out, current = [], None

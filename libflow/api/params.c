@@ -6,7 +6,7 @@
 #include "methods/method.h"
 #include "methods/list.h"
 #include "base/fail.h"
-#include "flow/number.h"
+#include "base/number.h"
 
 #include <limits.h>
 #include <math.h>
@@ -49,10 +49,14 @@ const flow_param_info *flow_method_param(const char *method, int i)
     return m && i >= 0 && i < m->nparams ? &m->params[i].info : NULL;
 }
 
+/* A parameter by its name, or else by its former name (info.alias). */
 static const flow_param_def *find(const flow_method_desc *m, const char *key)
 {
     for (int i = 0; key && i < m->nparams; i++)
         if (strcmp(m->params[i].info.name, key) == 0)
+            return &m->params[i];
+    for (int i = 0; key && i < m->nparams; i++)
+        if (m->params[i].info.alias && strcmp(m->params[i].info.alias, key) == 0)
             return &m->params[i];
     return NULL;
 }

@@ -159,10 +159,17 @@ static flow_status apply(const char *path, const entry *ent, int n, flow_params 
     for (int i = 0; s == FLOW_OK && i < n; i++) {
         if (strcmp(ent[i].key, "method") == 0)
             continue;
-        if (!flow_method_param_find(flow_params_method(q), ent[i].key))
+        const flow_param_info *in = flow_method_param_find(flow_params_method(q), ent[i].key);
+        if (!in)
             s = unknown_key(path, ent[i].line, ent[i].key, flow_params_method(q));
         else if (flow_params_set(q, ent[i].key, ent[i].value) != FLOW_OK)
             s = at_line(path, ent[i].line);
+        /* a parameter under its name and its former name (info.alias) */
+        for (int j = 0; s == FLOW_OK && j < i; j++)
+            if (flow_method_param_find(flow_params_method(q), ent[j].key) == in)
+                s = flow_fail(FLOW_ERR_INVALID,
+                              "%s:%d: key '%s' sets %s again (first as '%s' on line %d)", path,
+                              ent[i].line, ent[i].key, in->name, ent[j].key, ent[j].line);
     }
     for (int i = 0; s == FLOW_OK && i < n; i++)
         if (strcmp(ent[i].key, "method") != 0)

@@ -1,6 +1,6 @@
 /* number.c -- numbers from text and back, one rule for the library and the
  * tools (flow/number.h). */
-#include "flow/number.h"
+#include "base/number.h"
 #include "base/fail.h"
 
 #include <ctype.h>

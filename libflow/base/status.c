@@ -1,5 +1,5 @@
 /* status.c -- status names and the per-thread error detail. */
-#include "flow/flow.h"
+#include "flow/status.h"
 #include "base/fail.h"
 
 #include <stdarg.h>
@@ -37,9 +37,4 @@ flow_status flow_fail(flow_status s, const char *fmt, ...)
     vsnprintf(last_error, sizeof last_error, fmt, ap);
     va_end(ap);
     return s;
-}
-
-const char *flow_version(void)
-{
-    return FLOW_VERSION_STRING;
 }

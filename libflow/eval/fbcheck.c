@@ -86,9 +86,9 @@ static flow_status check_args(const flow_field *fwd, const flow_field *bwd, doub
     return FLOW_OK;
 }
 
-/* Pixels per chunk of rows: about 0.3 ms of checking at 20 ns per pixel
- * (docs/flow-compute.md), some fifteen times the 22 us that starting and
- * joining a thread took on the 2-core development machine. */
+/* Pixels per chunk of rows: enough checking that starting and joining a
+ * thread costs little beside it (docs/flow-compute.md has the measured
+ * cost per pixel). */
 #define FB_GRAIN 16384
 
 typedef struct fb_loop {

@@ -6,7 +6,8 @@
  * writer succeeded.
  * The formats themselves are in flo.c, barron.c, pcm.c, pfm.c and
  * png/kitti_libpng.c; docs/FORMATS.md documents every convention.  A new
- * format is one entry of `formats` below and its reader/writer file: the
+ * format is one entry of FLOW_FIELD_FORMATS (flowfile_formats.h), from
+ * which `formats` below is made, and its reader/writer file: the
  * tools, their help texts, the scripts (flow-tool formats) and the Python
  * module all list this table. */
 #include "flowfile_formats.h"
@@ -25,18 +26,10 @@ typedef struct format_entry {
     flow_status (*write)(FILE *f, const char *path, const flow_field *field);
 } format_entry;
 
-static const format_entry formats[] = {
-    {{"flo", "Middlebury", "float32 (u, v), little-endian, bit for bit"},
-     flow_flo_read, flow_flo_write},
-    {{"F", "Barron, Fleet, Beauchemin", "float32 (u, v), v up, (100, 100) missing"},
-     flow_barron_read, flow_barron_write},
-    {{"pcm", "Otago portable complex map", "float32 (x, y), little-endian, bit for bit"},
-     flow_pcm_read, flow_pcm_write},
-    {{"pfm", "Portable Float Map", "\"PF\" float32 (u, v, 0), rows from the bottom"},
-     flow_pfm_read, flow_pfm_write},
-    {{"png", "KITTI 16-bit flow PNG", "uint16 (u, v, valid), 1/64 px, |u|, |v| < 512"},
-     flow_kitti_read, flow_kitti_write},
-};
+#define FORMAT_ENTRY(stem, extension, name, description)                                         \
+    {{extension, name, description}, flow_##stem##_read, flow_##stem##_write},
+static const format_entry formats[] = {FLOW_FIELD_FORMATS(FORMAT_ENTRY)};
+#undef FORMAT_ENTRY
 enum { NFORMATS = sizeof formats / sizeof formats[0] };
 
 int flow_field_format_count(void)

@@ -19,16 +19,24 @@
 #include <stdio.h>
 #include <string.h>
 
-flow_status flow_flo_read(FILE *f, const char *path, long long size, flow_field *out);
-flow_status flow_flo_write(FILE *f, const char *path, const flow_field *field);
-flow_status flow_barron_read(FILE *f, const char *path, long long size, flow_field *out);
-flow_status flow_barron_write(FILE *f, const char *path, const flow_field *field);
-flow_status flow_pcm_read(FILE *f, const char *path, long long size, flow_field *out);
-flow_status flow_pcm_write(FILE *f, const char *path, const flow_field *field);
-flow_status flow_pfm_read(FILE *f, const char *path, long long size, flow_field *out);
-flow_status flow_pfm_write(FILE *f, const char *path, const flow_field *field);
-flow_status flow_kitti_read(FILE *f, const char *path, long long size, flow_field *out);
-flow_status flow_kitti_write(FILE *f, const char *path, const flow_field *field);
+/* The table of flow file formats, in the order help texts list them: one
+ * X(stem, extension, name, description) each, the extension without the
+ * dot as the docs write it.  Format `stem` is read by flow_<stem>_read and
+ * written by flow_<stem>_write, in a file of its own; this list declares
+ * them and flowfile.c's table of formats is made from it, so that a new
+ * format is one entry here and its reader/writer file. */
+#define FLOW_FIELD_FORMATS(X)                                                                    \
+    X(flo, "flo", "Middlebury", "float32 (u, v), little-endian, bit for bit")                    \
+    X(barron, "F", "Barron, Fleet, Beauchemin", "float32 (u, v), v up, (100, 100) missing")       \
+    X(pcm, "pcm", "Otago portable complex map", "float32 (x, y), little-endian, bit for bit")   \
+    X(pfm, "pfm", "Portable Float Map", "\"PF\" float32 (u, v, 0), rows from the bottom")        \
+    X(kitti, "png", "KITTI 16-bit flow PNG", "uint16 (u, v, valid), 1/64 px, |u|, |v| < 512")
+
+#define FLOW_FORMAT_DECLARE(stem, extension, name, description)                                  \
+    flow_status flow_##stem##_read(FILE *f, const char *path, long long size, flow_field *out);  \
+    flow_status flow_##stem##_write(FILE *f, const char *path, const flow_field *field);
+FLOW_FIELD_FORMATS(FLOW_FORMAT_DECLARE)
+#undef FLOW_FORMAT_DECLARE
 
 /* KITTI's coding of a component: c = 64 u + 2^15 in 0 .. 65535, so u in
  * -512 .. 511.984375 in steps of 1/64 px. */

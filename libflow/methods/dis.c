@@ -52,8 +52,9 @@ static const flow_param_def dis_schema[] = {
                "distance between neighbouring patches, pixels; -1: the preset's (4, 4, 3)"),
     FLOW_P_INT(T, iterations, "patch_iterations", -1, -1, 1000, 0,
                "Gauss-Newton iterations per patch; -1: the preset's (12, 16, 25)"),
-    FLOW_P_BOOL(T, normalise, "normalise", 1,
-                "compare the patches less their means (blind to a brightness offset)"),
+    FLOW_P_RENAMED(T, normalise, "zero_mean", "normalise", FLOW_PARAM_BOOL, 1, 0, 1, 0, NULL,
+                   "compare the patches less their means (blind to a brightness offset)", NULL,
+                   NULL),
     FLOW_P_INT(T, refine, "refine", -1, -1, 100, 0,
                "warps of the variational refinement per level, 0: none; -1: the preset's "
                "(0, 5, 5)"),

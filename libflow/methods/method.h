@@ -77,7 +77,7 @@ void flow_params_fit(flow_params *p, int width, int height);
 
 #define FLOW_P_(T, field, name, type, def, min, max, flags, choices, help, when, fn, grp)       \
     {                                                                                            \
-        {name, type, def, min, max, flags, choices, help, when},                                 \
+        {name, type, def, min, max, flags, choices, help, when, NULL},                           \
             offsetof(T, field), fn, grp                                                          \
     }
 #define FLOW_P_REAL(T, field, name, def, min, max, flags, help)                                  \
@@ -92,6 +92,12 @@ void flow_params_fit(flow_params *p, int width, int height);
  * whole parameter struct. */
 #define FLOW_P_WHEN(T, field, name, type, def, min, max, flags, choices, help, when, fn)        \
     FLOW_P_(T, field, name, type, def, min, max, flags, choices, help, when, fn, 0)
+/* FLOW_P_WHEN under a new name, its former one still read (`alias`). */
+#define FLOW_P_RENAMED(T, field, name, alias, type, def, min, max, flags, choices, help, when, \
+                       fn)                                                                       \
+    {                                                                                            \
+        {name, type, def, min, max, flags, choices, help, when, alias}, offsetof(T, field), fn, 0 \
+    }
 /* The same inside a group of parameters at T.grp: fn reads the group. */
 #define FLOW_P_GROUP(T, grp, field, name, type, def, min, max, flags, choices, help, when, fn)  \
     FLOW_P_(T, grp.field, name, type, def, min, max, flags, choices, help, when, fn,             \

@@ -34,8 +34,9 @@ static const flow_param_def plk_schema[] = {
                 "the patch may rotate, scale and shear (6 parameters; 0: it translates)"),
     FLOW_P_BOOL(T, patch.cubic, "bicubic", 1,
                 "sample the second frame by bicubic interpolation (0: bilinear)"),
-    FLOW_P_BOOL(T, patch.normalise, "normalise", 0,
-                "compare the patches less their means (blind to a brightness offset)"),
+    FLOW_P_RENAMED(T, patch.normalise, "zero_mean", "normalise", FLOW_PARAM_BOOL, 0, 0, 1, 0,
+                   NULL, "compare the patches less their means (blind to a brightness offset)",
+                   NULL, NULL),
     FLOW_P_REAL(T, tau, "tau", 0.0, 0, 1e12, 0,
                 "smallest eigenvalue of the patch's mean structure tensor accepted; 0: every "
                 "regular patch"),

@@ -65,10 +65,8 @@ FLOW_HD float flow_lanes_sum(float v, int lanes)
  * iteration corrects and which need no exact rounding: on the GPU the
  * hardware approximations (rsqrtf and __fdividef, within 2 ulp; b below
  * 2^126 in magnitude), a few instructions where the correctly rounded forms
- * take a dozen and a branch to a slow path (on the H100, nonlinear CLG's
- * FMG(2,2) at 316x252 takes 0.429 ms with them, 0.474 ms without: small
- * grids wait on each pixel's chain of instructions); on the CPU exact
- * rounding. */
+ * take a dozen and a branch to a slow path (small grids wait on each
+ * pixel's chain of instructions); on the CPU exact rounding. */
 FLOW_HD float flow_rsqrt(float x)
 {
 #ifdef __CUDA_ARCH__

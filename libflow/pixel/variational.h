@@ -739,10 +739,9 @@ FLOW_HD void flow_jacobi_small_on(const flow_system *s, const flow_pair *x, cons
     for (int k = 0; k < sweeps; k++) {
         /* pointers, not copies of the pairs at every sweep: faster in the
          * small cycle (arguments in shared memory) and in the smoother's own
-         * kernel too, where they point into the parameter space (ncu,
-         * clg-nl cascadic on Grove2: copies, with integer indices, took 15%
-         * more time; the arguments copied to shared memory, 62% more, its
-         * registers spilling) */
+         * kernel too, where they point into the parameter space (copies,
+         * with integer indices, cost more time; the arguments copied to
+         * shared memory, more still, its registers spilling) */
         const flow_pair *src = (k & 1) ? t : x, *dst = (k & 1) ? x : t;
         flow_small_psi(s, src, ps, first, step);
         for (int i = first; i < np; i += step) {

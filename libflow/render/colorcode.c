@@ -4,7 +4,7 @@
  * A.1), the key frame drawn around a picture and the scale written in it,
  * blends with a frame and nearest-neighbour enlargement.  Contracts in
  * flow/render.h. */
-#include "flow/render.h"
+#include "render/render_internal.h"
 #include "base/fail.h"
 
 #include <math.h>

@@ -6,7 +6,7 @@
  * Which pixels are scored is flow_error_per_pixel's (eval/error.c), the
  * rule of flow_error_compute and `flow-tool error`.  Contracts in
  * flow/render.h. */
-#include "flow/render.h"
+#include "render/render_internal.h"
 #include "base/fail.h"
 
 #include <math.h>

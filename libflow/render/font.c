@@ -4,7 +4,7 @@
  * under row 6), lowercase letters stand in rows 2-6, and rows 7-8 hold the
  * descenders of g, j, p, q, y and the comma.  A row is one byte whose bit 4
  * is the leftmost column. */
-#include "flow/render.h"
+#include "render/render_internal.h"
 
 static const unsigned char glyphs[95][FLOW_GLYPH_HEIGHT] = {
     {0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}, /* space */

@@ -3,7 +3,7 @@
  * flow/render.h): what ImageMagick's montage did for the pipeline, without
  * ImageMagick or a font file.  Every size is a multiple of the text
  * factor, so a figure looks alike at every frame size. */
-#include "flow/render.h"
+#include "render/render_internal.h"
 #include "base/fail.h"
 
 #include <string.h>

@@ -2,7 +2,7 @@
  * blocks of factor x factor pixels, plain or on a plate (contract in
  * flow/render.h).  Blocks rather than smoothed outlines: the labels of a
  * figure stay sharp when it is enlarged, and a test can name every pixel. */
-#include "flow/render.h"
+#include "render/render_internal.h"
 #include "base/fail.h"
 
 #include <math.h>

@@ -6,7 +6,7 @@
  * second canvas of the same arrows one pixel fatter is laid first in the
  * contrasting colour.  The line width and the heads follow the grid step,
  * so that a plot looks alike at every size.  Contract in flow/render.h. */
-#include "flow/render.h"
+#include "render/render_internal.h"
 #include "base/fail.h"
 #include "render/canvas.h"
 

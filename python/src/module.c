@@ -81,10 +81,10 @@ static PyMethodDef functions[] = {
      "file raises ParameterError naming file:line."},
     {"read_flow", fp_read_flow, METH_VARARGS,
      "read_flow(path) -> ndarray\n\n"
-     "Reads a flow file in any format of flow_formats() (from the extension:\n"
-     ".flo, .F, .pcm, .pfm, KITTI .png) into an H x W x 2 float32 array of\n"
-     "(u, v).  Unknown vectors read as they are stored (.F markers and KITTI\n"
-     "invalid pixels as 1e10)."},
+     "Reads a flow file in any format of flow_formats() (from the\n"
+     "extension) into an H x W x 2 float32 array of (u, v).  Unknown\n"
+     "vectors read as they are stored (.F markers and KITTI invalid pixels\n"
+     "as 1e10)."},
     {"write_flow", fp_write_flow, METH_VARARGS,
      "write_flow(path, flow)\n\n"
      "Writes an H x W x 2 float array of (u, v) in the format of the\n"

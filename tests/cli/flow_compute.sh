@@ -38,7 +38,7 @@ done
 check "--help -m hs: the options in any order" '$FC --help -m hs | cmp -s - help.hs'
 for key in sigma rho alpha window window_size tau fill_unknown solver smoother iterations omega \
     jacobi_weight n0 n1 n2 cycles max_depth warp_levels warps warp_scale nonlinear_data \
-    nonlinear_smooth eps_d eps_s; do
+    nonlinear_smooth eps_data eps_s; do
     opt=$(echo "$key" | tr _ -)
     check "some method's help lists --$opt" 'cat help.* | grep -q -- "^      --$opt "'
 done
@@ -194,6 +194,16 @@ expect "dis unknown preset" 1 err "--preset: .*'slow'" $FCC -m dis --preset slow
 expect "plk even patch" 0 err EMPTY $FCC -m plk --patch 6 --levels 1 f0.png f1.png -o plk.flo
 expect "plk option on dis" 1 err "--affine does not apply to method dis \(a parameter of plk\)" $FCC -m dis --affine 0 f0.png f1.png -o x.flo
 expect "eps without its robust term" 1 err "--eps-d has no effect here: it applies with nonlinear_data 1" $FCC -m clg-nl --nonlinear-data 0 --eps-d 2 f0.png f1.png -o x.flo
+# former names (clg-nl's eps_d is eps_data, plk's and dis's normalise is
+# zero_mean): still options and .params keys, written under the new name
+expect "former option --eps-d" 0 err EMPTY $FCC -m clg-nl --eps-d 2 --solver jacobi --iterations 3 f0.png f1.png -o eps-d.flo
+check "--eps-d written as eps_data" 'keys eps-d.flo.params | grep -qx "eps_data,2" && ! keys eps-d.flo.params | grep -q "^eps_d,"'
+expect "former and new name together" 1 err "--eps-data and --eps-d set one parameter \(eps_data\)" $FCC -m clg-nl --eps-d 2 --eps-data 3 f0.png f1.png -o x.flo
+expect "former option --normalise on plk" 0 err EMPTY $FCC -m plk --normalise 1 --levels 1 f0.png f1.png -o plk-zm.flo
+check "--normalise written as zero_mean" 'keys plk-zm.flo.params | grep -qx "zero_mean,1"'
+printf 'method,clg-nl\neps_d,2\nsolver,jacobi\niterations,3\n' >old-names.params
+expect "a .params file with a former key" 0 err EMPTY $FCC -p old-names.params f0.png f1.png -o old-names.flo
+check "its flow as with the new key" 'cmp -s old-names.flo eps-d.flo'
 expect "omega without SOR" 1 err "--omega has no effect here: it applies with solver rbsor" $FCC --solver jacobi --omega 1.5 f0.png f1.png -o x.flo
 expect "iterations with fmg" 1 err "--iterations has no effect here: it applies with solver jacobi, rbsor or cascadic" $FCC -m clg-nl --iterations 9 f0.png f1.png -o x.flo
 expect "cycles without multigrid" 1 err "--cycles has no effect here: it applies with solver v, w or fmg" $FCC --solver jacobi --cycles 2 f0.png f1.png -o x.flo

@@ -81,7 +81,7 @@ static const config configs[] = {
      * which rounding can tip: they share robust's bound */
     { "plk", "plk", NULL, NULL, 0, 0, 1, 0, 0, NULL },
     { "plk translation colour", "plk", NULL, NULL, 0, 0, 3, 0, 0,
-      "affine=0 bicubic=0 normalise=1 color=1 patch=7 levels=2" },
+      "affine=0 bicubic=0 zero_mean=1 color=1 patch=7 levels=2" },
     { "plk unknown", "plk", NULL, NULL, 0, 0, 1, 0, 0, "tau=50 fill_unknown=0" },
     { "dis medium", "dis", NULL, NULL, 0, 0, 1, 0, 0, NULL },
     { "dis ultrafast", "dis", NULL, NULL, 0, 0, 1, 0, 0, "preset=ultrafast" },

@@ -9,6 +9,7 @@
  * segment of n colours has its changing channel at floor(255 i / n)). */
 #include "harness.h"
 #include "flow/render.h"
+#include "render/render_internal.h" /* the per-pixel colours, not public */
 
 #include <math.h>
 #include <stdlib.h>

@@ -23,7 +23,7 @@ static void test_plk_one_level(void)
         return;
     const flow_synth s = { .motion = FLOW_SYNTH_TRANSLATE, .dx = 0.7, .dy = -0.4, .seed = 4 };
     CHECK(aee("plk", &s, 96, 80, "levels=0", 8) < 0.02);
-    CHECK(aee("plk", &s, 96, 80, "levels=0 patch=7 normalise=1", 8) < 0.02);
+    CHECK(aee("plk", &s, 96, 80, "levels=0 patch=7 zero_mean=1", 8) < 0.02);
     /* one iteration is a single linearisation: far worse */
     const flow_synth far = { .motion = FLOW_SYNTH_TRANSLATE, .dx = 2.5, .dy = 1.5, .seed = 4 };
     const double one = aee("plk", &far, 96, 80, "levels=0 iterations=1", 8);

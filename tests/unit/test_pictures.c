@@ -6,6 +6,7 @@
  * from the rule in flow/render.h, worked out by hand). */
 #include "harness.h"
 #include "flow/render.h"
+#include "render/render_internal.h" /* the font, text and montage layout, not public */
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -45,10 +45,9 @@
 #define SA(m) (SW * RH(m))
 static_assert(PAIR_X == STAGE_TILE_X && RW(4) == SW, "region 4 is a staged array");
 /* The threads of a tile on a grid of more tiles than the GPU holds at
- * once (four blocks per multiprocessor; on the H100, nonlinear CLG's
- * FMG(2,2) took 1.287 ms at 1080p with these against 1.336 with 512
- * threads and two blocks); a grid of fewer takes 512 or 1024 threads a
- * tile (cuda_tile_threads). */
+ * once (four blocks per multiprocessor, which ran faster than 512 threads
+ * and two blocks); a grid of fewer takes 512 or 1024 threads a tile
+ * (cuda_tile_threads). */
 #define PAIR_THREADS 256
 #define PAIR_MIN_BLOCKS 4
 
@@ -170,8 +169,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
  * (sweeps.cu), and on a linear one of more than twice as many tiles as
  * multiprocessors: a linear system's single sweep is a per-pixel kernel
  * that reads its neighbours through the caches, which on a small grid
- * costs less than staging a tile's border (H100: HS FMG(2,2) at 316x252 0.295 ms in pairs
- * against 0.287 in single sweeps, at 1080p 0.871 against 0.895). */
+ * costs less than staging a tile's border (HS FMG(2,2): single sweeps
+ * faster at 316x252, pairs at 1080p). */
 static int use_pairs(flow_device *d, const flow_jacobi_sweeps_args *a, long tiles)
 {
     return a->sweeps >= 2

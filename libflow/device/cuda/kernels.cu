@@ -44,9 +44,8 @@ __global__ void __launch_bounds__(SMALL_THREADS)
 }
 
 /* SOR updates x in place: its planes are kept in shared memory over the
- * sweeps (dynamic, 2 w h floats), loaded first and stored last (on the
- * H100, dis medium took 1.997 ms at 1080p against 2.039 with x read and
- * written through the caches). */
+ * sweeps (dynamic, 2 w h floats), loaded first and stored last (faster
+ * than x read and written through the caches). */
 __global__ void __launch_bounds__(SMALL_THREADS)
     flow_sor_small_kernel(const __grid_constant__ flow_smooth_small_args a)
 {

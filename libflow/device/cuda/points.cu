@@ -35,8 +35,8 @@ flow_status cuda_klt_track(flow_device *d, const flow_klt_track_args *a)
 #define SEARCH_WARPS 8 /* patches per block */
 
 /* A kernel per channel count (1 or 3): with the count a constant, a grey
- * search keeps one channel's values in registers (on the H100 the kernel
- * for any count took 128 registers, two blocks per multiprocessor). */
+ * search keeps one channel's values in registers (a kernel for any count
+ * needs many more registers, and fewer blocks fit a multiprocessor). */
 template <int NC>
 __global__ void __launch_bounds__(32 * SEARCH_WARPS)
     flow_dis_search_kernel(const __grid_constant__ flow_dis_search_args a)

@@ -42,20 +42,18 @@
 #define J_PLANES (6 * FLOW_TERMS_MAX)
 static_assert(TILE_X == STAGE_TILE_X, "a tile is as wide as stage.cuh's rows assume");
 /* A large grid: 256 threads a tile, five blocks per multiprocessor (48
- * registers, no spill; on the H100 robust took 43.7 ms at 1080p against
- * 44.8 with 56 registers and four).  A grid of fewer tiles than the GPU
- * holds at once is one wave whose time is the latency of one block: 8
- * warps, each issuing its ~1900 instructions one every 6 cycles (ncu, a
- * 134x101 grid: 9.6 us).  There each tile takes 512 or 1024 threads, as
+ * registers, no spill; faster than 56 registers and four).  A grid of
+ * fewer tiles than the GPU holds at once is one wave whose time is the
+ * latency of one block: 8 warps, each issuing its instructions one every
+ * few cycles.  There each tile takes 512 or 1024 threads, as
  * many as keep every tile resident, and the same work is spread over 2 or
  * 4 times the warps. */
 #define SWEEP_THREADS 256
 #define SWEEP_MIN_BLOCKS 5
 /* Jacobi sweeps, residuals and N(x): tiles of 32 x 8, a thread per pixel,
- * at every size (48 registers, five blocks per multiprocessor).  On the
- * H100, nonlinear CLG's FMG(2,2) with these Jacobi sweeps took 1.668 ms at
- * 1080p against 1.734 with tiles of 32 x 16, and 0.537 ms at 316x252
- * against 0.543 with the per-pixel kernel on grids below 20000 pixels. */
+ * at every size (48 registers, five blocks per multiprocessor), which ran
+ * nonlinear CLG's FMG(2,2) faster than tiles of 32 x 16 at 1080p and than
+ * the per-pixel kernel on small grids. */
 #define TERMS_TILE_Y 8
 #define TERMS_MIN_BLOCKS 5
 

@@ -15,8 +15,7 @@
  * once).  A grid of fewer such blocks than the GPU holds several times over
  * is one wave whose time is one block's latency; there each thread computes
  * one output along rows and two along columns (tiles of 32 x 8 and 32 x
- * 16), the halo read more often and the wave four times shorter (H100,
- * nonlinear CLG's tensor pipeline at 316x252). */
+ * 16), the halo read more often and the wave four times shorter. */
 #include "common.cuh"
 
 #define ROW_TILE_W 128 /* outputs of a block along x (block 32 x 8: 4 per thread) */

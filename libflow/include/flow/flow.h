@@ -8,7 +8,7 @@
  * number.h   numbers from text: the one rule of parameters, .params files and options
  * context.h  computing flow fields: contexts, observers
  * image.h    images and video (OpenCV when built with it)
- * field.h    flow fields, .flo/.F/.pcm files, the forward-backward check
+ * field.h    flow fields, flow files (the table of formats), the forward-backward check
  * synth.h    generated sequences with exact ground truth
  * track.h    KLT feature tracking
  * error.h    angular and endpoint errors against ground truth

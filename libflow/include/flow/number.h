@@ -10,8 +10,8 @@
  * Refused: infinities, NaN, a value too large for a double, and a value
  * that is not zero but too small for one (1e-400 would silently become 0).
  * A value in the subnormal range (1e-320) is accepted as the nearest
- * double: it is what flow_format_real writes back, and what the user asked
- * for to the precision a double has there.
+ * double: it is what flow_params_get and .params files write back, and
+ * what the user asked for to the precision a double has there.
  *
  * flow_parse_integer: the whole text is decimal digits with an optional
  * sign, within a long, without blanks around it.
@@ -33,13 +33,6 @@ extern "C" {
 
 flow_status flow_parse_real(const char *text, double *out);
 flow_status flow_parse_integer(const char *text, long *out);
-
-/* x as the shortest text that strtod (and so flow_parse_real) reads back as
- * the same double, bit for bit: %g with the fewest significant digits that
- * do (0.1 is "0.1", not %.17g's "0.10000000000000001"; -0 is "-0"), in
- * fixed form where %.17g's is (400, not 4e+02; 1e+20 stays).  FLOW_OK, or
- * FLOW_ERR_INVALID with buf empty when it does not fit in size bytes. */
-flow_status flow_format_real(double x, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

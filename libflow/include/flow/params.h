@@ -57,6 +57,9 @@ typedef struct flow_param_info {
     const char *help;           /* one line, for --help and the studio */
     const char *when;           /* NULL, or the setting under which the parameter has an
                                    effect, in words: "window box", "solver v, w or fmg" */
+    const char *alias;          /* NULL, or a former name, still read wherever the name is
+                                   (.params files, options, flow_params_set and _get) and
+                                   written as the name */
 } flow_param_info;
 
 /* The methods, in the order of the registry: i = 0, 1, ... until NULL. */
@@ -93,7 +96,7 @@ flow_status flow_params_set(flow_params *p, const char *key, const char *value);
 /* The same from a number (CHOICE: its index). */
 flow_status flow_params_set_number(flow_params *p, const char *key, double value);
 /* The value as text, as a .params file writes it (REAL as the shortest text
- * that reads back as the same double: flow_format_real). */
+ * that reads back as the same double, bit for bit). */
 flow_status flow_params_get(const flow_params *p, const char *key, char *buf, size_t size);
 /* The value as a number (CHOICE: its index). */
 flow_status flow_params_get_number(const flow_params *p, const char *key, double *value);
@@ -121,7 +124,7 @@ flow_status flow_params_validate(const flow_params *p);
  *
  * flow_params_write: `method` and every parameter of the method, after
  * `comment` as '#' lines when it is not NULL; reals as the shortest text
- * that reads back exactly (flow_format_real), a parameter without effect
+ * that reads back exactly, a parameter without effect
  * under p's other values at its default.  Reading the file gives back p,
  * those parameters at their defaults.  Whole-or-nothing. */
 flow_status flow_params_read(const char *path, flow_params **p);

@@ -38,24 +38,11 @@ extern "C" {
 /* Number of colours of the wheel. */
 #define FLOW_COLORWHEEL_SIZE 55
 
-/* The wheel colour k (0..54) as 0..255 integers, k = 0 being pure red. */
-void flow_colorwheel(int k, int rgb[3]);
-
-/* The colour of a vector already divided by the scale R (radius 1 = full
- * saturation), as rounded 0..255 values; black for NaN or infinity.  (A
- * vector's being unknown is a property of the raw vector, before the
- * division: flow_render_color tests it and paints it black.) */
-void flow_color_of(double fu, double fv, float rgb[3]);
-
-/* The colour of flow_color_of as Middlebury's color_flow computes it: in
- * single precision, each channel 255 col truncated instead of rounded. */
-void flow_color_of_middlebury(double fu, double fv, float rgb[3]);
-
 /* How channel values are made integers. */
 typedef enum flow_coding {
-    FLOW_CODING_ROUNDED = 0,   /* rounded (flow_color_of): the nearest level */
-    FLOW_CODING_MIDDLEBURY = 1 /* Middlebury's color_flow, bit for bit
-                                  (flow_color_of_middlebury): truncated */
+    FLOW_CODING_ROUNDED = 0,   /* rounded: the nearest level */
+    FLOW_CODING_MIDDLEBURY = 1 /* Middlebury's color_flow, bit for bit: single
+                                  precision, truncated */
 } flow_coding;
 
 /* The largest radius |(u, v)| over the known vectors (0 when none is). */
@@ -98,8 +85,8 @@ void flow_scale_text(double max_radius, char *buf, size_t size);
 
 /* Writes flow_scale_text(max_radius) into the bottom frame of a picture of
  * flow_render_color_framed made with frame width `border`: black text on
- * a white plate, centred, in the largest text factor (flow_render_text)
- * whose plate fits the frame, at most flow_text_factor(picture width).
+ * a white plate, centred, in the largest text factor whose plate fits
+ * the frame, at most flow_text_factor(picture width).
  * FLOW_ERR_INVALID for a missing or non-RGB picture, a border under
  * FLOW_SCALE_LABEL_MIN_BORDER or wider than half the picture, or a scale
  * that is not positive and finite. */
@@ -207,18 +194,15 @@ flow_status flow_render_polyline(flow_image *img, const float *xy, int n, double
 
 /* ---- endpoint-error maps --------------------------------------------------- */
 
-/* The colour of an endpoint error t = EE / scale on the "hot" ramp: black
- * at 0, red at 1/3, yellow at 2/3, white from 1 on, each channel rounded;
- * its brightness grows with the error, so it reads in grey print too. */
-void flow_error_color(double t, float rgb[3]);
-
 /* The colour of the pixels an error map does not score: a blue grey that
  * is on no point of the ramp. */
 #define FLOW_UNSCORED_RGB {64.0f, 96.0f, 160.0f}
 
 /* The endpoint-error map of est against gt (same size) into a newly
- * allocated RGB image: each scored pixel coloured flow_error_color(EE /
- * max_error), the others (flow_error_per_pixel) FLOW_UNSCORED_RGB.
+ * allocated RGB image: each scored pixel coloured by t = EE / max_error on
+ * the "hot" ramp (black at 0, red at 1/3, yellow at 2/3, white from 1 on,
+ * brighter as the error grows, so that it reads in grey print too), the
+ * others (flow_error_per_pixel) FLOW_UNSCORED_RGB.
  * max_error <= 0: the largest scored EE (1 when it is 0 or nothing is
  * scored); *used (may be NULL) receives the scale applied.  Fails as
  * flow_error_per_pixel does, and FLOW_ERR_INVALID for a NaN or infinite
@@ -228,25 +212,18 @@ flow_status flow_render_error_map(const flow_field *est, const flow_field *gt,
                                   double *used);
 
 /* The colour bar of an error map drawn into its top-right corner on a
- * white plate: "0", the ramp of flow_error_color over a quarter of the
+ * white plate: "0", the ramp of the error colours over a quarter of the
  * map's width, and the scale ("4.62 px", as flow_scale_text writes it), in
  * the text factor of the map's width.  FLOW_ERR_INVALID for a missing or
  * non-RGB map or a scale that is not positive and finite; FLOW_ERR_SIZE,
  * drawing nothing, when the plate does not fit the map's top half. */
 flow_status flow_render_error_bar(flow_image *map, double scale);
 
-/* KITTI's error picture (the devkit's flowErrorImage with log colours):
- * each pixel's normalised error n = min(EE / 3, 20 EE / |gt|), the smaller
- * of its ratios to Fl's two thresholds (3 px, 5% of |gt|), so that n > 1
- * exactly at Fl's outliers; the colour of n's interval of ten, bounded at
- * 0.0625 * 2^k (k = 0..8), from dark blue below 0.0625 through pale yellow
- * to dark red from 16 on.  flow_kitti_error_color gives the colour of n
- * (n = 0 with EE = 0 and |gt| = 0). */
-void flow_kitti_error_color(double n, float rgb[3]);
-
 /* KITTI's error picture of est against gt (same size) into a newly
  * allocated RGB image: scored pixels (flow_error_per_pixel_in with
- * regions, which may be NULL) coloured flow_kitti_error_color, at half
+ * regions, which may be NULL) coloured as the devkit's flowErrorImage with
+ * log colours (by n = min(EE / 3, 20 EE / |gt|), so that n > 1 exactly at
+ * Fl's outliers: dark blue below 0.0625 to dark red from 16 on), at half
  * brightness where regions says the pixel is occluded (occluded or noc),
  * as the devkit dims what only its flow_occ ground truth covers; pixels not
  * scored black.  Fails as flow_error_measure does, and FLOW_ERR_NOMEM. */
@@ -268,10 +245,6 @@ void flow_error_caption(const flow_error_stats *st, char *buf, size_t size);
 #define FLOW_GLYPH_HEIGHT 9
 #define FLOW_GLYPH_ADVANCE 6
 
-/* The glyph of character c, FLOW_GLYPH_HEIGHT rows top first, bit 4 of a
- * row the leftmost pixel; the glyph of '?' for a byte outside 32..126. */
-const unsigned char *flow_glyph(int c);
-
 /* The size of text drawn at `factor`: (6 n - 1) factor wide for n
  * characters (0 for none), 9 factor tall. */
 void flow_text_size(const char *text, int factor, int *width, int *height);
@@ -280,17 +253,11 @@ void flow_text_size(const char *text, int factor, int *width, int *height);
  * rounded, at least 1 (2 for Middlebury's 584, 6 for 1920). */
 int flow_text_factor(int width);
 
-/* Draws text into the RGB image img in colour rgb, the top-left corner of
- * its first glyph at (x, y); what falls outside the image is left out.
- * FLOW_ERR_INVALID for a missing or non-RGB image, missing text or a
- * factor outside 1..64. */
-flow_status flow_render_text(flow_image *img, int x, int y, const char *text, int factor,
-                             const float rgb[3]);
-
 /* Text on a plate: a rectangle of colour bg reaching `factor` pixels
  * beyond the text on every side, its top-left corner at (x, y), the text
- * in colour fg.  The plate is the text's size plus 2 factor each way.
- * Fails as flow_render_text. */
+ * in colour fg.  The plate is the text's size plus 2 factor each way;
+ * what falls outside the image is left out.  FLOW_ERR_INVALID for a
+ * missing or non-RGB image, missing text or a factor outside 1..64. */
 flow_status flow_render_label(flow_image *img, int x, int y, const char *text, int factor,
                               const float fg[3], const float bg[3]);
 
@@ -324,23 +291,16 @@ typedef struct flow_montage_layout {
     int panels;                  /* how many panels */
 } flow_montage_layout;
 
-/* The layout of n panels (1..64) in `columns` columns (0: one row of up to
- * 4 panels, else ceil(n / 2) columns; more than n: n).  The label factor
- * is flow_text_factor(cell_width), lowered (not under 1) until every label
+/* The montage of n panels (1..64) in `columns` columns (0: one row of up
+ * to 4 panels, else ceil(n / 2) columns; more than n: n), on white, labels
+ * and title in black, into a newly allocated RGB image; *layout (may be
+ * NULL) receives where it put things.  The label factor is
+ * flow_text_factor(cell_width), lowered (not under 1) until every label
  * fits its cell; a label that does not fit even then keeps the characters
  * that do, from its start.  The title's factor is factor + 1, lowered
  * likewise to fit the montage's width.  FLOW_ERR_INVALID for a missing or
  * empty panel, n or columns out of range; FLOW_ERR_SIZE for a montage over
- * FLOW_IMAGE_MAX_PIXELS. */
-flow_status flow_montage_plan(const flow_panel *panels, int n, int columns, const char *title,
-                              flow_montage_layout *out);
-
-/* The top-left corner of panel i's picture in a montage of layout l. */
-void flow_montage_origin(const flow_montage_layout *l, const flow_panel *panels, int i, int *x,
-                         int *y);
-
-/* The montage of flow_montage_plan, on white, labels and title in black,
- * into a newly allocated RGB image; *layout (may be NULL) receives it. */
+ * FLOW_IMAGE_MAX_PIXELS; FLOW_ERR_NOMEM. */
 flow_status flow_render_montage(const flow_panel *panels, int n, int columns, const char *title,
                                 flow_image *out, flow_montage_layout *layout);
 

@@ -1,0 +1,156 @@
+/* pair.c -- the steps of a pair that every mode of flow-compute's loop
+ * takes (run.h): failures reported with their exit code, the context made
+ * for the first frame, the field a flow is computed into, and the flow
+ * handed on (written, counted, shown on the progress line). */
+#include "run.h"
+
+#include <stdio.h>
+
+int report_failure(flow_status s, const char *doing, const char *why)
+{
+    cli_error("%s: %s", doing, *why ? why : flow_status_str(s));
+    /* a frame of another size, or one whose values the library refuses */
+    return s == FLOW_ERR_SIZE || s == FLOW_ERR_INVALID ? CLI_EXIT_IO : CLI_EXIT_COMPUTE;
+}
+
+int compute_failure(flow_status s, const char *doing)
+{
+    return report_failure(s, doing, flow_last_error());
+}
+
+/* The progress line (cli.h: any message ends it first); the final call
+ * draws it once more and ends it, or erases it under --quiet (shown there
+ * by --progress only while the work goes on). */
+void run_progress(run *r, int final)
+{
+    const compute_options *o = r->o;
+    const totals *t = &r->t;
+    const long expected = r->expected;
+    double *last_ms = &r->last_progress;
+    long *last_flows = &r->last_flows;
+    double now = ftimer_now_ms();
+    if (!final && now - *last_ms < 250)
+        return;
+    double rate = now > *last_ms ? 1000.0 * (t->flows - *last_flows) / (now - *last_ms) : 0;
+    if (expected > 0 && t->flows > 0 && !final) {
+        /* the time left at the mean rate since the start */
+        const double left_s = (now - t->wall_start) / 1000.0 * (expected - t->flows) / t->flows;
+        const long secs = (long)(left_s + 0.5);
+        if (secs >= 60)
+            cli_progress("%ld/%ld flows, %.1f flows/s, %ld min %02ld s left", t->flows,
+                         expected, rate, secs / 60, secs % 60);
+        else
+            cli_progress("%ld/%ld flows, %.1f flows/s, %ld s left", t->flows, expected, rate,
+                         secs);
+    } else if (expected > 0)
+        cli_progress("%ld/%ld flows, %.1f flows/s", t->flows, expected, rate);
+    else
+        cli_progress("%ld flows, %.1f flows/s", t->flows, rate);
+    if (final && o->quiet)
+        cli_progress_clear();
+    else if (final)
+        cli_progress_end();
+    *last_ms = now;
+    *last_flows = t->flows;
+}
+
+static void params_header(const compute_options *o, const flow_device *d, const char *f1,
+                          const char *f2, char *buf, size_t size)
+{
+    snprintf(buf, size,
+             "flow-compute %s (libflow %s)\n"
+             "backend: %s, device: %s\n"
+             "command: %s\n"
+             "frames: %s -> %s",
+             flow_version(), flow_version(), flow_device_kind(d), flow_device_name(d), o->command_line, f1,
+             f2);
+}
+
+int take_field(run *r, long k, flow_field **f)
+{
+    if (r->queue)
+        return output_queue_field(r->queue, r->width, r->height, f);
+    flow_field *own = &r->own[k % FLOW_CONTEXT_DEPTH];
+    if (!own->u) {
+        if (flow_field_alloc(own, r->width, r->height) != FLOW_OK)
+            return compute_failure(FLOW_ERR_NOMEM, "flow field");
+        field_pin(r->d, own);
+    }
+    *f = own;
+    return CLI_EXIT_OK;
+}
+
+int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image *frame1,
+              long number, const char *name1, const char *name2, output_group *wf)
+{
+    if (r->queue) {
+        char name[4200], header[8192];
+        int rc = output_name(r->o, number, name, sizeof name);
+        if (rc != CLI_EXIT_OK) {
+            output_group_destroy(wf);
+            output_queue_drop(r->queue, field);
+            return rc;
+        }
+        params_header(r->o, by, name1, name2, header, sizeof header);
+        rc = output_queue_put(r->queue, name, field, frame1, header,
+                              flow_context_params(r->ctx), wf);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    } else if (wf) {
+        const int rc = output_group_commit(wf);
+        output_group_destroy(wf);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    }
+    if (++r->t.flows == 1)
+        r->t.first_flow_ms = ftimer_now_ms();
+    if (r->show_progress)
+        run_progress(r, 0);
+    return CLI_EXIT_OK;
+}
+
+/* Says which parameters the frames reduced (a level count they do not
+ * allow): the .params gives the values used.  A schema's default is an
+ * "as many as fit" setting and passes without a word.  Said under --quiet
+ * too: it is the only sign that a value asked for was changed. */
+static void report_fitted(const flow_params *asked, const flow_params *used, int width,
+                          int height)
+{
+    const char *method = flow_params_method(asked);
+    const flow_param_info *info;
+    for (int i = 0; (info = flow_method_param(method, i)) != NULL; i++) {
+        double a = 0, u = 0;
+        flow_params_get_number(asked, info->name, &a);
+        flow_params_get_number(used, info->name, &u);
+        if (a != u && a != info->def)
+            cli_info("notice: %s %g does not fit %dx%d frames: %g is used (and written to the "
+                     ".params)",
+                     info->name, a, width, height, u);
+    }
+}
+
+void frame_shape(const source_frame *f, int *width, int *height, int *channels)
+{
+    *width = f->is8 ? f->bytes.width : f->image.width;
+    *height = f->is8 ? f->bytes.height : f->image.height;
+    *channels = f->is8 ? f->bytes.channels : f->image.channels;
+}
+
+int create_context(run *r, const source_frame *first)
+{
+    int channels;
+    frame_shape(first, &r->width, &r->height, &channels);
+    const flow_status s = flow_context_create(r->d, r->width, r->height, channels, r->o->params,
+                                              &r->ctx);
+    if (s != FLOW_OK)
+        return compute_failure(s, first->name);
+    report_fitted(r->o->params, flow_context_params(r->ctx), r->width, r->height);
+    return CLI_EXIT_OK;
+}
+
+flow_status submit_frame(flow_context *ctx, const source_frame *f, flow_field *out)
+{
+    return f->is8 ? flow_context_submit8(ctx, &f->bytes, out)
+                  : flow_context_submit(ctx, &f->image, out);
+}
+
