@@ -17,6 +17,7 @@
  * depth) is emitted through the observer when one is set; nothing here
  * reads device data otherwise, so a solve is a fixed sequence of launches. */
 #include "core/multigrid.h"
+#include "core/fused.h"
 #include "core/pair.h"
 #include "core/tensor.h"
 #include "base/fail.h"
@@ -122,7 +123,6 @@ flow_status flow_mg_create(flow_device *d, int width, int height, const flow_sol
     mg->dev = d;
     mg->p = *p;
     mg->nonlinear = m->robust_smooth;
-    mg->fuse_small = 1;
     for (int k = 0; k < m->nterms; k++)
         mg->nonlinear |= m->term[k].robust;
     mg->use_sor = p->solver == FLOW_SOLVER_RBSOR
@@ -153,23 +153,25 @@ _Static_assert(6 * FLOW_TERMS_MAX + 1 <= FLOW_RESTRICT_PLANES,
                "a level's tensors and smoothness weight fit one restriction");
 
 /* Level d is one of the small levels at the bottom of the hierarchy, whose
- * work runs in one call per step (pixel/coarse.h); a cycle there runs so
- * unless traced (the trace reads every level between operations). */
+ * work a backend may fuse into one call per step (pixel/coarse.h). */
 static int level_small(const flow_mg *mg, int d)
 {
-    return mg->fuse_small && mg->nlevels - d <= FLOW_SMALL_LEVELS
+    return mg->nlevels - d <= FLOW_SMALL_LEVELS
            && (long)mg->lev[d].width * mg->lev[d].height <= FLOW_SMALL_GRID;
 }
 
+/* A cycle from level d runs as one small_cycle call where the backend has
+ * it, unless traced (the trace reads every level between operations). */
 static int small_cycle_fits(const flow_mg *mg, const flow_exec *ex, int d)
 {
-    return level_small(mg, d) && !flow_tracing(ex);
+    return flow_fuses_small_cycle(mg->dev) && level_small(mg, d) && !flow_tracing(ex);
 }
 
 static flow_status restrict_tensors(flow_mg *mg)
 {
     const int edge = mg->edge_stale;
     mg->edge_stale = 0;
+    const int fuse = flow_fuses_restrict_small(mg->dev);
     flow_restrict_small_args chain; /* the small levels at the bottom, in one call */
     memset(&chain, 0, sizeof chain);
     for (int d = 1; d < mg->nlevels; d++) {
@@ -185,7 +187,7 @@ static flow_status restrict_tensors(flow_mg *mg)
             a.coarse[a.n] = c->g;
             a.fine[a.n++] = f->g;
         }
-        if (!level_small(mg, d))
+        if (!fuse || !level_small(mg, d))
             FLOW_TRY(flow_k_restrict_planes(mg->dev, &a));
         else {
             if (chain.nlevels == 0)
@@ -194,7 +196,7 @@ static flow_status restrict_tensors(flow_mg *mg)
             chain.n = a.n;
         }
     }
-    return chain.nlevels ? flow_restrict_small_run(mg->dev, &chain) : FLOW_OK;
+    return chain.nlevels ? mg->dev->ops->restrict_small(mg->dev, &chain) : FLOW_OK;
 }
 
 static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int gamma,
@@ -307,7 +309,7 @@ static flow_status small_cycle(flow_mg *mg, int d, unsigned flags, int gamma,
         a.entry = *entry;
     a.fmg_cycles = fmg_cycles;
     a.coarse_flags = flow_mg_flags_coarse(mg);
-    return flow_small_cycle_run(mg->dev, &a);
+    return mg->dev->ops->small_cycle(mg->dev, &a);
 }
 
 /* VCYCLE / WCYCLE (gamma 1 / 2) from level d, in place on lev[d].x after

@@ -69,9 +69,6 @@ typedef struct flow_mg {
     int nonlinear; /* a robust term: lagged weights, and FAS on coarse grids */
     int use_sor;   /* the smoother is red-black SOR */
     int warm;      /* Jacobi, SOR, V and W start from the x already there (else 0) */
-    int fuse_small; /* cycles from a small level run as one small_cycle call, and the
-                       small levels' coefficients are restricted in one call (1 unless a
-                       test compares them with the call-per-operation path) */
     int edge_stale; /* the finest smoothness weight was handed out: the next solve
                        restricts it (once, not at every solve of the same weight) */
 } flow_mg;

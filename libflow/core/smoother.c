@@ -20,6 +20,7 @@
  * Trace: residual norms need a read-back from the device, so they are
  * computed only while a trace observer is set. */
 #include "core/multigrid.h"
+#include "core/fused.h"
 #include "core/pair.h"
 #include "base/fail.h"
 

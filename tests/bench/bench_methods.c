@@ -474,11 +474,13 @@ static void install_counting(flow_device *d)
     counting.upload_bytes = w_upload_bytes;
     counting.download_async = w_download_async;
     counting.copy = w_copy;
-    counting.smooth_small = w_smooth_small;
-    counting.small_cycle = w_small_cycle;
-    counting.restrict_small = w_restrict_small;
-    counting.sor_sweeps = w_sor_sweeps;
-    counting.jacobi_sweeps = w_jacobi_sweeps;
+    /* the fused operations a backend provides (the rest are counted as
+     * the operations of the list that core/fused.c runs instead) */
+    counting.smooth_small = real->smooth_small ? w_smooth_small : NULL;
+    counting.small_cycle = real->small_cycle ? w_small_cycle : NULL;
+    counting.restrict_small = real->restrict_small ? w_restrict_small : NULL;
+    counting.sor_sweeps = real->sor_sweeps ? w_sor_sweeps : NULL;
+    counting.jacobi_sweeps = real->jacobi_sweeps ? w_jacobi_sweeps : NULL;
     counting.plane_max = w_plane_max;
     counting.sort_desc = w_sort_desc;
 #define FLOW_INSTALL(stem, A, W, H, G) counting.stem = w_##stem;

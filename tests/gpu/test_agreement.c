@@ -7,6 +7,7 @@
  * The operations are those of the private device layer (device/device.h)
  * and the core's tensor pipeline (core/tensor.h). */
 #include "harness.h"
+#include "core/fused.h"
 #include "core/tensor.h"
 #include "device/device.h"
 
