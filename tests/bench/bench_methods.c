@@ -79,10 +79,6 @@ static double bytes_fill(const flow_fill_args *a)
 {
     return PX(&a->p);
 }
-static double bytes_scale(const flow_scale_args *a)
-{
-    return 2 * PX(&a->p);
-}
 static double bytes_copy_pair(const flow_copy_pair_args *a)
 {
     return 4 * PX(&a->dst.u);
@@ -118,10 +114,6 @@ static double bytes_resample(const flow_resample_args *a)
 static double bytes_restriction(const flow_restriction_args *a)
 {
     return PX(&a->coarse) + PX(&a->fine);
-}
-static double bytes_prolongation(const flow_prolongation_args *a)
-{
-    return PX(&a->coarse) + (a->accumulate ? 2 : 1) * PX(&a->fine);
 }
 static double bytes_restrict_pair(const flow_restrict_pair_args *a)
 {
