@@ -85,6 +85,9 @@ static inline int flow_mg_coarse_size(int n)
  * the time of their sweeps and nothing measurable to the accuracy of HS,
  * CLG or nonlinear CLG (docs/ALGORITHMS.md, Multigrid). */
 #define FLOW_MG_MIN_SIDE 4
+/* The most levels a hierarchy has: halving a side of at most
+ * FLOW_PLANE_MAX pixels while it stays at least FLOW_MG_MIN_SIDE. */
+#define FLOW_MG_LEVELS_MAX 32
 
 /* The levels the solver of p uses on a w x h grid: halved while both sides
  * of the coarser grid are at least FLOW_MG_MIN_SIDE, so 316x252 goes down
