@@ -7,8 +7,9 @@
  * the coarse-to-fine pyramid) are written once in host C against this
  * table.  Its per-pixel operations come from libflow/kernels/list.h; the
  * rest is memory, transfers, timing, graphs and the operations that are not
- * one function per point (the small-grid smoother, two reductions and a
- * sort).
+ * one function per point (two reductions and a sort), and the optional
+ * fused solver operations (core/fused.h).  docs/ARCHITECTURE.md lists what
+ * a backend must fill and what it may leave NULL.
  * All operations are queued in order on the device (on CUDA one stream);
  * download(), synchronize() and sum_squares() wait.  Operations trust their
  * arguments: the core checks what users can get wrong before calling.
