@@ -300,7 +300,7 @@ int cli_open_device(const char *name, const char *usage, int quiet, int verbose,
 
 int cli_device_list(const char *spec)
 {
-    return strchr(spec, ',') != NULL || strcmp(spec, "cuda:all") == 0;
+    return strchr(spec, ',') != NULL || strstr(spec, ":all") != NULL;
 }
 
 int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose,
@@ -312,40 +312,15 @@ int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose
         *n = rc == CLI_EXIT_OK;
         return rc;
     }
-    char names[CLI_DEVICES_MAX][16];
-    int count = 0, after_cuda = 0;
-    char list[256];
-    const size_t len = strlen(spec);
-    if (len >= sizeof list)
-        return cli_usage_error(usage, program, "--device: '%s' is too long", spec);
-    if (spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,"))
-        return cli_usage_error(usage, program, "--device '%s': an empty name in the list", spec);
-    snprintf(list, sizeof list, "%s", spec);
-    for (char *save = NULL, *e = strtok_r(list, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
-        if (strcmp(e, "auto") == 0)
-            return cli_usage_error(usage, program, "--device %s: auto cannot be part of a list",
-                                   spec);
-        const int all = strcmp(e, "cuda:all") == 0;
-        const int gpus = all ? flow_device_count("cuda") : 1;
-        if (gpus == 0) {
-            cli_error("--device cuda:all: no CUDA device found");
-            return CLI_EXIT_COMPUTE;
-        }
-        for (int g = 0; g < gpus; g++) {
-            if (count == max)
-                return cli_usage_error(usage, program, "--device %s: more than %d devices", spec,
-                                       max);
-            if (all)
-                snprintf(names[count], sizeof names[count], "cuda:%d", g);
-            else if (after_cuda && strspn(e, "0123456789") == strlen(e) && strlen(e) < 5)
-                snprintf(names[count], sizeof names[count], "cuda:%s", e);
-            else if (strlen(e) < sizeof names[count])
-                snprintf(names[count], sizeof names[count], "%s", e);
-            else
-                return cli_usage_error(usage, program, "--device: unknown device '%s'", e);
-            after_cuda = strncmp(names[count], "cuda:", 5) == 0;
-            count++;
-        }
+    char names[CLI_DEVICES_MAX][FLOW_DEVICE_SPEC_MAX];
+    int count = 0;
+    const flow_status s = flow_device_list(spec, names, max < CLI_DEVICES_MAX ? max : CLI_DEVICES_MAX,
+                                           &count);
+    if (s == FLOW_ERR_INVALID)
+        return cli_usage_error(usage, program, "--device %s", flow_last_error());
+    if (s != FLOW_OK) {
+        cli_error("--device %s", flow_last_error());
+        return CLI_EXIT_COMPUTE;
     }
     for (int i = 0; i < count; i++) {
         int rc = cli_open_device(names[i], usage, quiet, verbose, &out[i]);
@@ -362,7 +337,10 @@ int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose
 void cli_print_version(void)
 {
     printf("%s %s (libflow %s)\n", program, flow_version(), flow_version());
-    printf("backends: cpu%s\n", flow_device_has_cuda() ? ", cuda" : "");
+    printf("backends:");
+    for (int i = 0; flow_device_backend(i); i++)
+        printf("%s %s", i ? "," : "", flow_device_backend(i));
+    printf("\n");
     printf("OpenCV: %s\n", flow_image_has_opencv()
                                ? "yes (all image formats, video files, cameras)"
                                : "no (PGM/PPM, PNG and .y4m video only; no cameras)");

@@ -123,10 +123,10 @@ int cli_has_suffix(const char *name, const char *suffix);
  * the CPU) unless quiet, and the backend and device when verbose. */
 int cli_open_device(const char *name, const char *usage, int quiet, int verbose,
                     flow_device **out);
-/* The same for a list: entries separated by commas, each a device name;
- * "cuda:all" is every CUDA device, and a bare number after a cuda:N entry
- * another GPU ("cuda:0,1" is cuda:0 and cuda:1); an empty entry ("cpu,")
- * is a usage error.  At most `max` devices into out[0 .. *n - 1]; on
+/* The same for a list, expanded by flow_device_list: entries separated by
+ * commas, each a device name; "cuda:all" is every CUDA device, and a bare
+ * number after a cuda:N entry another GPU ("cuda:0,1" is cuda:0 and
+ * cuda:1); an empty entry ("cpu,") is a usage error.  At most `max` devices into out[0 .. *n - 1]; on
  * failure none stays open. */
 int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose,
                      flow_device **out, int max, int *n);

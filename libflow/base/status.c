@@ -17,8 +17,8 @@ const char *flow_status_str(flow_status s)
         [FLOW_ERR_FORMAT] = "bad file format",
         [FLOW_ERR_SIZE] = "bad size",
         [FLOW_ERR_UNSUPPORTED] = "not supported by this build",
-        [FLOW_ERR_NO_DEVICE] = "no CUDA device",
-        [FLOW_ERR_DEVICE] = "CUDA device error",
+        [FLOW_ERR_NO_DEVICE] = "no usable device",
+        [FLOW_ERR_DEVICE] = "device error",
     };
     if ((unsigned)s >= FLOW_STATUS_COUNT)
         return "unknown status";

@@ -13,10 +13,16 @@
  *   linear:    coarse grids solve A e = R r for a correction, started at 0;
  *   nonlinear: coarse grids solve N(x) = R r + N(R x) for the full
  *              approximation, started at R x, and return e = x - R x.
+ * The order of a cycle's steps is pixel/cycle.h's, which the one-call
+ * small cycle (pixel/coarse.h) walks as well; here each step is device
+ * calls, and what a step leaves for the smoothing after it (a
+ * prolongation, a right-hand side's residual) rides with that smoothing
+ * where the device can take it (cycle_pending).
  * The trace of appendix B (level, operation, residual norms, indented by
  * depth) is emitted through the observer when one is set; nothing here
  * reads device data otherwise, so a solve is a fixed sequence of launches. */
 #include "core/multigrid.h"
+#include "core/fused.h"
 #include "core/pair.h"
 #include "core/tensor.h"
 #include "base/fail.h"
@@ -122,12 +128,16 @@ flow_status flow_mg_create(flow_device *d, int width, int height, const flow_sol
     mg->dev = d;
     mg->p = *p;
     mg->nonlinear = m->robust_smooth;
-    mg->fuse_small = 1;
     for (int k = 0; k < m->nterms; k++)
         mg->nonlinear |= m->term[k].robust;
     mg->use_sor = p->solver == FLOW_SOLVER_RBSOR
                   || (p->solver != FLOW_SOLVER_JACOBI && p->smoother == FLOW_SOLVER_RBSOR);
     const int n = flow_mg_levels_for(p, width, height);
+    if (n > FLOW_MG_LEVELS_MAX) {
+        free(mg);
+        return flow_fail(FLOW_ERR_SIZE, "a %dx%d grid of %d multigrid levels (at most %d)",
+                         width, height, n, FLOW_MG_LEVELS_MAX);
+    }
     mg->lev = calloc((size_t)n, sizeof *mg->lev);
     flow_status s = mg->lev ? FLOW_OK
                             : flow_fail(FLOW_ERR_NOMEM, "cannot allocate %d grid levels", n);
@@ -153,23 +163,25 @@ _Static_assert(6 * FLOW_TERMS_MAX + 1 <= FLOW_RESTRICT_PLANES,
                "a level's tensors and smoothness weight fit one restriction");
 
 /* Level d is one of the small levels at the bottom of the hierarchy, whose
- * work runs in one call per step (pixel/coarse.h); a cycle there runs so
- * unless traced (the trace reads every level between operations). */
+ * work a backend may fuse into one call per step (pixel/coarse.h). */
 static int level_small(const flow_mg *mg, int d)
 {
-    return mg->fuse_small && mg->nlevels - d <= FLOW_SMALL_LEVELS
+    return mg->nlevels - d <= FLOW_SMALL_LEVELS
            && (long)mg->lev[d].width * mg->lev[d].height <= FLOW_SMALL_GRID;
 }
 
+/* A cycle from level d runs as one small_cycle call where the backend has
+ * it, unless traced (the trace reads every level between operations). */
 static int small_cycle_fits(const flow_mg *mg, const flow_exec *ex, int d)
 {
-    return level_small(mg, d) && !flow_tracing(ex);
+    return flow_fuses_small_cycle(mg->dev) && level_small(mg, d) && !flow_tracing(ex);
 }
 
 static flow_status restrict_tensors(flow_mg *mg)
 {
     const int edge = mg->edge_stale;
     mg->edge_stale = 0;
+    const int fuse = flow_fuses_restrict_small(mg->dev);
     flow_restrict_small_args chain; /* the small levels at the bottom, in one call */
     memset(&chain, 0, sizeof chain);
     for (int d = 1; d < mg->nlevels; d++) {
@@ -185,7 +197,7 @@ static flow_status restrict_tensors(flow_mg *mg)
             a.coarse[a.n] = c->g;
             a.fine[a.n++] = f->g;
         }
-        if (!level_small(mg, d))
+        if (!fuse || !level_small(mg, d))
             FLOW_TRY(flow_k_restrict_planes(mg->dev, &a));
         else {
             if (chain.nlevels == 0)
@@ -194,12 +206,8 @@ static flow_status restrict_tensors(flow_mg *mg)
             chain.n = a.n;
         }
     }
-    return chain.nlevels ? flow_restrict_small_run(mg->dev, &chain) : FLOW_OK;
+    return chain.nlevels ? mg->dev->ops->restrict_small(mg->dev, &chain) : FLOW_OK;
 }
-
-static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int gamma,
-                         const char *kind, const flow_prolong_pair_args *pre,
-                         const flow_pair *entry);
 
 /* RMS of the FAS correction x2 - R x of level L, for the trace only: read
  * back to the host (a trace waits for the device anyway). */
@@ -227,40 +235,44 @@ static flow_status trace_diff_rms(flow_mg *mg, const flow_mg_level *L, double *r
     return s;
 }
 
-/* The coarse-grid correction of level d from level d + 1 (the middle of
- * algorithms 2.8.4, 2.8.5 and 2.8.8), up to its prolongation onto x, which
- * it leaves in *corr for the caller: the postsmoothing takes it with its
- * first sweeps (flow_mg_smooth).  FAS restricts x in the residual's pass;
- * the coarse right-hand side comes with the first smoothing of level
- * d + 1 (its entry), or with the call that runs its whole cycle when it is
- * small. */
-static flow_status coarse_correction(flow_mg *mg, flow_exec *ex, int d, unsigned flags,
-                                     int gamma, const char *kind, flow_prolong_pair_args *corr)
+/* The step down from level d (flags: its system's) to d + 1 in a cycle:
+ * r = f - N(x) into the level's t; FAS restricts x (x2 = R x, kept in xr
+ * for e = x2 - R x) in the residual's pass.  The coarse right-hand side
+ * comes with the first smoothing of level d + 1 (its entry, r), or with
+ * the call that runs its whole cycle when it is small. */
+static flow_status step_down(flow_mg *mg, flow_exec *ex, int d, unsigned flags)
 {
-    flow_device *dev = mg->dev;
     flow_mg_level *L = &mg->lev[d], *C = &mg->lev[d + 1];
-    const unsigned cflags = flow_mg_flags_coarse(mg);
     const int c = d + 1;
     flow_pair none = {{0}, {0}};
-
-    /* r = f - N(x); FAS: x2 = R x as well, kept in xr for e = x2 - R x */
     flow_system s = L->sys;
     s.flags = flags;
     const flow_residual_args r = { .s = s, .r = L->t, .x = L->x,
                                    .f = (flags & FLOW_SYS_RHS) ? L->f : none,
                                    .with_rx = mg->nonlinear,
                                    .rx = { C->x, C->xr, L->x, 1 } };
-    FLOW_TRY(flow_k_residual(dev, &r));
+    FLOW_TRY(flow_k_residual(mg->dev, &r));
     flow_tracef(ex, d, " \\ r%d = f%d - A%d x%d", d, d, d, d);
     if (mg->nonlinear) /* f2 = R r + N2(x2), started from x2 */
         flow_tracef(ex, d, "  \\ f%d = R[%d->%d] r%d + A%d( R[%d->%d] x%d )", c, d, c, d, c, d,
                     c, d);
     else /* A2 e2 = R r, started from e2 = 0 */
         flow_tracef(ex, d, "  \\ f%d = R[%d->%d] r%d", c, d, c, d);
-    FLOW_TRY(cycle(mg, ex, c, cflags, gamma, kind, NULL, &L->t));
+    return FLOW_OK;
+}
+
+/* The step back up to level d from d + 1: the correction x += P (x2 - R x)
+ * (FAS) or x += P e2, left in *corr for the caller, which hands it to the
+ * smoothing after it (flow_mg_smooth takes it with its first sweeps). */
+static flow_status step_up(flow_mg *mg, flow_exec *ex, int d, flow_prolong_pair_args *corr)
+{
+    flow_mg_level *L = &mg->lev[d], *C = &mg->lev[d + 1];
+    const int c = d + 1;
+    flow_pair none = {{0}, {0}};
     if (flow_tracing(ex)) {
         double rms;
-        FLOW_TRY(mg->nonlinear ? trace_diff_rms(mg, C, &rms) : flow_pair_rms(dev, &C->x, &rms));
+        FLOW_TRY(mg->nonlinear ? trace_diff_rms(mg, C, &rms)
+                               : flow_pair_rms(mg->dev, &C->x, &rms));
         if (mg->nonlinear)
             flow_tracef(ex, d, " / e%d = P[%d->%d] ( x%d - R[%d->%d] x%d ), |e%d| = %.6e", d, c,
                         d, c, d, c, d, c, rms);
@@ -268,7 +280,6 @@ static flow_status coarse_correction(flow_mg *mg, flow_exec *ex, int d, unsigned
             flow_tracef(ex, d, " / x%d = x%d + P[%d->%d] e%d, |e%d| = %.6e", d, d, c, d, c, c,
                         rms);
     }
-    /* x += P (x2 - R x) (FAS) or x += P e2 */
     const flow_prolong_pair_args pp = { L->x, C->x, mg->nonlinear ? C->xr : none,
                                         mg->nonlinear, 1, 0.0f };
     *corr = pp;
@@ -307,53 +318,95 @@ static flow_status small_cycle(flow_mg *mg, int d, unsigned flags, int gamma,
         a.entry = *entry;
     a.fmg_cycles = fmg_cycles;
     a.coarse_flags = flow_mg_flags_coarse(mg);
-    return flow_small_cycle_run(mg->dev, &a);
+    return mg->dev->ops->small_cycle(mg->dev, &a);
 }
 
-/* VCYCLE / WCYCLE (gamma 1 / 2) from level d, in place on lev[d].x after
+/* What a cycle has pending for the smoothing to come, which takes it
+ * with its first sweeps where the device can (flow_mg_smooth): a
+ * prolongation onto the level's x, and the residual of the level above
+ * that the level's right-hand side comes from.  Launch scheduling only:
+ * the cycle's decisions are those of pixel/cycle.h. */
+typedef struct cycle_pending {
+    const flow_prolong_pair_args *pre;
+    const flow_pair *entry;
+    flow_prolong_pair_args corr; /* where pre points after a step up */
+} cycle_pending;
+
+/* Step s of a cycle (pixel/cycle.h) on the host: the operations of the
+ * step, each a device call (or, at a small bottom level, the whole cycle
+ * from there in one).  A smoothing that leaves the iterate in t (a pass
+ * of SOR or Jacobi pairs after an odd count) swaps the level's x and t for
+ * the rest of its visit, so that V(1,1) ends back in x with no copy;
+ * swaps[d] counts them, and the level is put back when it is done. */
+static flow_status cycle_step(flow_mg *mg, flow_exec *ex, const flow_cycle_shape *c,
+                              const flow_cycle_step *s, unsigned top_flags, const char *kind,
+                              cycle_pending *pend, int *swaps)
+{
+    const int d = s->d;
+    flow_mg_level *L = &mg->lev[d];
+    const unsigned flags = d == c->top ? top_flags : flow_mg_flags_coarse(mg);
+    if (s->up) {
+        FLOW_TRY(step_up(mg, ex, d, &pend->corr));
+        pend->pre = &pend->corr;
+    } else
+        swaps[d] = 0;
+    if (s->role == FLOW_CYCLE_BOTTOM && small_cycle_fits(mg, ex, d)) { /* one call */
+        if (pend->pre)
+            FLOW_TRY(flow_k_prolong_pair(mg->dev, pend->pre));
+        FLOW_TRY(small_cycle(mg, d, flags, c->gamma, pend->entry, 0));
+    } else if (s->up && s->down) { /* the next residual reads the corrected x */
+        FLOW_TRY(flow_k_prolong_pair(mg->dev, pend->pre));
+    } else {
+        const int bottom = s->role == FLOW_CYCLE_BOTTOM;
+        int in_t = 0;
+        FLOW_TRY(flow_mg_smooth(mg, ex, d, flags, s->sweeps, bottom ? "S" : kind,
+                                bottom ? NULL
+                                       : s->role == FLOW_CYCLE_PRE ? "presmooth" : "postsmooth",
+                                bottom ? NULL : &in_t, pend->pre, pend->entry));
+        if (in_t)
+            flow_mg_swap_xt(L), swaps[d]++;
+    }
+    pend->pre = NULL;
+    pend->entry = NULL;
+    if (s->down) {
+        FLOW_TRY(step_down(mg, ex, d, flags));
+        pend->entry = &L->t;
+    } else if (swaps[d] % 2) {
+        flow_mg_swap_xt(L);
+        const flow_copy_pair_args back = { L->x, L->t };
+        FLOW_TRY(flow_k_copy_pair(mg->dev, &back));
+    }
+    return FLOW_OK;
+}
+
+/* VCYCLE / WCYCLE (gamma 1 / 2) from level top, in place on its x after
  * the prolongation pre onto it (when given) and, for a coarse level, its
- * right-hand side from the residual entry of the level above (when given);
- * the deepest level is smoothed n0 times ("bottom").  A smoothing that
- * leaves the iterate in t (a GPU pass of SOR or Jacobi pairs after an odd
- * count) swaps the level's x and t for the rest of the cycle, so that
- * V(1,1) ends back in x with no copy.  Each prolongation, and the entry,
- * goes with the smoothing after it, where one follows. */
-static flow_status cycle(flow_mg *mg, flow_exec *ex, int d, unsigned flags, int gamma,
+ * right-hand side from the residual entry of the level above (when
+ * given): the walk of pixel/cycle.h down to the coarsest level, or to the
+ * first level whose cycle the device runs in one call (small_cycle_fits),
+ * where the walk's bottom solve is that call. */
+static flow_status cycle(flow_mg *mg, flow_exec *ex, int top, unsigned flags, int gamma,
                          const char *kind, const flow_prolong_pair_args *pre,
                          const flow_pair *entry)
 {
     const flow_solver_params *p = &mg->p;
-    flow_mg_level *L = &mg->lev[d];
-    if (small_cycle_fits(mg, ex, d)) {
+    if (small_cycle_fits(mg, ex, top)) {
         if (pre)
             FLOW_TRY(flow_k_prolong_pair(mg->dev, pre));
-        return small_cycle(mg, d, flags, gamma, entry, 0);
+        return small_cycle(mg, top, flags, gamma, entry, 0);
     }
-    if (d == mg->nlevels - 1)
-        return flow_mg_smooth(mg, ex, d, flags, p->n0, "S", NULL, NULL, pre, entry);
-    int in_t = 0, swaps = 0;
-    flow_status s =
-        flow_mg_smooth(mg, ex, d, flags, p->n1, kind, "presmooth", &in_t, pre, entry);
-    if (in_t)
-        flow_mg_swap_xt(L), swaps++;
-    flow_prolong_pair_args corr;
-    memset(&corr, 0, sizeof corr);
-    for (int g = 0; g < gamma && s == FLOW_OK; g++) {
-        s = coarse_correction(mg, ex, d, flags, gamma, kind, &corr);
-        if (s == FLOW_OK && g + 1 < gamma) /* the next residual reads the corrected x */
-            s = flow_k_prolong_pair(mg->dev, &corr);
-    }
-    if (s == FLOW_OK)
-        s = flow_mg_smooth(mg, ex, d, flags, p->n2, kind, "postsmooth", &in_t, &corr, NULL);
-    if (s == FLOW_OK && in_t)
-        flow_mg_swap_xt(L), swaps++;
-    if (swaps % 2) {
-        flow_mg_swap_xt(L);
-        const flow_copy_pair_args back = { L->x, L->t };
-        if (s == FLOW_OK)
-            s = flow_k_copy_pair(mg->dev, &back);
-    }
-    return s;
+    flow_cycle_shape c = { top, top, gamma, p->n0, p->n1, p->n2 };
+    while (c.bottom < mg->nlevels - 1 && !small_cycle_fits(mg, ex, c.bottom))
+        c.bottom++;
+    int left[FLOW_MG_LEVELS_MAX], swaps[FLOW_MG_LEVELS_MAX];
+    cycle_pending pend = { pre, entry, { { { 0 }, { 0 } }, { { 0 }, { 0 } }, { { 0 }, { 0 } },
+                                         0, 0, 0.0f } };
+    flow_cycle_step s;
+    flow_cycle_first(&c, left, &s);
+    do
+        FLOW_TRY(cycle_step(mg, ex, &c, &s, flags, kind, &pend, swaps));
+    while (flow_cycle_next(&c, left, &s));
+    return FLOW_OK;
 }
 
 /* FMG and cascadic: the solution of level d prolongated as the initial

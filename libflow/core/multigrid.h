@@ -69,9 +69,6 @@ typedef struct flow_mg {
     int nonlinear; /* a robust term: lagged weights, and FAS on coarse grids */
     int use_sor;   /* the smoother is red-black SOR */
     int warm;      /* Jacobi, SOR, V and W start from the x already there (else 0) */
-    int fuse_small; /* cycles from a small level run as one small_cycle call, and the
-                       small levels' coefficients are restricted in one call (1 unless a
-                       test compares them with the call-per-operation path) */
     int edge_stale; /* the finest smoothness weight was handed out: the next solve
                        restricts it (once, not at every solve of the same weight) */
 } flow_mg;
@@ -88,6 +85,9 @@ static inline int flow_mg_coarse_size(int n)
  * the time of their sweeps and nothing measurable to the accuracy of HS,
  * CLG or nonlinear CLG (docs/ALGORITHMS.md, Multigrid). */
 #define FLOW_MG_MIN_SIDE 4
+/* The most levels a hierarchy has: halving a side of at most
+ * FLOW_PLANE_MAX pixels while it stays at least FLOW_MG_MIN_SIDE. */
+#define FLOW_MG_LEVELS_MAX 32
 
 /* The levels the solver of p uses on a w x h grid: halved while both sides
  * of the coarser grid are at least FLOW_MG_MIN_SIDE, so 316x252 goes down

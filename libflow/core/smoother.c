@@ -5,10 +5,11 @@
  * on the checkerboard of the ordinary layout, with the alternate indexing
  * of its section 4.3; the colour-split layout of its section 4.2.1 is not
  * used; a robust smoothness term takes its diffusivities from the sweep's
- * start).  The device runs a smoothing's sweeps in one call (sor_sweeps
- * and jacobi_sweeps of device/device.h).  The same loops run alone (solver
- * jacobi / rbsor) and as the smoothers of every multigrid cycle.  A grid
- * of at most FLOW_SMALL_GRID pixels runs all its sweeps in one launch.
+ * start).  A smoothing's sweeps are one call of core/fused.h (sor_sweeps
+ * and jacobi_sweeps: one device call where the backend fuses them, else
+ * its per-pixel operations).  The same loops run alone (solver jacobi /
+ * rbsor) and as the smoothers of every multigrid cycle.  A grid of at most
+ * FLOW_SMALL_GRID pixels runs all its sweeps as smooth_small.
  *
  * Results stay in place: after n sweeps the iterate is in the level's x
  * whatever n is (the device copies it back from the partner t after an
@@ -20,6 +21,7 @@
  * Trace: residual norms need a read-back from the device, so they are
  * computed only while a trace observer is set. */
 #include "core/multigrid.h"
+#include "core/fused.h"
 #include "core/pair.h"
 #include "base/fail.h"
 

@@ -1,29 +1,63 @@
-/* device.c -- the public face of the device layer: opening a device by
- * name, its names, page-locked memory, synchronisation and timing events
- * over the operations table of the device that was opened. */
+/* device.c -- the public face of the device layer: the backends of
+ * device/backends.h, opening a device by name and lists of devices, its
+ * names, page-locked memory, synchronisation and timing events over the
+ * operations table of the device that was opened. */
 #include "device/device.h"
+#include "device/backends.h"
 #include "base/fail.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-extern const flow_device_ops flow_cpu_ops;
-extern const flow_device_ops flow_cuda_ops; /* the stub in builds without nvcc */
-extern const int flow_cuda_built;
+#define FLOW_BACKEND_DECLARE(name) extern const flow_device_ops flow_##name##_ops;
+FLOW_BACKENDS(FLOW_BACKEND_DECLARE)
+#undef FLOW_BACKEND_DECLARE
+#define FLOW_BACKEND_ENTRY(name) &flow_##name##_ops,
+static const flow_device_ops *const backends[] = { FLOW_BACKENDS(FLOW_BACKEND_ENTRY) };
+#undef FLOW_BACKEND_ENTRY
+enum { NBACKENDS = (int)(sizeof backends / sizeof *backends) };
+
+/* Whether ops is a backend this build contains (not a stand-in). */
+static int built(const flow_device_ops *ops)
+{
+    return ops->plane_alloc != NULL;
+}
+
+/* The backend of kind name[0 .. len), or NULL. */
+static const flow_device_ops *backend_named(const char *name, size_t len)
+{
+    for (int i = 0; i < NBACKENDS; i++)
+        if (strlen(backends[i]->kind) == len && strncmp(backends[i]->kind, name, len) == 0)
+            return backends[i];
+    return NULL;
+}
+
+const char *flow_device_backend(int i)
+{
+    for (int k = 0; k < NBACKENDS; k++)
+        if (built(backends[k]) && i-- == 0)
+            return backends[k]->kind;
+    return NULL;
+}
+
+int flow_device_has_backend(const char *kind)
+{
+    const flow_device_ops *ops = kind ? backend_named(kind, strlen(kind)) : NULL;
+    return ops && built(ops);
+}
 
 int flow_device_has_cuda(void)
 {
-    return flow_cuda_built;
+    return flow_device_has_backend("cuda");
 }
 
 int flow_device_count(const char *kind)
 {
-    if (kind && strcmp(kind, "cpu") == 0)
-        return 1;
-    if (kind && strcmp(kind, "cuda") == 0)
-        return flow_cuda_ops.count ? flow_cuda_ops.count() : 0;
-    return 0;
+    const flow_device_ops *ops = kind ? backend_named(kind, strlen(kind)) : NULL;
+    if (!ops)
+        return 0;
+    return ops->count ? ops->count() : 1;
 }
 
 static flow_status open_ops(const flow_device_ops *ops, int index, flow_device **out)
@@ -42,39 +76,142 @@ static flow_status open_ops(const flow_device_ops *ops, int index, flow_device *
     return FLOW_OK;
 }
 
-/* Parses "cuda" or "cuda:N"; returns -1 when spec is neither. */
-static int cuda_index(const char *spec)
+/* The names a spec may take, for messages: "auto, cpu, cuda or cuda:N". */
+static void spec_names(char *buf, size_t size)
 {
-    if (strcmp(spec, "cuda") == 0)
-        return 0;
-    if (strncmp(spec, "cuda:", 5) != 0 || spec[5] < '0' || spec[5] > '9')
-        return -1;
+    size_t at = (size_t)snprintf(buf, size, "auto");
+    for (int i = 0; i < NBACKENDS && at < size; i++) {
+        const char *k = backends[i]->kind, *sep = i + 1 < NBACKENDS ? ", " : " or ";
+        at += (size_t)(backends[i]->count
+                           ? snprintf(buf + at, size - at, ", %s%s%s:N", k, sep, k)
+                           : snprintf(buf + at, size - at, "%s%s", sep, k));
+    }
+}
+
+/* The backend and device index of "KIND" (index 0) or "KIND:N" (a backend
+ * of several devices); NULL when spec names none. */
+static const flow_device_ops *parse_spec(const char *spec, int *index)
+{
+    const char *colon = strchr(spec, ':');
+    const flow_device_ops *ops = backend_named(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+    *index = 0;
+    if (!ops || !colon)
+        return ops;
+    if (!ops->count || colon[1] < '0' || colon[1] > '9')
+        return NULL;
     char *end;
-    long n = strtol(spec + 5, &end, 10);
+    const long n = strtol(colon + 1, &end, 10);
     if (*end != '\0' || n < 0 || n > 1024)
-        return -1;
-    return (int)n;
+        return NULL;
+    *index = (int)n;
+    return ops;
+}
+
+/* FLOW_ERR_INVALID naming spec (in the list `in`, when not NULL). */
+static flow_status unknown_device(const char *in, const char *spec)
+{
+    char names[160];
+    spec_names(names, sizeof names);
+    return flow_fail(FLOW_ERR_INVALID, "%s%sunknown device '%s' (expected %s)", in ? in : "",
+                     in ? ": " : "", spec, names);
 }
 
 flow_status flow_device_open(const char *spec, flow_device **out)
 {
     *out = NULL;
     if (!spec || strcmp(spec, "auto") == 0) {
-        if (open_ops(&flow_cuda_ops, 0, out) == FLOW_OK)
-            return FLOW_OK;
-        char why[200];
-        snprintf(why, sizeof why, "%s", flow_last_error());
-        FLOW_TRY(open_ops(&flow_cpu_ops, 0, out));
-        snprintf((*out)->notice, sizeof (*out)->notice, "%s: using the CPU backend", why);
+        char why[200] = "";
+        for (int i = NBACKENDS - 1; i > 0; i--) {
+            if (open_ops(backends[i], 0, out) == FLOW_OK)
+                return FLOW_OK;
+            if (!why[0])
+                snprintf(why, sizeof why, "%s", flow_last_error());
+        }
+        FLOW_TRY(open_ops(backends[0], 0, out));
+        if (why[0])
+            snprintf((*out)->notice, sizeof (*out)->notice, "%s: using the CPU backend", why);
         return FLOW_OK;
     }
-    if (strcmp(spec, "cpu") == 0)
-        return open_ops(&flow_cpu_ops, 0, out);
-    const int index = cuda_index(spec);
-    if (index < 0)
-        return flow_fail(FLOW_ERR_INVALID,
-                         "unknown device '%s' (expected auto, cpu, cuda or cuda:N)", spec);
-    return open_ops(&flow_cuda_ops, index, out);
+    int index;
+    const flow_device_ops *ops = parse_spec(spec, &index);
+    if (!ops)
+        return unknown_device(NULL, spec);
+    return open_ops(ops, index, out);
+}
+
+/* specs[*n] = name, unless max are there. */
+static flow_status list_add(const char *list, char (*specs)[FLOW_DEVICE_SPEC_MAX], int max,
+                            int *n, const char *name)
+{
+    if (*n == max)
+        return flow_fail(FLOW_ERR_INVALID, "%s: more than %d devices", list, max);
+    snprintf(specs[(*n)++], FLOW_DEVICE_SPEC_MAX, "%s", name);
+    return FLOW_OK;
+}
+
+/* Every device of backend ops, or FLOW_ERR_NO_DEVICE with the backend's
+ * reason when there is none. */
+static flow_status list_all(const char *list, const char *entry, const flow_device_ops *ops,
+                            char (*specs)[FLOW_DEVICE_SPEC_MAX], int max, int *n)
+{
+    const int count = ops->count ? ops->count() : 0;
+    if (count == 0) {
+        flow_device *probe = NULL;
+        if (open_ops(ops, 0, &probe) == FLOW_OK) {
+            ops->close(probe);
+            free(probe);
+            return flow_fail(FLOW_ERR_NO_DEVICE, "%s: no %s device found", entry, ops->kind);
+        }
+        char why[200];
+        snprintf(why, sizeof why, "%s", flow_last_error());
+        return flow_fail(FLOW_ERR_NO_DEVICE, "%s: %s", entry, why);
+    }
+    for (int g = 0; g < count; g++) {
+        char name[FLOW_DEVICE_SPEC_MAX];
+        snprintf(name, sizeof name, "%s:%d", ops->kind, g);
+        FLOW_TRY(list_add(list, specs, max, n, name));
+    }
+    return FLOW_OK;
+}
+
+flow_status flow_device_list(const char *list, char (*specs)[FLOW_DEVICE_SPEC_MAX], int max,
+                             int *n)
+{
+    *n = 0;
+    char buf[256];
+    const size_t len = strlen(list);
+    if (len >= sizeof buf)
+        return flow_fail(FLOW_ERR_INVALID, "'%s' is too long", list);
+    if (len == 0 || list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,"))
+        return flow_fail(FLOW_ERR_INVALID, "'%s': an empty name in the list", list);
+    snprintf(buf, sizeof buf, "%s", list);
+    const flow_device_ops *last = NULL; /* the backend of the entry before, if "KIND:N" */
+    for (char *save = NULL, *e = strtok_r(buf, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
+        if (strcmp(e, "auto") == 0)
+            return flow_fail(FLOW_ERR_INVALID, "%s: auto cannot be part of a list", list);
+        const char *colon = strchr(e, ':');
+        const flow_device_ops *all =
+            colon && strcmp(colon, ":all") == 0 ? backend_named(e, (size_t)(colon - e)) : NULL;
+        if (all && all->count) {
+            FLOW_TRY(list_all(list, e, all, specs, max, n));
+            last = all;
+            continue;
+        }
+        char name[FLOW_DEVICE_SPEC_MAX];
+        if (last && strspn(e, "0123456789") == strlen(e) && strlen(e) < 5)
+            snprintf(name, sizeof name, "%s:%s", last->kind, e);
+        else if (strlen(e) < sizeof name)
+            snprintf(name, sizeof name, "%s", e);
+        else
+            return unknown_device(list, e);
+        int index;
+        const flow_device_ops *ops = parse_spec(name, &index);
+        if (!ops)
+            return unknown_device(list, name);
+        FLOW_TRY(list_add(list, specs, max, n, name));
+        last = strchr(name, ':') ? ops : NULL;
+    }
+    return FLOW_OK;
 }
 
 void flow_device_close(flow_device *d)

@@ -7,8 +7,9 @@
  * the coarse-to-fine pyramid) are written once in host C against this
  * table.  Its per-pixel operations come from libflow/kernels/list.h; the
  * rest is memory, transfers, timing, graphs and the operations that are not
- * one function per point (the small-grid smoother, two reductions and a
- * sort).
+ * one function per point (two reductions and a sort), and the optional
+ * fused solver operations (core/fused.h).  docs/ARCHITECTURE.md lists what
+ * a backend must fill and what it may leave NULL.
  * All operations are queued in order on the device (on CUDA one stream);
  * download(), synchronize() and sum_squares() wait.  Operations trust their
  * arguments: the core checks what users can get wrong before calling.
@@ -93,6 +94,11 @@ typedef struct flow_device_ops {
     flow_status (*host_register)(flow_device *d, void *p, size_t bytes);
     void (*host_unregister)(flow_device *d, void *p);
 
+    /* ---- optional: the fused solver operations (NULL: not provided) ----
+     * Each stands for a sequence of the per-pixel operations below and must
+     * give their values bit for bit; core/fused.c runs that sequence where
+     * an entry is NULL (the CPU provides none).  A backend fills them only
+     * where one call is faster than the launches it saves. */
     /* Every sweep of a smoother on a grid of at most FLOW_SMALL_GRID pixels
      * (flow_jacobi_small or flow_sor_small of libflow/pixel/variational.h) in one call. */
     flow_status (*smooth_small)(flow_device *d, const flow_smooth_small_args *a);
@@ -110,6 +116,7 @@ typedef struct flow_device_ops {
     /* The restrictions of a hierarchy's coefficients onto its small levels
      * (flow_restrict_small of libflow/pixel/coarse.h) in one call. */
     flow_status (*restrict_small)(flow_device *d, const flow_restrict_small_args *a);
+
     /* *sum = the sum of the squares of p's values, accumulated in double.
      * Waits for the device: for traces and tests, never inside a timed
      * solve. */
@@ -182,30 +189,6 @@ static inline flow_status flow_sort_desc(flow_device *d, const flow_plane *keys,
 {
     return d->ops->sort_desc(d, keys, skeys, sidx);
 }
-static inline flow_status flow_smooth_small_run(flow_device *d, const flow_smooth_small_args *a)
-{
-    return d->ops->smooth_small(d, a);
-}
-static inline flow_status flow_sor_sweeps_run(flow_device *d, const flow_sor_sweeps_args *a,
-                                              int *passes)
-{
-    return d->ops->sor_sweeps(d, a, passes);
-}
-static inline flow_status flow_jacobi_sweeps_run(flow_device *d,
-                                                 const flow_jacobi_sweeps_args *a, int *passes)
-{
-    return d->ops->jacobi_sweeps(d, a, passes);
-}
-static inline flow_status flow_small_cycle_run(flow_device *d, const flow_small_cycle_args *a)
-{
-    return d->ops->small_cycle(d, a);
-}
-static inline flow_status flow_restrict_small_run(flow_device *d,
-                                                  const flow_restrict_small_args *a)
-{
-    return d->ops->restrict_small(d, a);
-}
-
 /* flow_k_<stem>(d, &args): the operation <stem> of the list on device d. */
 #define FLOW_KERNEL_CALL(stem, A, W, H, G)                                                       \
     static inline flow_status flow_k_##stem(flow_device *d, const A *a)                          \

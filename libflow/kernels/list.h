@@ -38,7 +38,6 @@
 
 #define FLOW_KERNELS(X)                                                                          \
     X(fill, flow_fill_args, a->p.width, a->p.height, GRID)                                     \
-    X(scale, flow_scale_args, a->p.width, a->p.height, GRID)                                   \
     X(copy_pair, flow_copy_pair_args, a->src.u.width, a->src.u.height, GRID)                   \
     X(luminance, flow_luminance_args, a->dst.width, a->dst.height, GRID)                       \
     X(unpack8, flow_unpack8_args, a->dst[0].width, a->dst[0].height, GRID)                     \
@@ -51,7 +50,6 @@
     X(tensor_shift, flow_tensor_shift_args, a->J.j11.width, a->J.j11.height, GRID)             \
     X(resample, flow_resample_args, a->dst.width, a->dst.height, GRID)                         \
     X(restriction, flow_restriction_args, a->coarse.width, a->coarse.height, GRID)             \
-    X(prolongation, flow_prolongation_args, a->fine.width, a->fine.height, GRID)               \
     X(restrict_pair, flow_restrict_pair_args, a->coarse.u.width, a->coarse.u.height, GRID)     \
     X(prolong_pair, flow_prolong_pair_args, a->fine.u.width, a->fine.u.height, GRID)           \
     X(restrict_planes, flow_restrict_planes_args, a->coarse[0].width, a->coarse[0].height,     \

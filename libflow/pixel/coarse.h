@@ -6,11 +6,13 @@
  * starting kernels than computing.  flow_small_cycle runs the cycle of
  * core/multigrid.c (algorithms 2.8.4, 2.8.5 and 2.8.8 of seed 001: V or W,
  * correction scheme or FAS) from a small level down to the coarsest in one
- * call, with the step into that level from the one above (its right-hand
+ * call, walking the cycle of pixel/cycle.h as the host multigrid does,
+ * with the step into that level from the one above (its right-hand
  * side), or the whole FMG of the small levels (algorithms 2.8.7, 2.8.9);
  * flow_restrict_small restricts their coefficients in one call.  Each is
- * one CUDA block whose threads share each phase's points, with a barrier
- * between phases; the CPU runs the same functions with one worker.
+ * one group of device threads (a CUDA block) whose threads share each
+ * phase's points, with a barrier (FLOW_BARRIER) between phases; the
+ * tests run the same functions with one worker on the CPU.
  * Every phase calls the functions the per-operation path calls at each
  * point (flow_residual_at, flow_restrict_at, flow_apply_at,
  * flow_prolong_at, the small smoothers), in the same order, so both paths
@@ -18,6 +20,7 @@
 #ifndef FLOW_PIXEL_COARSE_H
 #define FLOW_PIXEL_COARSE_H
 
+#include "cycle.h"
 #include "transfer.h"
 #include "variational.h"
 
@@ -164,45 +167,27 @@ FLOW_HD void flow_small_up(const flow_small_cycle_args *a, const flow_small_leve
     FLOW_BARRIER();
 }
 
-/* The cycle from lev[top], without recursion.  Each step visits a level:
- * coming back from the coarser one it takes the correction first; then it
- * smooths (n0 sweeps at the bottom, n1 on the way down, n2 when the level
- * is done) and either goes down (first visit, or a W-cycle's second) or
- * back up.  Each operation has one call site, so the GPU runs one copy of
- * its code for every level and visit: copies per site overflowed the
- * instruction cache.  ps holds FLOW_SMALL_GRID floats (shared memory on
- * the GPU). */
+/* The cycle from lev[top] (pixel/cycle.h), without recursion: at each
+ * step the correction from the level below, the sweeps, the step down.
+ * Each operation has one call site, so the GPU runs one copy of its code
+ * for every level and visit: copies per site overflowed the instruction
+ * cache.  ps holds FLOW_SMALL_GRID floats (shared memory on the GPU). */
 FLOW_HD void flow_small_cycle_from(const flow_small_cycle_args *a, int top, float *ps, int first,
                                    int step)
 {
-    int left[FLOW_SMALL_LEVELS]; /* coarse corrections still to run from each level */
-    const int bottom = a->nlevels - 1;
-    int d = top, back = 0;
-    for (;;) {
-        const flow_small_level *L = &a->lev[d];
-        int n, down;
-        if (back) {
+    int left[FLOW_SMALL_LEVELS];
+    const flow_cycle_shape c = { top, a->nlevels - 1, a->gamma, a->n0, a->n1, a->n2 };
+    flow_cycle_step s;
+    flow_cycle_first(&c, left, &s);
+    do {
+        const flow_small_level *L = &a->lev[s.d];
+        if (s.up)
             flow_small_up(a, L, L + 1, first, step);
-            down = --left[d] > 0;
-            n = down ? 0 : a->n2;
-        } else {
-            down = d < bottom;
-            n = down ? a->n1 : a->n0;
-            left[d] = a->gamma;
-        }
-        if (n > 0)
-            flow_small_smooth(a, L, n, ps, first, step);
-        if (down) {
+        if (s.sweeps > 0)
+            flow_small_smooth(a, L, s.sweeps, ps, first, step);
+        if (s.down)
             flow_small_down(a, L, L + 1, first, step);
-            d++;
-            back = 0;
-        } else if (d == top)
-            return;
-        else {
-            d--;
-            back = 1;
-        }
-    }
+    } while (flow_cycle_next(&c, left, &s));
 }
 
 /* The call: a cycle from lev[0] (after its right-hand side from the entry,

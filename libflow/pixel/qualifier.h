@@ -37,24 +37,40 @@
 #define FLOW_UNROLL_ALL
 #endif
 
-/* A barrier among the threads of a CUDA block, for per-pixel code that one
- * block runs in phases (the small-grid smoother); nothing on the host, where
- * one worker runs the phases in order. */
+/* What per-pixel code run by groups of device threads needs of its
+ * target, so that a backend of another width defines it here and no
+ * pixel header changes:
+ *   FLOW_BARRIER()        a barrier among the threads of the group that
+ *                         runs a phased operation (pixel/coarse.h, the
+ *                         small-grid smoothers: a CUDA block);
+ *   FLOW_LANES_MAX        the most threads that compute one point together
+ *                         in lock step (a CUDA warp: 32; a 64-wide
+ *                         wavefront would say 64);
+ *   FLOW_LANE_XOR(v, o)   the value v of the lane whose index differs from
+ *                         the caller's by the bits o, within such a group.
+ * On the host one worker runs the phases in order and a point alone. */
+#ifdef __CUDACC__ /* both passes: the launchers size their blocks by it */
+#define FLOW_LANES_MAX 32
+#else
+#define FLOW_LANES_MAX 1
+#endif
 #ifdef __CUDA_ARCH__
 #define FLOW_BARRIER() __syncthreads()
+#define FLOW_LANE_XOR(v, o) __shfl_xor_sync(0xffffffffu, (v), (o))
 #else
 #define FLOW_BARRIER() ((void)0)
 #endif
 
 /* The sum over the lanes of a group that computes one point together:
- * `lanes` threads of a warp on the GPU (a power of two up to 32; every lane
- * gets the same bits: a butterfly adds each pair in both lanes in the same
- * order), one lane on the CPU and in one-thread-per-point kernels. */
+ * `lanes` threads of the device (a power of two up to FLOW_LANES_MAX;
+ * every lane gets the same bits: a butterfly adds each pair in both lanes
+ * in the same order), one lane on the CPU and in one-thread-per-point
+ * kernels. */
 FLOW_HD float flow_lanes_sum(float v, int lanes)
 {
-#ifdef __CUDA_ARCH__
+#ifdef FLOW_LANE_XOR
     for (int o = lanes / 2; o > 0; o >>= 1)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
+        v += FLOW_LANE_XOR(v, o);
 #else
     (void)lanes;
 #endif

@@ -63,19 +63,6 @@ FLOW_HD void flow_restriction_px(const flow_restriction_args *a, int x, int y)
     FLOW_PX(a->coarse, x, y) = flow_restrict_at(&a->fine, x, y);
 }
 
-/* fine = P coarse, or fine += P coarse when accumulate != 0 (the
- * coarse-grid correction x += P e). */
-typedef struct flow_prolongation_args {
-    flow_plane fine, coarse;
-    int accumulate;
-} flow_prolongation_args;
-
-FLOW_HD void flow_prolongation_px(const flow_prolongation_args *a, int x, int y)
-{
-    const float p = flow_prolong_at(&a->coarse, x, y);
-    FLOW_PX(a->fine, x, y) = a->accumulate ? FLOW_PX(a->fine, x, y) + p : p;
-}
-
 /* coarse = R fine for both components; also into copy when with_copy
  * (FAS keeps R x for e = x2 - R x). */
 typedef struct flow_restrict_pair_args {

@@ -109,8 +109,10 @@ static flow_status op_restrict(void *a)
 static flow_status op_prolong(void *a)
 {
     state *s = a;
-    const flow_prolongation_args p = { s->f1, s->coarse, 0 };
-    return flow_k_prolongation(b, &p);
+    const flow_pair none = { { 0 }, { 0 } };
+    const flow_prolong_pair_args p = { { s->f1, s->f2 }, { s->coarse, s->coarse }, none, 0, 0,
+                                       0.0f };
+    return flow_k_prolong_pair(b, &p);
 }
 static flow_status op_copy_big(void *a)
 {
@@ -167,7 +169,7 @@ int main(void)
         { "smoothing 6 planes (one batch)", op_smooth_tensor, 96 },
         { "motion tensor, gray (pipeline)", op_tensor, 160 },
         { "restriction", op_restrict, 5 },
-        { "prolongation", op_prolong, 5 },
+        { "prolongation of a pair", op_prolong, 10 },
     };
     for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
         const int w = sizes[z][0], h = sizes[z][1];

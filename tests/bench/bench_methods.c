@@ -79,10 +79,6 @@ static double bytes_fill(const flow_fill_args *a)
 {
     return PX(&a->p);
 }
-static double bytes_scale(const flow_scale_args *a)
-{
-    return 2 * PX(&a->p);
-}
 static double bytes_copy_pair(const flow_copy_pair_args *a)
 {
     return 4 * PX(&a->dst.u);
@@ -118,10 +114,6 @@ static double bytes_resample(const flow_resample_args *a)
 static double bytes_restriction(const flow_restriction_args *a)
 {
     return PX(&a->coarse) + PX(&a->fine);
-}
-static double bytes_prolongation(const flow_prolongation_args *a)
-{
-    return PX(&a->coarse) + (a->accumulate ? 2 : 1) * PX(&a->fine);
 }
 static double bytes_restrict_pair(const flow_restrict_pair_args *a)
 {
@@ -474,11 +466,13 @@ static void install_counting(flow_device *d)
     counting.upload_bytes = w_upload_bytes;
     counting.download_async = w_download_async;
     counting.copy = w_copy;
-    counting.smooth_small = w_smooth_small;
-    counting.small_cycle = w_small_cycle;
-    counting.restrict_small = w_restrict_small;
-    counting.sor_sweeps = w_sor_sweeps;
-    counting.jacobi_sweeps = w_jacobi_sweeps;
+    /* the fused operations a backend provides (the rest are counted as
+     * the operations of the list that core/fused.c runs instead) */
+    counting.smooth_small = real->smooth_small ? w_smooth_small : NULL;
+    counting.small_cycle = real->small_cycle ? w_small_cycle : NULL;
+    counting.restrict_small = real->restrict_small ? w_restrict_small : NULL;
+    counting.sor_sweeps = real->sor_sweeps ? w_sor_sweeps : NULL;
+    counting.jacobi_sweeps = real->jacobi_sweeps ? w_jacobi_sweeps : NULL;
     counting.plane_max = w_plane_max;
     counting.sort_desc = w_sort_desc;
 #define FLOW_INSTALL(stem, A, W, H, G) counting.stem = w_##stem;

@@ -7,6 +7,7 @@
  * The operations are those of the private device layer (device/device.h)
  * and the core's tensor pipeline (core/tensor.h). */
 #include "harness.h"
+#include "core/fused.h"
 #include "core/tensor.h"
 #include "device/device.h"
 
@@ -159,10 +160,20 @@ static void test_transfer(void)
         CHECK_OK(flow_k_restriction(cpu, &rc));
         CHECK_OK(flow_k_restriction(gpu, &rg));
         CHECK(pair_rel_error(&coarse, "restriction") < REL_BOUND);
-        const flow_prolongation_args pc = { fine.c, coarse.c, 1 }, pg = { fine.g, coarse.g, 1 };
-        CHECK_OK(flow_k_prolongation(cpu, &pc));
-        CHECK_OK(flow_k_prolongation(gpu, &pg));
-        CHECK(pair_rel_error(&fine, "prolongation (accumulate)") < REL_BOUND);
+        /* x += P e for a flow pair: e = (coarse, coarse), x = (fine, fine2) */
+        pair fine2;
+        pair_alloc(&fine2, w, h);
+        pair_random(&fine2, 400 + s, 10.0f);
+        const flow_pair none = { { 0 }, { 0 } };
+        const flow_prolong_pair_args pc = { { fine.c, fine2.c }, { coarse.c, coarse.c }, none, 0,
+                                            1, 0.0f };
+        const flow_prolong_pair_args pg = { { fine.g, fine2.g }, { coarse.g, coarse.g }, none, 0,
+                                            1, 0.0f };
+        CHECK_OK(flow_k_prolong_pair(cpu, &pc));
+        CHECK_OK(flow_k_prolong_pair(gpu, &pg));
+        CHECK(pair_rel_error(&fine, "prolongation (accumulate), u") < REL_BOUND);
+        CHECK(pair_rel_error(&fine2, "prolongation (accumulate), v") < REL_BOUND);
+        pair_free(&fine2);
         /* the resampling of a 0.8 pyramid: a level down, and back up */
         pair down;
         const int dw = (int)ceil(0.8 * w), dh = (int)ceil(0.8 * h);

@@ -400,26 +400,30 @@ static void test_restriction(void)
     check_restriction(1, 1);
 }
 
-/* Prolongation: even fine points copy, odd ones average (eqs. 4.14-4.16),
- * clamped at the right and bottom; a bilinear function is reproduced
- * exactly where no clamping happens; accumulate adds. */
+/* Prolongation (prolong_pair, u and v from one coarse plane): even fine
+ * points copy, odd ones average (eqs. 4.14-4.16), clamped at the right and
+ * bottom; a bilinear function is reproduced exactly where no clamping
+ * happens; accumulate adds; both components the same. */
 static void check_prolongation(int w, int h)
 {
     flow_device *d = harness_device();
     if (!d)
         return;
     const int cw = (w + 1) / 2, ch = (h + 1) / 2;
-    flow_plane f, c;
+    flow_plane f, g, c;
     CHECK_OK(flow_plane_alloc(d, &f, w, h));
+    CHECK_OK(flow_plane_alloc(d, &g, w, h));
     CHECK_OK(flow_plane_alloc(d, &c, cw, ch));
     float *a = host_alloc(cw, ch);
     for (int y = 0; y < ch; y++)
         for (int x = 0; x < cw; x++)
             a[y * cw + x] = (float)(2.0 * x - 3.0 * y + 0.5 * x * y + 1.0);
     put(d, &c, a);
-    flow_prolongation_args pa = { f, c, 0 };
-    CHECK_OK(flow_k_prolongation(d, &pa));
-    float *got = get(d, &f);
+    const flow_pair none = { { 0 }, { 0 } };
+    flow_prolong_pair_args pa = { { f, g }, { c, c }, none, 0, 0, 0.0f };
+    CHECK_OK(flow_k_prolong_pair(d, &pa));
+    float *got = get(d, &f), *got_v = get(d, &g);
+    CHECK(memcmp(got, got_v, sizeof(float) * (size_t)w * h) == 0);
     double e_interior = 0, e_def = 0;
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
@@ -436,14 +440,14 @@ static void check_prolongation(int w, int h)
     CHECK(e_interior < 1e-4);
     /* accumulate: fine += P coarse, so twice the value */
     pa.accumulate = 1;
-    CHECK_OK(flow_k_prolongation(d, &pa));
+    CHECK_OK(flow_k_prolong_pair(d, &pa));
     float *twice = get(d, &f);
     double e2 = 0;
     for (int i = 0; i < w * h; i++)
         e2 = fmax(e2, fabs(twice[i] - 2.0 * got[i]));
     CHECK(e2 < 1e-4);
-    flow_plane_free(d, &f), flow_plane_free(d, &c);
-    free(a), free(got), free(twice);
+    flow_plane_free(d, &f), flow_plane_free(d, &g), flow_plane_free(d, &c);
+    free(a), free(got), free(got_v), free(twice);
 }
 
 static void test_prolongation(void)
@@ -456,7 +460,7 @@ static void test_prolongation(void)
 }
 
 /* Warping: an integer flow shifts the image exactly (the border repeated
- * outside), a half-pixel one averages two neighbours; scale multiplies. */
+ * outside), a half-pixel one averages two neighbours. */
 static void test_warp(void)
 {
     flow_device *d = harness_device();
@@ -475,11 +479,8 @@ static void test_warp(void)
     const float shifts[3][2] = { { 2.0f, -1.0f }, { 0.5f, 0.0f }, { -30.0f, 40.0f } };
     for (int k = 0; k < 3; k++) {
         const float du = shifts[k][0], dv = shifts[k][1];
-        fill(d, &fl.u, 1.0f);
-        fill(d, &fl.v, 1.0f);
-        const flow_scale_args su = { fl.u, du }, sv = { fl.v, dv };
-        CHECK_OK(flow_k_scale(d, &su));
-        CHECK_OK(flow_k_scale(d, &sv));
+        fill(d, &fl.u, du);
+        fill(d, &fl.v, dv);
         const flow_warp_args wa = { dst, src, fl, 0, 0 };
         CHECK_OK(flow_k_warp(d, &wa));
         float *got = get(d, &dst);

@@ -15,6 +15,7 @@
  *    pixels) computes bit for bit what the per-pixel sweeps compute, and
  *    Jacobi leaves an odd number of sweeps in the level's x. */
 #include "harness.h"
+#include "core/fused.h"
 #include "core/multigrid.h"
 #include "core/pair.h"
 #include "core/tensor.h"
@@ -606,6 +607,65 @@ static void per_pixel_sor(flow_device *d, const flow_system *s, const flow_pair 
     }
 }
 
+/* The small-grid fast paths (flow_jacobi_small and flow_sor_small of
+ * pixel/variational.h, flow_small_cycle and flow_restrict_small of
+ * pixel/coarse.h: what the CUDA backend runs in one block) run by one
+ * worker on the CPU device's host planes, so that CI compares them with
+ * the operations of the list that they stand for. */
+static flow_status one_worker_smooth_small(flow_device *d, const flow_smooth_small_args *a)
+{
+    (void)d;
+    float ps[FLOW_SMALL_GRID];
+    if (a->sor)
+        flow_sor_small(a, ps, 0, 1);
+    else
+        flow_jacobi_small(a, ps, 0, 1);
+    return FLOW_OK;
+}
+
+static flow_status one_worker_small_cycle(flow_device *d, const flow_small_cycle_args *a)
+{
+    (void)d;
+    float ps[FLOW_SMALL_GRID];
+    flow_small_cycle_args own = *a; /* FMG changes its levels' flags */
+    flow_small_cycle(&own, ps, 0, 1);
+    return FLOW_OK;
+}
+
+static flow_status one_worker_restrict_small(flow_device *d, const flow_restrict_small_args *a)
+{
+    (void)d;
+    flow_restrict_small(a, 0, 1);
+    return FLOW_OK;
+}
+
+/* d's operations with the small-grid fast paths: the backend's own where it
+ * has them, else (the CPU) the one-worker ones above. */
+static const flow_device_ops *with_small_paths(const flow_device *d)
+{
+    static flow_device_ops ops;
+    ops = *d->ops;
+    const int host = strcmp(ops.kind, "cpu") == 0;
+    CHECK(host || (ops.smooth_small && ops.small_cycle && ops.restrict_small));
+    if (host) {
+        ops.smooth_small = one_worker_smooth_small;
+        ops.small_cycle = one_worker_small_cycle;
+        ops.restrict_small = one_worker_restrict_small;
+    }
+    return &ops;
+}
+
+/* d's operations without the small cycle and the small levels' restriction:
+ * the multigrid runs them an operation per call. */
+static const flow_device_ops *without_small_cycle(const flow_device *d)
+{
+    static flow_device_ops ops;
+    ops = *d->ops;
+    ops.small_cycle = NULL;
+    ops.restrict_small = NULL;
+    return &ops;
+}
+
 /* The small-grid smoother (flow_jacobi_small and flow_sor_small of pixel/variational.h, the
  * device's smooth_small: every sweep in one call, each sweep's Psi'_S
  * evaluated once per pixel) against the per-pixel sweeps that larger grids
@@ -637,7 +697,10 @@ static void test_small_smoother_matches_sweeps(void)
         const flow_pair fr = rhs ? c.f : none;
         /* the small smoother */
         const flow_smooth_small_args a = { s, c.xs, c.ts, fr, omega, sweeps, sor };
+        const flow_device_ops *own = d->ops;
+        d->ops = with_small_paths(d);
         CHECK_OK(flow_smooth_small_run(d, &a));
+        d->ops = own;
         /* the per-pixel sweeps */
         const flow_pair *result = &c.xp;
         if (sor) {
@@ -938,7 +1001,9 @@ static void mg_solve_from_random(flow_device *d, flow_mg *mg, unsigned seed)
 }
 
 /* The cycles from small levels run as one small_cycle call
- * (pixel/coarse.h) or as a call per operation: the same solution bit for
+ * (pixel/coarse.h: the backend's, or by one worker on the CPU) or as a call
+ * per operation (the multigrid's own, on a backend without the small cycle,
+ * the CPU's): the same solution bit for
  * bit, for V, W and FMG, linear (correction scheme) and nonlinear (FAS),
  * Jacobi and SOR smoothers, one and two data terms, on a grid small from
  * the top (57x41) and on one whose small levels start lower down (150x90:
@@ -977,13 +1042,15 @@ static void test_small_cycle_matches_calls(void)
             return;
         }
         CHECK(mg[0]->nlevels > 3 && mg[0]->use_sor == sor && mg[0]->nonlinear == nl);
-        mg[1]->fuse_small = 0;
+        const flow_device_ops *own = d->ops;
         for (int i = 0; i < 2; i++) {
             for (int k = 0; k < nterms; k++)
                 random_tensor(d, flow_mg_tensor(mg[i], k), 300u + 7u * (unsigned)combo + k);
             if (edge)
                 upload_random(d, flow_mg_edge(mg[i]), 23, 0.05, 1.0);
+            d->ops = i ? without_small_cycle(d) : with_small_paths(d);
             mg_solve_from_random(d, mg[i], 21); /* V and W start from x */
+            d->ops = own;
         }
         const int same = same_pair(d, &mg[0]->lev[0].x, &mg[1]->lev[0].x);
         if (!same)

@@ -47,11 +47,6 @@ flow_status cpu_lane_record(flow_device *d, flow_lane lane, void *event);
 flow_status cpu_lane_wait(flow_device *d, flow_lane lane, void *event);
 flow_status cpu_event_wait(flow_device *d, void *event);
 
-flow_status cpu_smooth_small(flow_device *d, const flow_smooth_small_args *a);
-flow_status cpu_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, int *passes);
-flow_status cpu_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a, int *passes);
-flow_status cpu_small_cycle(flow_device *d, const flow_small_cycle_args *a);
-flow_status cpu_restrict_small(flow_device *d, const flow_restrict_small_args *a);
 flow_status cpu_sum_squares(flow_device *d, const flow_plane *p, double *sum);
 flow_status cpu_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst);
 flow_status cpu_sort_desc(flow_device *d, const flow_plane *keys, flow_plane *skeys,

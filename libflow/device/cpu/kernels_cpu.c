@@ -1,8 +1,8 @@
 /* kernels_cpu.c -- the CPU device's operations: the list of
  * libflow/kernels/list.h expanded into loops over each operation's grid,
  * its rows cut into chunks that the device's thread pool runs, each point
- * computed by the operation's per-pixel function; the small-grid smoother
- * run by one thread; SOR and Jacobi sweeps; the reductions and the sort. */
+ * computed by the operation's per-pixel function; the reductions and the
+ * sort.  The CPU fuses no solver operation (core/fused.h composes them). */
 #include "device/cpu/cpu.h"
 
 #include "base/fail.h"
@@ -37,75 +37,6 @@ static void cpu_for_rows(flow_device *d, int w, int h, long grain, flow_pool_bod
         return FLOW_OK;                                                                          \
     }
 FLOW_KERNELS(FLOW_CPU_LOOP)
-
-flow_status cpu_smooth_small(flow_device *d, const flow_smooth_small_args *a)
-{
-    (void)d;
-    float ps[FLOW_SMALL_GRID];
-    if (a->sor)
-        flow_sor_small(a, ps, 0, 1);
-    else
-        flow_jacobi_small(a, ps, 0, 1);
-    return FLOW_OK;
-}
-
-/* The prolongation first, then per sweep the operations of the per-pixel
- * path, in place on x (no passes), Psi'_S into t.u. */
-flow_status cpu_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, int *passes)
-{
-    if (a->with_pre)
-        cpu_prolong_pair(d, &a->pre);
-    *passes = 0;
-    const flow_diffusivity_args diff = { a->s, a->x, a->t.u };
-    flow_sor_half_args half = { a->s, a->x, a->f, a->t.u, 0, a->omega };
-    for (int k = 0; k < a->sweeps; k++) {
-        if (a->s.flags & FLOW_SYS_PSI_S)
-            cpu_diffusivity(d, &diff);
-        for (half.colour = 0; half.colour < 2; half.colour++)
-            cpu_sor_half(d, &half);
-    }
-    return FLOW_OK;
-}
-
-/* The prolongation first, then the entry's right-hand side, then a sweep
- * per pass, x -> t -> x ... */
-flow_status cpu_jacobi_sweeps(flow_device *d, const flow_jacobi_sweeps_args *a, int *passes)
-{
-    if (a->with_pre)
-        cpu_prolong_pair(d, &a->pre);
-    if (a->with_entry) {
-        const flow_apply_args rhs = flow_jacobi_entry_apply(a);
-        cpu_apply(d, &rhs);
-    }
-    *passes = a->sweeps;
-    flow_jacobi_sweep_args j = { a->s, a->t, a->x, a->f, a->weight };
-    for (int k = 0; k < a->sweeps; k++) {
-        j.out = k % 2 ? a->x : a->t;
-        j.x = k % 2 ? a->t : a->x;
-        cpu_jacobi_sweep(d, &j);
-    }
-    if (a->sweeps % 2 && !a->odd_in_t) {
-        const flow_copy_pair_args back = { a->x, a->t };
-        cpu_copy_pair(d, &back);
-    }
-    return FLOW_OK;
-}
-
-flow_status cpu_small_cycle(flow_device *d, const flow_small_cycle_args *a)
-{
-    (void)d;
-    float ps[FLOW_SMALL_GRID];
-    flow_small_cycle_args own = *a; /* FMG changes its levels' flags */
-    flow_small_cycle(&own, ps, 0, 1);
-    return FLOW_OK;
-}
-
-flow_status cpu_restrict_small(flow_device *d, const flow_restrict_small_args *a)
-{
-    (void)d;
-    flow_restrict_small(a, 0, 1);
-    return FLOW_OK;
-}
 
 /* The sum of squares of each chunk's rows: partial sums at fixed
  * positions, added in chunk order, so that the total does not depend on

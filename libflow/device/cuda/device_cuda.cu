@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern "C" const int flow_cuda_built = 1;
-
 /* Why no device can be used, in the words of someone who may not know what
  * a CUDA runtime is: the runtime says "driver version is insufficient" both
  * when the driver is too old and when there is none (no GPU, or no NVIDIA

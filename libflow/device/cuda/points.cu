@@ -14,12 +14,12 @@
 
 #define TRACK_WARPS 4 /* points per block */
 
-__global__ void __launch_bounds__(32 * TRACK_WARPS)
+__global__ void __launch_bounds__(FLOW_LANES_MAX * TRACK_WARPS)
     flow_klt_track_kernel(const __grid_constant__ flow_klt_track_args a)
 {
     const int i = blockIdx.x * TRACK_WARPS + threadIdx.y;
     if (i < a.n) /* the same for the whole warp */
-        flow_klt_track_point(&a, i, threadIdx.x, 32);
+        flow_klt_track_point(&a, i, threadIdx.x, FLOW_LANES_MAX);
 }
 
 flow_status cuda_klt_track(flow_device *d, const flow_klt_track_args *a)
@@ -27,7 +27,7 @@ flow_status cuda_klt_track(flow_device *d, const flow_klt_track_args *a)
     if (a->n <= 0)
         return FLOW_OK;
     FLOW_TRY(cuda_enter(d));
-    const dim3 block(32, TRACK_WARPS), grid((unsigned)(a->n + TRACK_WARPS - 1) / TRACK_WARPS);
+    const dim3 block(FLOW_LANES_MAX, TRACK_WARPS), grid((unsigned)(a->n + TRACK_WARPS - 1) / TRACK_WARPS);
     flow_klt_track_kernel<<<grid, block, 0, cuda_stream(d)>>>(*a);
     return FLOW_CUDA_LAUNCHED("klt_track");
 }
@@ -38,12 +38,12 @@ flow_status cuda_klt_track(flow_device *d, const flow_klt_track_args *a)
  * search keeps one channel's values in registers (a kernel for any count
  * needs many more registers, and fewer blocks fit a multiprocessor). */
 template <int NC>
-__global__ void __launch_bounds__(32 * SEARCH_WARPS)
+__global__ void __launch_bounds__(FLOW_LANES_MAX * SEARCH_WARPS)
     flow_dis_search_kernel(const __grid_constant__ flow_dis_search_args a)
 {
     const int w = a.p.u.width, k = blockIdx.x * SEARCH_WARPS + threadIdx.y;
     if (k < w * a.p.u.height) /* the same for the whole warp */
-        flow_dis_search_point(&a, k % w, k / w, threadIdx.x, 32, NC);
+        flow_dis_search_point(&a, k % w, k / w, threadIdx.x, FLOW_LANES_MAX, NC);
 }
 
 flow_status cuda_dis_search(flow_device *d, const flow_dis_search_args *a)
@@ -52,7 +52,7 @@ flow_status cuda_dis_search(flow_device *d, const flow_dis_search_args *a)
     if (n <= 0)
         return FLOW_OK;
     FLOW_TRY(cuda_enter(d));
-    const dim3 block(32, SEARCH_WARPS), grid((unsigned)(n + SEARCH_WARPS - 1) / SEARCH_WARPS);
+    const dim3 block(FLOW_LANES_MAX, SEARCH_WARPS), grid((unsigned)(n + SEARCH_WARPS - 1) / SEARCH_WARPS);
     if (a->f.channels == 1)
         flow_dis_search_kernel<1><<<grid, block, 0, cuda_stream(d)>>>(*a);
     else

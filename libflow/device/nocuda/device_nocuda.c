@@ -4,8 +4,6 @@
 #include "device/device.h"
 #include "base/fail.h"
 
-const int flow_cuda_built = 0;
-
 static flow_status nocuda_open(flow_device *d, int index)
 {
     (void)d;

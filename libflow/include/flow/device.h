@@ -1,4 +1,4 @@
-/* device.h -- where a computation runs: the CPU, or a CUDA GPU.
+/* device.h -- where a computation runs: the CPU, or a GPU (CUDA).
  *
  * A device is opened by name and handed to flow_context_create(); every
  * buffer of a context lives on its device.  The device itself is opaque: its
@@ -35,18 +35,37 @@ flow_status flow_device_open(const char *spec, flow_device **out);
 /* Waits for the device's work and frees it; contexts on it go first. */
 void flow_device_close(flow_device *d);
 
-/* "cpu" or "cuda". */
+/* Its backend: "cpu" or "cuda". */
 const char *flow_device_kind(const flow_device *d);
 /* "CPU (16 threads)", "NVIDIA H100 80GB HBM3 (cuda:0, sm_90)", ... */
 const char *flow_device_name(const flow_device *d);
 /* Empty, or (after "auto" fell back to the CPU) why: print it once. */
 const char *flow_device_notice(const flow_device *d);
-/* Whether this build of the library contains the CUDA device. */
+/* The backends this build contains: the i-th for i = 0, 1, ... ("cpu"
+ * first, then "cuda" where built), NULL past the last. */
+const char *flow_device_backend(int i);
+/* Whether this build contains the backend `kind` ("cpu", "cuda"): 1 or 0. */
+int flow_device_has_backend(const char *kind);
+/* flow_device_has_backend("cuda"), kept for existing callers. */
 int flow_device_has_cuda(void);
-/* How many devices of a kind may be opened: "cuda" the GPUs the driver
+/* How many devices of a backend may be opened: "cuda" the GPUs the driver
  * shows (0 without a driver or in a build without CUDA, so "cuda:N" for N
  * below it), "cpu" 1, anything else 0. */
 int flow_device_count(const char *kind);
+
+/* The longest spec flow_device_list writes, its terminating 0 included. */
+#define FLOW_DEVICE_SPEC_MAX 32
+/* The devices a list names, for a caller that runs several (flow-compute's
+ * --device): entries separated by commas, each a spec of flow_device_open
+ * but "auto"; "KIND:all" is every device of a backend ("cuda:all": every
+ * GPU), and a bare number after a "KIND:N" entry another device of that
+ * backend ("cuda:0,1" is cuda:0 and cuda:1).  A single spec is a list of
+ * one.  Writes their specs into specs[0 .. *n - 1] (at most max) and
+ * returns FLOW_OK; FLOW_ERR_INVALID for an empty entry, "auto", an unknown
+ * name or more than max devices; FLOW_ERR_NO_DEVICE for "KIND:all" when
+ * none is present (the detail says why).  Opens nothing. */
+flow_status flow_device_list(const char *list, char (*specs)[FLOW_DEVICE_SPEC_MAX], int max,
+                             int *n);
 
 /* Page-locks host memory that is transferred every frame (an output flow
  * field, say): on CUDA the transfers then run at the bus's speed instead of

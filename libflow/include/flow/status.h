@@ -19,8 +19,8 @@ typedef enum flow_status {
     FLOW_ERR_FORMAT,      /* a file is corrupt, truncated or of the wrong kind */
     FLOW_ERR_SIZE,        /* dimensions are absurd or do not match */
     FLOW_ERR_UNSUPPORTED, /* the feature was not built in (OpenCV, video, ...) */
-    FLOW_ERR_NO_DEVICE,   /* a CUDA device was asked for and none is usable */
-    FLOW_ERR_DEVICE,      /* the CUDA runtime reported an error */
+    FLOW_ERR_NO_DEVICE,   /* a GPU or other accelerator was asked for and none is usable */
+    FLOW_ERR_DEVICE,      /* the device's runtime (CUDA, ...) reported an error */
     FLOW_STATUS_COUNT
 } flow_status;
 
