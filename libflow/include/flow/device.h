@@ -63,10 +63,11 @@ void flow_device_unpin(flow_device *d, void *p);
 flow_status flow_device_synchronize(flow_device *d);
 
 /* Timing markers queued in order with the device's work (CUDA events on a
- * GPU, the host clock on the CPU): a marker is reached when the work that
- * every context and tracker of the device had queued when it was recorded
- * is done.  flow_event_elapsed waits for `end` and gives the milliseconds
- * between the two recorded markers. */
+ * GPU, the host clock on the CPU).  On a GPU a marker is reached when the
+ * work that every context and tracker of the device had queued when it was
+ * recorded is done; on the CPU, whose operations are done when they return,
+ * it is the time of the recording.  flow_event_elapsed waits for `end` and
+ * gives the milliseconds between the two recorded markers. */
 typedef struct flow_event flow_event;
 flow_status flow_event_create(flow_device *d, flow_event **out);
 void flow_event_destroy(flow_event *e);
