@@ -13,9 +13,14 @@
  * download lane, so that the next flow may overwrite the method's result
  * while the last one crosses the bus.  Events order the lanes: the upload
  * waits until the staged frame has been converted, a result copy until
- * its staging pair's previous download is done. */
+ * its staging pair's previous download is done.
+ *
+ * Every context works on a queue of its own (device.h: on CUDA its own
+ * streams), so that the contexts of one device, driven from a thread each,
+ * run at the same time. */
 #include "methods/method.h"
 #include "base/fail.h"
+#include "core/graphs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,11 +63,9 @@ struct flow_context {
     queued_flow q[FLOW_CONTEXT_DEPTH];
     int head, queued;          /* q[head] is the oldest flow in flight */
     int next_slot;             /* the staging pair the next flow uses */
-    /* CUDA graph of the device work of a frame */
-    int graphs;                /* capture and replay when the device can */
-    int graph_failed;          /* a capture failed: run directly from now on */
-    int last_graph;            /* the last compute replayed the graph */
-    void *graph[2];            /* without, with the frame before (has_prev) */
+    /* CUDA graphs of the device work of a frame: without, with the frame
+     * before (variant has_prev) */
+    flow_graphs graphs;
 };
 
 /* The frames kept so far no longer count: the next frame starts a sequence. */
@@ -89,9 +92,7 @@ void flow_context_destroy(flow_context *ctx)
     if (!ctx)
         return;
     flow_device *d = ctx->ex.dev;
-    for (int k = 0; k < 2; k++)
-        if (ctx->graph[k])
-            d->ops->graph_destroy(d, ctx->graph[k]);
+    flow_graphs_free(&ctx->graphs, d);
     if (ctx->method && ctx->state)
         ctx->method->destroy(ctx->state);
     drain(ctx);
@@ -115,6 +116,7 @@ void flow_context_destroy(flow_context *ctx)
     }
     flow_params_destroy(ctx->params);
     free(ctx->ex.host);
+    flow_queue_close(d);
     free(ctx);
 }
 
@@ -142,16 +144,21 @@ flow_status flow_context_create(flow_device *d, int width, int height, int chann
     flow_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a flow context");
-    ctx->ex.dev = d;
+    flow_status s = flow_queue_open(d, &ctx->ex.dev);
+    if (s != FLOW_OK) {
+        free(ctx);
+        return s;
+    }
+    d = ctx->ex.dev; /* everything below is queued on the context's own queue */
     ctx->method = flow_params_desc(p);
     ctx->width = width;
     ctx->height = height;
     ctx->channels = channels;
-    ctx->graphs = 1;
+    flow_graphs_init(&ctx->graphs);
     double color = 1;
     ctx->luminance = channels == 3 && flow_params_get_number(p, "color", &color) == FLOW_OK
                      && color == 0;
-    flow_status s = flow_params_clone(p, &ctx->params);
+    s = flow_params_clone(p, &ctx->params);
     if (s == FLOW_OK) {
         flow_params_fit(ctx->params, width, height);
         ctx->previous = ctx->method->previous
@@ -206,18 +213,12 @@ void flow_context_set_observer(flow_context *ctx, const flow_observer *obs)
 
 void flow_context_set_graphs(flow_context *ctx, int enable)
 {
-    ctx->graphs = enable != 0;
-    for (int k = 0; k < 2 && !ctx->graphs; k++)
-        if (ctx->graph[k]) {
-            ctx->ex.dev->ops->graph_destroy(ctx->ex.dev, ctx->graph[k]);
-            ctx->graph[k] = NULL;
-        }
-    ctx->graph_failed = 0;
+    flow_graphs_set(&ctx->graphs, ctx->ex.dev, enable);
 }
 
 int flow_context_used_graph(const flow_context *ctx)
 {
-    return ctx->last_graph;
+    return ctx->graphs.used;
 }
 
 static flow_status check_size(const flow_context *ctx, int width, int height, int channels,
@@ -342,30 +343,16 @@ static flow_status device_work(void *user)
     return ctx->method->run(ctx->state, &ctx->ex, &in, &ctx->result);
 }
 
-/* Records the device work into ctx->graph[has_prev] (two or three frames
- * run different launches).  The operations keep their results in place, so
- * the recorded launches leave the flow where a direct run leaves it.  A
- * failed capture runs nothing; the context then works directly. */
-static void capture(flow_context *ctx)
-{
-    void **g = &ctx->graph[ctx->has_prev];
-    flow_exec_capture(&ctx->ex, device_work, ctx, g);
-    if (!*g)
-        ctx->graph_failed = 1;
-}
-
+/* The device work as the graph of its variant (two or three frames run
+ * different launches).  The operations keep their results in place, so
+ * the recorded launches leave the flow where a direct run leaves it. */
 static flow_status run_method(flow_context *ctx)
 {
     flow_exec *ex = &ctx->ex;
     /* a trace reads the device between launches, a workflow hands planes
      * out between stages: both need the direct path */
-    const int graphable = ctx->graphs && !ctx->graph_failed && !ex->obs.trace
-                          && !ex->obs.workflow && ex->dev->ops->capture_begin;
-    void **g = &ctx->graph[ctx->has_prev];
-    if (graphable && !*g)
-        capture(ctx);
-    ctx->last_graph = graphable && *g;
-    FLOW_TRY(ctx->last_graph ? flow_exec_replay(ex, *g) : device_work(ctx));
+    const int direct = ex->obs.trace || ex->obs.workflow;
+    FLOW_TRY(flow_graphs_run(&ctx->graphs, ex, ctx->has_prev, direct, device_work, ctx));
     FLOW_TRY(flow_workflow(ex, "u", &ctx->result->u));
     return flow_workflow(ex, "v", &ctx->result->v);
 }

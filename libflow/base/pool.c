@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 struct flow_pool {
+    pthread_mutex_t caller; /* held by the caller whose loop the workers help */
     pthread_mutex_t lock;
     pthread_cond_t wake; /* a loop was posted, or the pool stops */
     pthread_cond_t idle; /* the last worker inside a loop left it */
@@ -116,11 +117,14 @@ void flow_pool_for(flow_pool *p, int n, int chunks, flow_pool_body body, void *c
         chunks = 1;
     const int workers = p->threads - 1;
     const int helpers = chunks - 1 < workers ? chunks - 1 : workers;
-    atomic_store_explicit(&p->next_chunk, 0, memory_order_relaxed);
-    if (helpers <= 0) {
-        run_chunks(p, body, ctx, n, chunks);
+    if (helpers <= 0) { /* the calling thread alone: nothing of the pool is touched */
+        for (int c = 0; c < chunks; c++)
+            body(ctx, c, chunk_begin(n, chunks, c), chunk_begin(n, chunks, c + 1));
         return;
     }
+    /* the workers help one loop at a time: a caller of another thread waits */
+    pthread_mutex_lock(&p->caller);
+    atomic_store_explicit(&p->next_chunk, 0, memory_order_relaxed);
     pthread_mutex_lock(&p->lock);
     p->body = body;
     p->ctx = ctx;
@@ -142,6 +146,7 @@ void flow_pool_for(flow_pool *p, int n, int chunks, flow_pool_body body, void *c
     while (p->busy > 0)
         pthread_cond_wait(&p->idle, &p->lock);
     pthread_mutex_unlock(&p->lock);
+    pthread_mutex_unlock(&p->caller);
 }
 
 int flow_pool_threads(const flow_pool *p)
@@ -162,6 +167,7 @@ void flow_pool_destroy(flow_pool *p)
     pthread_cond_destroy(&p->idle);
     pthread_cond_destroy(&p->wake);
     pthread_mutex_destroy(&p->lock);
+    pthread_mutex_destroy(&p->caller);
     free(p->workers);
     free(p);
 }
@@ -183,6 +189,7 @@ flow_status flow_pool_create(int threads, flow_pool **out)
     p->workers = workers;
     atomic_init(&p->next_chunk, 0);
     /* with default attributes these do not fail (glibc, musl) */
+    pthread_mutex_init(&p->caller, NULL);
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->idle, NULL);

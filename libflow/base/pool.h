@@ -10,8 +10,10 @@
  * workers sleep on a condition variable: they never spin.  A loop of one
  * chunk runs on the calling thread and wakes no worker.
  *
- * One loop at a time per pool: a pool belongs to one device, or to one
- * call, whose caller runs one loop at a time. */
+ * A pool belongs to one device (its queues call it from their threads) or
+ * to one call.  Callers of several threads take turns: the workers help one
+ * loop at a time, and a loop of one chunk runs on its caller without
+ * waiting for anyone. */
 #ifndef FLOW_BASE_POOL_H
 #define FLOW_BASE_POOL_H
 
@@ -49,7 +51,8 @@ int flow_pool_chunks(long points, int rows, long grain);
 /* Runs body on every chunk of [0, n) cut into `chunks` chunks (1 ..
  * FLOW_POOL_MAX_CHUNKS): chunk c is [c n / chunks, (c + 1) n / chunks).
  * Returns when every chunk is done, and the chunks' writes are visible to
- * the caller.  At most chunks - 1 workers are woken. */
+ * the caller.  At most chunks - 1 workers are woken.  Safe to call from
+ * several threads at once. */
 void flow_pool_for(flow_pool *p, int n, int chunks, flow_pool_body body, void *ctx);
 
 #endif

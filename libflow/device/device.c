@@ -1,7 +1,7 @@
 /* device.c -- the public face of the device layer: the backends of
  * device/backends.h, opening a device by name and lists of devices, its
- * names, page-locked memory, synchronisation and timing events over the
- * operations table of the device that was opened. */
+ * queues, its names, page-locked memory, synchronisation and timing events
+ * over the operations table of the device that was opened. */
 #include "device/device.h"
 #include "device/backends.h"
 #include "base/fail.h"
@@ -212,6 +212,32 @@ flow_status flow_device_list(const char *list, char (*specs)[FLOW_DEVICE_SPEC_MA
         last = strchr(name, ':') ? ops : NULL;
     }
     return FLOW_OK;
+}
+
+flow_status flow_queue_open(flow_device *d, flow_device **q)
+{
+    *q = NULL;
+    flow_device *h = malloc(sizeof *h);
+    if (!h)
+        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a queue");
+    *h = *d; /* the same operations (a wrapped table too), index and names */
+    h->owner = d->owner ? d->owner : d;
+    h->impl = NULL;
+    const flow_status s = h->ops->queue_open(h);
+    if (s != FLOW_OK) {
+        free(h);
+        return s;
+    }
+    *q = h;
+    return FLOW_OK;
+}
+
+void flow_queue_close(flow_device *q)
+{
+    if (!q)
+        return;
+    q->ops->queue_close(q);
+    free(q);
 }
 
 void flow_device_close(flow_device *d)

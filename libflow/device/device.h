@@ -10,10 +10,15 @@
  * one function per point (two reductions and a sort), and the optional
  * fused solver operations (core/fused.h).  docs/ARCHITECTURE.md lists what
  * a backend must fill and what it may leave NULL.
- * All operations are queued in order on the device (on CUDA one stream);
- * download(), synchronize() and sum_squares() wait.  Operations trust their
- * arguments: the core checks what users can get wrong before calling.
- * Every CUDA operation first makes its own GPU current. */
+ * Operations are called through a handle that names a queue: a device
+ * opened by name (flow_device_open) has a queue of its own, and
+ * flow_queue_open makes another handle onto the same device with a new
+ * queue.  The handles of a device share its memory and capabilities; each
+ * queue runs its operations in order (on CUDA its own streams), and two
+ * queues run at the same time.  download(), synchronize() and
+ * sum_squares() wait.  Operations trust their arguments: the core checks
+ * what users can get wrong before calling.  Every CUDA operation first
+ * makes its own GPU current. */
 #ifndef FLOW_DEVICE_DEVICE_H
 #define FLOW_DEVICE_DEVICE_H
 
@@ -37,6 +42,11 @@ typedef struct flow_device_ops {
      * d->name; FLOW_ERR_NO_DEVICE when it is unusable. */
     flow_status (*open)(flow_device *d, int index);
     void (*close)(flow_device *d);
+    /* Fills q->impl with a queue of its own on the device q->owner (q's
+     * other fields are the owner's); queue_close waits for the queue's work
+     * and frees it. */
+    flow_status (*queue_open)(flow_device *q);
+    void (*queue_close)(flow_device *q);
     /* How many GPUs open() may be given (NULL: one device, the CPU's). */
     int (*count)(void);
 
@@ -47,6 +57,8 @@ typedef struct flow_device_ops {
     flow_status (*upload)(flow_device *d, flow_plane *dst, const float *src, size_t src_stride);
     flow_status (*download)(flow_device *d, float *dst, size_t dst_stride, const flow_plane *src);
     flow_status (*copy)(flow_device *d, flow_plane *dst, const flow_plane *src);
+    /* Waits for the queue's work; on a device opened by name, for the work
+     * of every queue made from it too. */
     flow_status (*synchronize)(flow_device *d);
 
     /* The overlapped transfers of a sequence (flow_context_submit).  Besides
@@ -73,7 +85,9 @@ typedef struct flow_device_ops {
     flow_status (*lane_wait)(flow_device *d, flow_lane lane, void *event);
     flow_status (*event_wait)(flow_device *d, void *event);
 
-    /* Timing markers (the public flow_event wraps them). */
+    /* Timing markers (the public flow_event wraps them).  event_record on
+     * a device opened by name marks the end of the work queued so far on
+     * every queue of the device; on a queue, of that queue's. */
     flow_status (*event_create)(flow_device *d, void **event);
     void (*event_destroy)(flow_device *d, void *event);
     flow_status (*event_record)(flow_device *d, void *event);
@@ -136,13 +150,23 @@ typedef struct flow_device_ops {
 #undef FLOW_KERNEL_ENTRY
 } flow_device_ops;
 
+/* A device opened by name, or a queue made from one (owner set). */
 struct flow_device {
     const flow_device_ops *ops;
-    void *impl;        /* the device's own state */
-    int index;         /* N of cuda:N (0 on the CPU) */
+    void *impl;          /* the handle's own state: its queue, the device's capabilities */
+    flow_device *owner;  /* a queue: the device it was made from; NULL on a device */
+    int index;           /* N of cuda:N (0 on the CPU) */
     char name[128];    /* "CPU (16 threads)", "NVIDIA H100 80GB HBM3 (cuda:0, sm_90)" */
     char notice[256];  /* set when "auto" fell back to the CPU */
 };
+
+/* A queue of its own on device d (a device opened by name, or a queue of
+ * one: then its device): a handle that shares d's memory, operations and
+ * names, on which work runs in order and alongside the work of d's other
+ * queues.  What one queue computes into a plane another may read only
+ * after synchronising.  Close it before its device. */
+flow_status flow_queue_open(flow_device *d, flow_device **q);
+void flow_queue_close(flow_device *q);
 
 /* The most values sort_desc orders: indices stay exact in a float. */
 #define FLOW_SORT_MAX (1L << 24)

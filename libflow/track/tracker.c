@@ -1,12 +1,13 @@
 /* tracker.c -- KLT feature tracking (flow/track.h): the frame's pyramid,
- * tracking, the selection of new features, all queued on the tracker's
- * device (the per-point mathematics is libflow/pixel/klt.h), then one
- * download of the point set, from which the rows of the frame are made
- * here: ids, states, loss counts. */
+ * tracking, the selection of new features, all queued on the tracker's own
+ * queue of its device (the per-point mathematics is libflow/pixel/klt.h),
+ * then one download of the point set, from which the rows of the frame are
+ * made here: ids, states, loss counts. */
 #include "flow/track.h"
 
 #include "base/fail.h"
 #include "core/exec.h"
+#include "core/graphs.h"
 #include "core/multigrid.h"
 #include "device/device.h"
 
@@ -40,8 +41,7 @@ struct flow_tracker {
     flow_track_losses losses;
     /* CUDA graphs of a frame's device work after the first: one per pyramid
      * the frame goes to (the work differs only by which is which) */
-    void *graph[2];
-    int graphs, graph_failed, used_graph;
+    flow_graphs graphs;
 };
 
 void flow_track_defaults(flow_track_params *p)
@@ -169,7 +169,13 @@ flow_status flow_tracker_create(flow_device *d, int width, int height, const flo
     flow_tracker *t = calloc(1, sizeof *t);
     if (!t)
         return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a tracker");
-    t->ex.dev = d;
+    const flow_status q = flow_queue_open(d, &t->ex.dev);
+    if (q != FLOW_OK) {
+        free(t);
+        return q;
+    }
+    d = t->ex.dev; /* everything below is queued on the tracker's own queue */
+    flow_graphs_init(&t->graphs);
     t->p = *p;
     t->width = width, t->height = height, t->levels = p->levels;
     /* two pixels of a cell are closer than min_distance; the cells a
@@ -199,7 +205,6 @@ flow_status flow_tracker_create(flow_device *d, int width, int height, const flo
     t->pinned = flow_device_pin(d, t->host, n * FLOW_KLT_ROWS * sizeof *t->host) == FLOW_OK;
     for (size_t i = 0; i < n; i++)
         t->ids[i] = -1;
-    t->graphs = 1;
     *out = t;
     return FLOW_OK;
 }
@@ -209,9 +214,7 @@ void flow_tracker_destroy(flow_tracker *t)
     if (!t)
         return;
     flow_device *d = t->ex.dev;
-    for (int k = 0; k < 2; k++)
-        if (t->graph[k])
-            d->ops->graph_destroy(d, t->graph[k]);
+    flow_graphs_free(&t->graphs, d);
     for (int k = 0; k < 2; k++)
         for (int L = 0; L < FLOW_KLT_LEVELS_MAX; L++) {
             flow_plane_free(d, &t->pyr[k].f[L]);
@@ -228,6 +231,7 @@ void flow_tracker_destroy(flow_tracker *t)
     free(t->host);
     free(t->ids);
     free(t->rows);
+    flow_queue_close(d);
     free(t);
 }
 
@@ -238,17 +242,12 @@ void flow_tracker_set_observer(flow_tracker *t, const flow_observer *obs)
 
 void flow_tracker_set_graphs(flow_tracker *t, int enable)
 {
-    t->graphs = enable != 0;
-    for (int k = 0; k < 2; k++)
-        if (t->graph[k]) {
-            t->ex.dev->ops->graph_destroy(t->ex.dev, t->graph[k]);
-            t->graph[k] = NULL;
-        }
+    flow_graphs_set(&t->graphs, t->ex.dev, enable);
 }
 
 int flow_tracker_used_graph(const flow_tracker *t)
 {
-    return t->used_graph;
+    return t->graphs.used;
 }
 
 /* The frame into level 0 of pyramid y (its luminance when in colour). */
@@ -415,15 +414,7 @@ flow_status flow_tracker_next(flow_tracker *t, const flow_image *frame)
     FLOW_TRY(upload_frame(t, &t->pyr[next], frame));
     /* after the first frame (which also makes the sort's scratch) the work
      * of a frame is one of two graphs */
-    flow_device *d = t->ex.dev;
-    const int graphable = t->frames > 0 && t->graphs && !t->graph_failed
-                          && d->ops->capture_begin;
-    if (graphable && !t->graph[next]) {
-        flow_exec_capture(&t->ex, device_work, t, &t->graph[next]);
-        t->graph_failed = !t->graph[next];
-    }
-    t->used_graph = graphable && t->graph[next];
-    FLOW_TRY(t->used_graph ? flow_exec_replay(&t->ex, t->graph[next]) : device_work(t));
+    FLOW_TRY(flow_graphs_run(&t->graphs, &t->ex, next, t->frames == 0, device_work, t));
     flow_stage_begin(&t->ex, "download");
     FLOW_TRY(flow_download(t->ex.dev, t->host, (size_t)t->p.features, &t->P));
     flow_stage_end(&t->ex, "download");

@@ -9,9 +9,11 @@
  * time, so a sequence uploads each frame once.  uint8 frames cross as bytes
  * (flow_context_submit8); a C-contiguous one is handed over in place.
  *
- * The library's work runs with the GIL released; `busy` keeps a second
- * thread from entering the same Context meanwhile (a device serves one
- * thread at a time, device.h). */
+ * The library's work runs with the GIL released, so that Contexts used
+ * from several threads compute at the same time (each flow_context has a
+ * queue of its own on its device); `busy` keeps a second thread from
+ * entering the same Context meanwhile (a flow_context serves one thread at
+ * a time). */
 #include "ext.h"
 
 #include <string.h>

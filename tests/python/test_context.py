@@ -1,7 +1,8 @@
 """test_context.py -- flowplatform.Context over sequences: next() against
 pairwise compute(), where a sequence starts and continues, the buffers
-following the frame size, close() and the context manager, and the GIL
-released while the library computes."""
+following the frame size, close() and the context manager, the GIL
+released while the library computes, and Contexts computing in threads at
+once."""
 import threading
 import time
 
@@ -127,6 +128,34 @@ def test_gil_is_released_while_computing(translation, slow):
     worker.join()
     inside = [t for t in ticks if span["start"] + 0.05 < t < span["end"] - 0.05]
     assert len(inside) > 10
+
+
+def test_contexts_in_threads_equal_each_alone(translation, device):
+    """Contexts of one device computing at the same time from a thread each
+    (each on its own queue of the device) give the flows of each alone."""
+    frames = translation.frames
+    methods = ["robust", "clg-nl", "robust"]
+
+    def flows(method):
+        with fp.Context(method, device) as ctx:
+            ctx.next(frames[0])
+            return [ctx.next(f) for f in frames[1:]]
+
+    alone = [flows(m) for m in methods]
+    together = [None] * len(methods)
+
+    def work(i):
+        together[i] = flows(methods[i])
+
+    workers = [threading.Thread(target=work, args=(i,)) for i in range(len(methods))]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    for i, m in enumerate(methods):
+        assert together[i] is not None, m
+        for k, (a, t) in enumerate(zip(alone[i], together[i])):
+            np.testing.assert_array_equal(t, a, err_msg=f"{m} flow {k}")
 
 
 def test_one_context_refuses_a_second_thread(translation, slow):

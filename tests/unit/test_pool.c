@@ -4,8 +4,9 @@
  * the pool included); thousands of consecutive loops; a pool of one thread
  * and loops of one chunk on the calling thread; reductions in chunk order
  * equal bit for bit whatever the threads; two pools driven from two threads
- * at once; workers that do take chunks; pools destroyed without work; the
- * chunk count by size; the thread count from FLOW_THREADS. */
+ * at once, and one pool from three; workers that do take chunks; pools
+ * destroyed without work; the chunk count by size; the thread count from
+ * FLOW_THREADS. */
 #include "harness.h"
 #include "base/pool.h"
 
@@ -282,6 +283,27 @@ static void test_two_pools_two_threads(void)
     flow_pool_destroy(d[1].pool);
 }
 
+/* One pool driven by three threads at once (the queues of one CPU device,
+ * each in its own thread): every loop of each still sums right. */
+static void test_one_pool_three_threads(void)
+{
+    flow_pool *pool = NULL;
+    CHECK_OK(flow_pool_create(3, &pool));
+    if (!pool)
+        return;
+    driver d[3] = {{pool, -1}, {pool, -1}, {pool, -1}};
+    pthread_t t[3];
+    int started[3];
+    for (int i = 0; i < 3; i++)
+        started[i] = pthread_create(&t[i], NULL, drive, &d[i]) == 0;
+    CHECK(started[0] && started[1] && started[2]);
+    for (int i = 0; i < 3; i++)
+        if (started[i])
+            pthread_join(t[i], NULL);
+    CHECK(d[0].wrong == 0 && d[1].wrong == 0 && d[2].wrong == 0);
+    flow_pool_destroy(pool);
+}
+
 static void test_create_destroy(void)
 {
     for (int threads = 1; threads <= 16; threads *= 2) {
@@ -334,6 +356,7 @@ int main(void)
     RUN(test_reduction_in_order);
     RUN(test_workers_take_part);
     RUN(test_two_pools_two_threads);
+    RUN(test_one_pool_three_threads);
     RUN(test_create_destroy);
     RUN(test_chunk_count);
     RUN(test_threads_from_environment);

@@ -17,8 +17,8 @@
 #define FLOW_CPU_GRAIN_OWN FLOW_CPU_GRAIN
 #define FLOW_CPU_GRAIN_POINTS 1
 
-/* The CPU device's state: its threads, and the sort's scratch, kept from
- * one call to the next. */
+/* The state of a CPU handle: the device's threads (a queue borrows its
+ * device's), and the sort's scratch, kept from one call to the next. */
 typedef struct flow_cpu {
     flow_pool *pool;
     void *sort_tmp;

@@ -41,6 +41,29 @@ static flow_status cpu_open(flow_device *d, int index)
     return FLOW_OK;
 }
 
+/* A queue of the CPU: the device's threads, a sort's scratch of its own.
+ * Its operations run in the calling thread, which the device's threads help
+ * one loop at a time (base/pool.h): the queues of two threads take turns at
+ * the pool and never share a result. */
+static flow_status cpu_queue_open(flow_device *q)
+{
+    flow_cpu *c = calloc(1, sizeof *c);
+    if (!c)
+        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a CPU queue");
+    c->pool = ((flow_cpu *)q->owner->impl)->pool;
+    q->impl = c;
+    return FLOW_OK;
+}
+
+static void cpu_queue_close(flow_device *q)
+{
+    flow_cpu *c = q->impl;
+    if (c)
+        free(c->sort_tmp);
+    free(c);
+    q->impl = NULL;
+}
+
 static flow_status cpu_plane_alloc(flow_device *d, flow_plane *p, int width, int height)
 {
     (void)d;
@@ -128,6 +151,8 @@ const flow_device_ops flow_cpu_ops = {
     .kind = "cpu",
     .open = cpu_open,
     .close = cpu_close,
+    .queue_open = cpu_queue_open,
+    .queue_close = cpu_queue_close,
     .plane_alloc = cpu_plane_alloc,
     .plane_free = cpu_plane_free,
     .upload = cpu_upload,

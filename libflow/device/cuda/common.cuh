@@ -8,16 +8,29 @@
 #include "base/fail.h"
 
 #include <cuda_runtime.h>
+#include <pthread.h>
 
+/* The state of a handle (device.h): a queue, with what every operation
+ * reads of the device.  A device opened by name holds the first queue and
+ * the list of the queues made from it. */
 struct flow_cuda {
     cudaStream_t stream;        /* the computing lane */
     cudaStream_t lane[3];       /* by flow_lane: the computing lane, upload, download */
-    cudaDeviceProp prop;
+    cudaDeviceProp prop;        /* the device's (a copy in each queue) */
     double *scratch; /* one device double for reductions (sum_squares) */
     void *sort_tmp;  /* sort_desc's scratch (points.cu), for up to sort_n values */
     size_t sort_tmp_bytes;
     float *sort_iota; /* 0, 1, ..., sort_n - 1 */
     int sort_n;
+    /* queues.cu: the device's state (itself on a device), whether this
+     * queue is recording a graph, the event by which a device-wide marker
+     * or synchronisation joins it; on a device, the queues made from it
+     * (linked by next) under lock, which also covers `capturing` */
+    flow_cuda *device;
+    int capturing;
+    cudaEvent_t mark;
+    flow_cuda *queues, *next;
+    pthread_mutex_t lock;
 };
 
 static inline flow_cuda *cuda_of(flow_device *d)
@@ -123,6 +136,14 @@ flow_status cuda_event_wait(flow_device *d, void *event);
 flow_status cuda_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst);
 flow_status cuda_sort_desc(flow_device *d, const flow_plane *keys, flow_plane *skeys,
                            flow_plane *sidx);
+
+/* queues.cu: a queue's streams and scratch, the queues of a device */
+flow_status cuda_queue_init(flow_cuda *c);
+void cuda_queue_free(flow_cuda *c);
+flow_status cuda_queue_open(flow_device *q);
+void cuda_queue_close(flow_device *q);
+flow_status cuda_join_queues(flow_device *d);
+flow_status cuda_sync_queues(flow_device *d);
 
 /* graph.cu */
 flow_status cuda_capture_begin(flow_device *d);

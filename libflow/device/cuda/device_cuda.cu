@@ -1,7 +1,8 @@
 /* device_cuda.cu -- the CUDA device: GPU selection, pitched memory,
  * transfers, timing events, page-locked host memory, and its operations
  * table.  The operations are in kernels.cu and tiles.cu, the graphs in
- * graph.cu; everything runs in order on one stream of the device's GPU. */
+ * graph.cu, the queues in queues.cu; a queue's operations run in order on
+ * its own stream. */
 #include "common.cuh"
 
 #include <dlfcn.h>
@@ -50,21 +51,16 @@ static flow_status cuda_open(flow_device *d, int index)
     flow_cuda *c = (flow_cuda *)calloc(1, sizeof *c);
     if (!c)
         return flow_fail(FLOW_ERR_NOMEM, "cannot allocate the CUDA device state");
+    c->device = c;
+    pthread_mutex_init(&c->lock, NULL); /* with default attributes it does not fail */
     flow_status s = flow_cuda_check(cudaSetDevice(index), "cudaSetDevice");
     if (s == FLOW_OK)
         s = flow_cuda_check(cudaGetDeviceProperties(&c->prop, index), "cudaGetDeviceProperties");
     if (s == FLOW_OK)
-        s = flow_cuda_check(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
-                            "cudaStreamCreate");
-    if (s == FLOW_OK)
-        s = cuda_lanes_open(c);
-    if (s == FLOW_OK)
-        s = flow_cuda_check(cudaMalloc((void **)&c->scratch, sizeof(double)), "cudaMalloc");
+        s = cuda_queue_init(c);
     if (s != FLOW_OK) {
-        cuda_lanes_close(c);
-        if (c->stream)
-            cudaStreamDestroy(c->stream);
-        free(c);
+        pthread_mutex_destroy(&c->lock);
+        cuda_queue_free(c);
         return s;
     }
     d->impl = c;
@@ -78,13 +74,8 @@ static void cuda_close(flow_device *d)
     flow_cuda *c = cuda_of(d);
     if (!c || cuda_enter(d) != FLOW_OK)
         return;
-    cuda_lanes_close(c);
-    cudaStreamSynchronize(c->stream);
-    cudaStreamDestroy(c->stream);
-    cudaFree(c->scratch);
-    cudaFree(c->sort_tmp);
-    cudaFree(c->sort_iota);
-    free(c);
+    pthread_mutex_destroy(&c->lock);
+    cuda_queue_free(c);
     d->impl = NULL;
 }
 
@@ -191,6 +182,7 @@ static void cuda_host_unregister(flow_device *d, void *p)
 static flow_status cuda_synchronize(flow_device *d)
 {
     FLOW_TRY(cuda_enter(d));
+    FLOW_TRY(cuda_sync_queues(d));
     return flow_cuda_check(cudaStreamSynchronize(cuda_stream(d)), "synchronize");
 }
 
@@ -212,6 +204,7 @@ static void cuda_event_destroy(flow_device *d, void *event)
 static flow_status cuda_event_record(flow_device *d, void *event)
 {
     FLOW_TRY(cuda_enter(d));
+    FLOW_TRY(cuda_join_queues(d));
     return flow_cuda_check(cudaEventRecord((cudaEvent_t)event, cuda_stream(d)),
                            "cudaEventRecord");
 }
@@ -229,6 +222,8 @@ extern "C" const flow_device_ops flow_cuda_ops = {
     .kind = "cuda",
     .open = cuda_open,
     .close = cuda_close,
+    .queue_open = cuda_queue_open,
+    .queue_close = cuda_queue_close,
     .count = cuda_count,
     .plane_alloc = cuda_plane_alloc,
     .plane_free = cuda_plane_free,

@@ -5,20 +5,30 @@
  * host instead of one each. */
 #include "common.cuh"
 
+/* A queue records in thread-local mode: other threads go on working on
+ * their own queues meanwhile.  Whether it records is kept under the
+ * device's lock, which a device-wide marker takes (queues.cu). */
 flow_status cuda_capture_begin(flow_device *d)
 {
     FLOW_TRY(cuda_enter(d));
-    return flow_cuda_check(cudaStreamBeginCapture(cuda_stream(d),
-                                                  cudaStreamCaptureModeThreadLocal),
-                           "cudaStreamBeginCapture");
+    flow_cuda *c = cuda_of(d);
+    pthread_mutex_lock(&c->device->lock);
+    const cudaError_t e = cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal);
+    c->capturing = e == cudaSuccess;
+    pthread_mutex_unlock(&c->device->lock);
+    return flow_cuda_check(e, "cudaStreamBeginCapture");
 }
 
 flow_status cuda_capture_end(flow_device *d, void **graph)
 {
     *graph = NULL;
     FLOW_TRY(cuda_enter(d));
+    flow_cuda *c = cuda_of(d);
     cudaGraph_t g = NULL;
-    cudaError_t e = cudaStreamEndCapture(cuda_stream(d), &g);
+    pthread_mutex_lock(&c->device->lock);
+    cudaError_t e = cudaStreamEndCapture(c->stream, &g);
+    c->capturing = 0;
+    pthread_mutex_unlock(&c->device->lock);
     if (e != cudaSuccess || !g) {
         (void)cudaGetLastError(); /* a failed capture leaves a non-sticky error */
         if (g)

@@ -2,7 +2,10 @@
  *
  * A context holds every buffer of one method for one frame size on one
  * device, and is reused frame after frame: nothing is allocated inside
- * flow_context_compute().
+ * flow_context_compute().  It queues its work on a queue of its own on the
+ * device, so that several contexts of one device, each used from its own
+ * thread, compute at the same time (one context serves one thread at a
+ * time).
  *
  *   flow_device *d;  flow_params *p;  flow_context *ctx;
  *   flow_device_open("auto", &d);
@@ -104,7 +107,9 @@ flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next,
  * frame.  flow_context_compute and compute_next are a submit and a collect
  * (FLOW_ERR_INVALID while flows are queued).  With an observer whose
  * stage hooks are set, the transfers run in order with the computation, so
- * that the stages "upload" and "download" time them. */
+ * that the stages "upload" and "download" time them.  Two in flight keep
+ * one context's device busy while the host reads and writes; more streams
+ * at once are more contexts, each on its own queue. */
 #define FLOW_CONTEXT_DEPTH 2
 flow_status flow_context_submit(flow_context *ctx, const flow_image *frame, flow_field *out);
 flow_status flow_context_submit8(flow_context *ctx, const flow_image8 *frame, flow_field *out);

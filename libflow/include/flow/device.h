@@ -6,9 +6,12 @@
  * here is its name, page-locked host memory for fast transfers, and timing
  * events that measure the device's own work.
  *
- * One device may serve several contexts, from one thread at a time.  Two
- * devices (cuda:0 and cuda:1, say) may be driven from one thread or from a
- * thread each: every call selects its own GPU first. */
+ * One device may serve several contexts and trackers, each driven from a
+ * thread of its own: each queues its work on a queue of its own on the
+ * device (on a GPU its own streams), so that their work runs at the same
+ * time; a context or tracker serves one thread at a time.  Two devices
+ * (cuda:0 and cuda:1, say) may be driven from one thread or from a thread
+ * each: every call selects its own GPU first. */
 #ifndef FLOW_DEVICE_H
 #define FLOW_DEVICE_H
 
@@ -74,12 +77,15 @@ flow_status flow_device_list(const char *list, char (*specs)[FLOW_DEVICE_SPEC_MA
 flow_status flow_device_pin(flow_device *d, void *p, size_t bytes);
 void flow_device_unpin(flow_device *d, void *p);
 
-/* Waits for all work queued on the device; reports an asynchronous device
- * error. */
+/* Waits for all work queued on the device, by any of its contexts and
+ * trackers; reports an asynchronous device error. */
 flow_status flow_device_synchronize(flow_device *d);
 
 /* Timing markers queued in order with the device's work (CUDA events on a
- * GPU, the host clock on the CPU).  flow_event_elapsed waits for `end` and
+ * GPU, the host clock on the CPU).  On a GPU a marker is reached when the
+ * work that every context and tracker of the device had queued when it was
+ * recorded is done; on the CPU, whose operations are done when they return,
+ * it is the time of the recording.  flow_event_elapsed waits for `end` and
  * gives the milliseconds between the two recorded markers. */
 typedef struct flow_event flow_event;
 flow_status flow_event_create(flow_device *d, flow_event **out);
