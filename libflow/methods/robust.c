@@ -416,22 +416,44 @@ static flow_status robust_run(void *state, flow_exec *ex, const flow_frames *in,
                               const flow_pair **flow)
 {
     robust_state *r = state;
-    const int previous = in->previous && applies_previous(&r->p);
+    const int previous = in->count > 2 && applies_previous(&r->p);
     flow_stage_begin(ex, "prepare");
     flow_status s = FLOW_OK;
-    for (int c = 0; c < r->channels && s == FLOW_OK; c++) {
-        s = prepare(r, &r->frame[0][c], &in->f1[c]);
-        if (s == FLOW_OK)
-            s = prepare(r, &r->frame[1][c], &in->f2[c]);
-        if (s == FLOW_OK && previous)
-            s = prepare(r, &r->frame[2][c], &in->f0[c]);
-    }
+    for (int k = 0; k < (previous ? 3 : 2) && s == FLOW_OK; k++)
+        for (int c = 0; c < r->channels && s == FLOW_OK; c++)
+            s = prepare(r, &r->frame[k][c], &in->f[k][c]);
     flow_stage_end(ex, "prepare");
     FLOW_TRY(s);
+    flow_pyramid_start(r->py, in->init, in->init_confidence);
     FLOW_TRY(flow_pyramid_run(r->py, ex, previous ? r->frame[2] : NULL, r->frame[0],
                               r->frame[1]));
     *flow = r->py->lev[0].x;
     return FLOW_OK;
+}
+
+/* The pair, and the frame before when its terms have a weight. */
+static int robust_frames(const void *p)
+{
+    return applies_previous(p) ? 3 : 2;
+}
+
+/* The weighted median's occlusion weight at the finest level, as its last
+ * median used it (computed there when the median has one and the finest
+ * level is solved). */
+static int robust_outputs(const void *params, const char **names)
+{
+    const robust_params *p = params;
+    if (!applies_occlusion(p) || p->warp.finest != 0)
+        return 0;
+    names[0] = "occlusion_weight";
+    return 1;
+}
+
+static const flow_plane *robust_output(void *state, int i)
+{
+    (void)i;
+    const robust_state *r = state;
+    return &((const robust_level *)r->py->lev[0].state)->occ;
 }
 
 static flow_status robust_residual(void *state, flow_exec *ex, double *rms)
@@ -454,5 +476,8 @@ const flow_method_desc flow_method_robust = {
     .run = robust_run,
     .destroy = robust_destroy,
     .residual = robust_residual,
-    .previous = applies_previous,
+    .frames = robust_frames,
+    .inputs = FLOW_INPUT_INIT,
+    .outputs = robust_outputs,
+    .output = robust_output,
 };

@@ -180,6 +180,11 @@ static double bytes_blend(const flow_blend_args *a)
 {
     return 3 * PX(&a->dst);
 }
+/* The confidence and both flows read, the flow written. */
+static double bytes_start_blend(const flow_start_blend_args *a)
+{
+    return 7 * PX(&a->x.u);
+}
 /* Both frames of every channel and w read, each tensor's six planes written. */
 static double bytes_terms(const flow_terms_args *a)
 {
