@@ -615,11 +615,13 @@ int flow_context_takes_matches(const flow_context *ctx)
     return (ctx->method->inputs & FLOW_INPUT_MATCHES) != 0;
 }
 
-/* Whether every value of n floats is finite; *bad the first that is not. */
-static int all_finite(const float *v, size_t n, size_t *bad)
+/* Whether every vector of the field is known (flow_is_unknown: also
+ * NaN); *bad the first pixel that is not. */
+static int all_known(const flow_field *f, size_t *bad)
 {
+    const size_t n = (size_t)f->width * f->height;
     for (size_t i = 0; i < n; i++)
-        if (!isfinite(v[i])) {
+        if (flow_is_unknown(f->u[i], f->v[i])) {
             *bad = i;
             return 0;
         }
@@ -648,9 +650,9 @@ flow_status flow_context_set_init(flow_context *ctx, const flow_field *init,
                          init->width, init->height, ctx->width, ctx->height);
     const size_t n = (size_t)ctx->width * ctx->height;
     size_t bad = 0;
-    if (!all_finite(init->u, n, &bad) || !all_finite(init->v, n, &bad))
-        return flow_fail(FLOW_ERR_INVALID, "initial flow has an unknown or non-finite vector at "
-                                           "pixel (%zu, %zu): give every pixel a vector",
+    if (!all_known(init, &bad))
+        return flow_fail(FLOW_ERR_INVALID, "initial flow has an unknown vector at pixel (%zu, "
+                                           "%zu): give every pixel a vector",
                          bad % ctx->width, bad / ctx->width);
     for (size_t i = 0; confidence && i < n; i++)
         if (!(confidence[i] >= 0.0f && confidence[i] <= 1.0f))
