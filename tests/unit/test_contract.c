@@ -173,6 +173,8 @@ static void test_bad_inputs(void)
     float *c = calloc((size_t)W * H, sizeof *c);
     if (!ctx || !hs || !c)
         return;
+    memset(init.u, 0, sizeof(float) * W * H);
+    memset(init.v, 0, sizeof(float) * W * H);
     CHECK(flow_context_set_init(ctx, &small, NULL) == FLOW_ERR_SIZE);
     CHECK(strstr(flow_last_error(), "95x80") != NULL);
     init.u[5 * W + 7] = FLOW_UNKNOWN;
