@@ -19,6 +19,7 @@
  * where the time per flow went. */
 #include "run.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -256,6 +257,55 @@ static void report_fitted(const flow_params *asked, const flow_params *used, int
     }
 }
 
+/* --init and --init-confidence into the context: read, checked against the
+ * frames' size, handed over. */
+static int set_init(run *r)
+{
+    const compute_options *o = r->o;
+    if (!flow_context_takes_init(r->ctx)) {
+        cli_error("--init: method %s takes no initial flow", flow_params_method(o->params));
+        return CLI_EXIT_USAGE;
+    }
+    flow_field init = {0};
+    flow_image conf = {0};
+    float *c = NULL;
+    int rc = CLI_EXIT_OK;
+    flow_status s = flow_field_read(o->init, &init);
+    if (s != FLOW_OK) {
+        cli_error("--init: %s", flow_last_error());
+        rc = CLI_EXIT_IO;
+    }
+    if (rc == CLI_EXIT_OK && (init.width != r->width || init.height != r->height)) {
+        cli_error("--init %s is %dx%d, the frames %dx%d", o->init, init.width, init.height,
+                  r->width, r->height);
+        rc = CLI_EXIT_IO;
+    }
+    if (rc == CLI_EXIT_OK && o->init_confidence) {
+        if ((s = flow_image_read(o->init_confidence, &conf)) != FLOW_OK) {
+            cli_error("--init-confidence: %s", flow_last_error());
+            rc = CLI_EXIT_IO;
+        }
+        if (rc == CLI_EXIT_OK
+            && (conf.width != r->width || conf.height != r->height || conf.channels != 1)) {
+            cli_error("--init-confidence %s is %dx%d with %d channel%s: expected a grey image "
+                      "of %dx%d", o->init_confidence, conf.width, conf.height, conf.channels,
+                      conf.channels == 1 ? "" : "s", r->width, r->height);
+            rc = CLI_EXIT_IO;
+        }
+        const size_t n = (size_t)r->width * r->height;
+        if (rc == CLI_EXIT_OK && !(c = malloc(sizeof *c * n)))
+            rc = compute_failure(FLOW_ERR_NOMEM, "--init-confidence");
+        for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++)
+            c[i] = conf.data[i] / 255.0f;
+    }
+    if (rc == CLI_EXIT_OK && (s = flow_context_set_init(r->ctx, &init, c)) != FLOW_OK)
+        rc = compute_failure(s, o->init);
+    free(c);
+    flow_image_free(&conf);
+    flow_field_free(&init);
+    return rc;
+}
+
 int create_context(run *r, int width, int height, int channels, const char *name)
 {
     r->width = width, r->height = height;
@@ -264,7 +314,7 @@ int create_context(run *r, int width, int height, int channels, const char *name
     if (s != FLOW_OK)
         return compute_failure(s, name);
     report_fitted(r->o->params, flow_context_params(r->ctx), width, height);
-    return CLI_EXIT_OK;
+    return r->o->init ? set_init(r) : CLI_EXIT_OK;
 }
 
 /* ---- the streaming loop ------------------------------------------------------ */
