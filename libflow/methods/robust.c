@@ -438,12 +438,10 @@ static int robust_frames(const void *p)
 }
 
 /* The weighted median's occlusion weight at the finest level, as its last
- * median used it (computed there when the median has one and the finest
- * level is solved). */
+ * median there used it (when the median has one). */
 static int robust_outputs(const void *params, const char **names)
 {
-    const robust_params *p = params;
-    if (!applies_occlusion(p) || p->warp.finest != 0)
+    if (!applies_occlusion(params))
         return 0;
     names[0] = "occlusion_weight";
     return 1;

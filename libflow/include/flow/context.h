@@ -123,8 +123,7 @@ flow_status flow_context_residual(flow_context *ctx, double *rms);
  *
  * The frames: the number a method reads where a sequence has them (2: the
  * pair; more: the pair and the frames before the first, which the context
- * keeps as a sequence goes on).  It depends on the parameters (method
- * robust reads 3 with `previous` > 0). */
+ * keeps as a sequence goes on).  It may depend on the parameters. */
 int flow_context_frames(const flow_context *ctx);
 
 /* Optional inputs, for the methods that declare them; each applies to the
@@ -136,9 +135,8 @@ int flow_context_frames(const flow_context *ctx);
  * the context's size, a finite vector at every pixel) instead of starting
  * from nothing; with `confidence` (NULL: trusted everywhere; else width x
  * height values in [0, 1]) it also computes its own flow and starts from
- * c init + (1 - c) own.  Method robust refines at the finest pyramid level
- * (and runs its coarser levels only for a confidence).  init NULL clears
- * it.  FLOW_ERR_SIZE for a field of another size; FLOW_ERR_INVALID for an
+ * c init + (1 - c) own (docs/API.md says where each method applies it).
+ * init NULL clears it.  FLOW_ERR_SIZE for a field of another size; FLOW_ERR_INVALID for an
  * unknown or non-finite vector or a confidence outside [0, 1], naming the
  * pixel.  The values are copied to the device before the call returns. */
 int flow_context_takes_init(const flow_context *ctx);
@@ -157,9 +155,8 @@ int flow_context_takes_matches(const flow_context *ctx);
 flow_status flow_context_set_matches(flow_context *ctx, const flow_match *m, int n);
 
 /* Extra output planes: the planes beyond the flow that the method leaves
- * with these parameters (method robust: "occlusion_weight", the weight in
- * (0, 1] that its weighted median gave each pixel of the first frame at the
- * finest level, small where the pixel is likely occluded).  None is
+ * with these parameters, each of the frames' size (docs/API.md lists each
+ * method's).  None is
  * downloaded unless requested: flow_context_request_output sets dst (width x
  * height floats, row-major) to receive the plane `name` with each flow
  * computed from then on (dst NULL: no longer), written when the flow is
