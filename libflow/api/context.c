@@ -223,8 +223,6 @@ flow_status flow_context_create(flow_device *d, int width, int height, int chann
         s = flow_plane_alloc(d, &q->staged.u, width, height);
         if (s == FLOW_OK)
             s = flow_plane_alloc(d, &q->staged.v, width, height);
-        for (int k = 0; k < ctx->noutputs && s == FLOW_OK; k++)
-            s = flow_plane_alloc(d, &q->staged_out[k], width, height);
         if (s == FLOW_OK)
             s = d->ops->event_create(d, &q->start);
         if (s == FLOW_OK)
@@ -721,10 +719,16 @@ const char *flow_context_output_name(const flow_context *ctx, int i)
     return i >= 0 && i < ctx->noutputs ? ctx->output_names[i] : NULL;
 }
 
+/* The staging planes of an output are allocated when it is first asked
+ * for: a plane nobody downloads costs no memory beyond the method's own. */
 flow_status flow_context_request_output(flow_context *ctx, const char *name, float *dst)
 {
     for (int k = 0; name && k < ctx->noutputs; k++)
         if (strcmp(name, ctx->output_names[k]) == 0) {
+            for (int i = 0; dst && i < FLOW_CONTEXT_DEPTH; i++)
+                if (!ctx->q[i].staged_out[k].data)
+                    FLOW_TRY(flow_plane_alloc(ctx->ex.dev, &ctx->q[i].staged_out[k], ctx->width,
+                                              ctx->height));
             ctx->output_dst[k] = dst;
             return FLOW_OK;
         }

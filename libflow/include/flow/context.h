@@ -160,8 +160,9 @@ flow_status flow_context_set_matches(flow_context *ctx, const flow_match *m, int
  * downloaded unless requested: flow_context_request_output sets dst (width x
  * height floats, row-major) to receive the plane `name` with each flow
  * computed from then on (dst NULL: no longer), written when the flow is
- * (at collect, for a submit).  FLOW_ERR_INVALID for a name the method does
- * not have. */
+ * (at collect, for a submit).  The first request of a plane allocates its
+ * staging buffers on the device (FLOW_ERR_NOMEM when they do not fit).
+ * FLOW_ERR_INVALID for a name the method does not have. */
 int flow_context_outputs(const flow_context *ctx);
 const char *flow_context_output_name(const flow_context *ctx, int i);
 flow_status flow_context_request_output(flow_context *ctx, const char *name, float *dst);
