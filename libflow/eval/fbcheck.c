@@ -39,7 +39,8 @@ static flow_status check_args(const flow_field *fwd, const flow_field *bwd, doub
 /* A host field as the planes of the per-pixel test (rows of `width`). */
 static flow_pair field_pair(const flow_field *f)
 {
-    const flow_pair p = {{f->u, f->width, f->height, f->width}, {f->v, f->width, f->height, f->width}};
+    const flow_pair p = {{f->u, f->width, f->height, f->width},
+                         {f->v, f->width, f->height, f->width}};
     return p;
 }
 

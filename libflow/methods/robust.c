@@ -11,8 +11,10 @@
  * The frames are presmoothed (and optionally reduced to their texture)
  * once; the pyramid driver (core/pyramid.c) warps the second frame along
  * the current flow at every level; the builders of pixel/terms.h turn the
- * pair into the two data terms of the total flow (core/terms.c); the multigrid solvers relax the lagged
- * nonlinear system from the current flow (warm start). */
+ * pair into the two data terms of the total flow (core/terms.c); the
+ * multigrid solvers relax the lagged nonlinear system from the current flow
+ * (warm start).  An initial flow (flow_context_set_init) is refined at the
+ * finest level (flow_pyramid_start). */
 #include "methods/method.h"
 #include "core/pair.h"
 #include "core/terms.h"

@@ -2,11 +2,12 @@
  * through the public context API on the device under test (FLOW_DEVICE):
  * the frames it reads; an initial flow (robust refines the exact flow of a
  * generated pair without losing accuracy, converges from a shifted one at
- * least as close to the truth as from nothing, and gives exactly its own flow for a confidence of 0 and
- * exactly the unweighted refinement for a confidence of 1); sparse matches
- * refused by the methods that do not declare them; an extra output plane
- * downloaded only on request (robust's occlusion weight, low where a
- * moving disc covers the background); and the refusals of bad inputs. */
+ * least as close to the truth as from nothing, and gives exactly its own
+ * flow for a confidence of 0 and exactly the unweighted refinement for a
+ * confidence of 1); sparse matches refused by the methods that do not
+ * declare them; an extra output plane downloaded only on request (robust's
+ * occlusion weight, low where a moving disc covers the background); and
+ * the refusals of bad inputs. */
 #include "harness.h"
 #include "flow/flow.h"
 
