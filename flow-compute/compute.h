@@ -34,6 +34,8 @@ typedef struct compute_options {
     const char *device;      /* --device [auto] */
     int rgb;                 /* compute on the colour channels instead of the luminance */
     double fb_check;         /* --fb-check T: forward-backward threshold, px; 0: off */
+    const char *init;        /* --init FLOW: the method refines this flow */
+    const char *init_confidence; /* --init-confidence IMAGE: its confidence, 255 = 1 */
     int color, vectors;      /* pictures beside each flow file */
     double color_max;        /* fixed colour scale R; 0: per field */
     int legend;              /* colour picture with the direction key around it */

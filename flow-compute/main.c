@@ -19,7 +19,8 @@
 enum {
     OPT_COUNT = 300, OPT_RGB, OPT_COLOR, OPT_COLOR_MAX, OPT_LEGEND, OPT_SCALE_LABEL,
     OPT_VECTORS, OPT_VECTOR_STEP, OPT_VECTOR_SCALE, OPT_VECTOR_ZOOM,
-    OPT_TIMING_DEPTH, OPT_TIMING_FILE, OPT_REPEAT, OPT_TRACE, OPT_FB_CHECK, OPT_PROGRESS
+    OPT_TIMING_DEPTH, OPT_TIMING_FILE, OPT_REPEAT, OPT_TRACE, OPT_FB_CHECK, OPT_PROGRESS,
+    OPT_INIT, OPT_INIT_CONFIDENCE
 };
 enum { OPT_PARAM_BASE = 1000 }; /* getopt value of parameter option i: base + i */
 
@@ -41,6 +42,8 @@ static const struct option tool_options[] = {
     {"vector-scale", required_argument, 0, OPT_VECTOR_SCALE},
     {"vector-zoom", required_argument, 0, OPT_VECTOR_ZOOM},
     {"fb-check", required_argument, 0, OPT_FB_CHECK},
+    {"init", required_argument, 0, OPT_INIT},
+    {"init-confidence", required_argument, 0, OPT_INIT_CONFIDENCE},
     {"device", required_argument, 0, 'd'},
     {"timing", no_argument, 0, 't'},
     {"timing-depth", required_argument, 0, OPT_TIMING_DEPTH},
@@ -101,6 +104,14 @@ static void print_help(const param_cli *pc, const char *method)
            "                       (drawn black) every vector the two flows disagree on by\n"
            "                       more than T pixels (or that leaves the frame); prints\n"
            "                       the density kept per pair on stderr [off]\n"
+           "      --init FLOW      refine this flow of the pair (any flow file of the\n"
+           "                       frames' size, a vector at every pixel) instead of\n"
+           "                       starting from nothing; for the methods that take an\n"
+           "                       initial flow (robust: at its finest level)\n"
+           "      --init-confidence IMAGE\n"
+           "                       a grey image of the frames' size: how far to trust\n"
+           "                       --init at each pixel (255 fully, 0 not: the method's\n"
+           "                       own flow there) [255 everywhere]\n"
            "Method and parameters (the method's defaults, then a -p file, then the\n"
            "parameter options):\n",
            flow_field_format_list(formats, sizeof formats));
@@ -223,6 +234,13 @@ static int check_contradictions(const compute_options *o)
         CONTRADICTS("--device %s: several devices stream the pairs; --timing, --timing-file, "
                     "--workflow, --trace and --fb-check look at one device's computation",
                     o->device);
+    if (o->init_confidence && !o->init)
+        CONTRADICTS("--init-confidence applies to --init: add --init FLOW");
+    if (o->init && o->input.nframes != 2)
+        CONTRADICTS("--init %s is the flow of one pair: give two frames", o->init);
+    if (o->init && (o->fb_check > 0 || (o->device && cli_device_list(o->device))))
+        CONTRADICTS("--init refines one flow on one device: not with %s",
+                    o->fb_check > 0 ? "--fb-check" : "several devices");
 #undef CONTRADICTS
     return CLI_EXIT_OK;
 }
@@ -278,6 +296,8 @@ static int parse_options(int argc, char **argv, compute_options *o)
             if (cli_parse_double("--fb-check", optarg, 1e-6, 1e6, &o->fb_check) != 0)
                 return CLI_EXIT_USAGE;
             break;
+        case OPT_INIT: o->init = optarg; break;
+        case OPT_INIT_CONFIDENCE: o->init_confidence = optarg; break;
         case OPT_VECTOR_ZOOM:
             if (cli_parse_int("--vector-zoom", optarg, 1, 64, &o->vector_zoom) != 0)
                 return CLI_EXIT_USAGE;

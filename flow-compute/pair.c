@@ -5,6 +5,7 @@
 #include "run.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 int report_failure(flow_status s, const char *doing, const char *why)
 {
@@ -136,6 +137,55 @@ void frame_shape(const source_frame *f, int *width, int *height, int *channels)
     *channels = f->is8 ? f->bytes.channels : f->image.channels;
 }
 
+/* --init and --init-confidence into the context: read, checked against the
+ * frames' size, handed over. */
+static int set_init(run *r)
+{
+    const compute_options *o = r->o;
+    if (!flow_context_takes_init(r->ctx)) {
+        cli_error("--init: method %s takes no initial flow", flow_params_method(o->params));
+        return CLI_EXIT_USAGE;
+    }
+    flow_field init = {0};
+    flow_image conf = {0};
+    float *c = NULL;
+    int rc = CLI_EXIT_OK;
+    flow_status s = flow_field_read(o->init, &init);
+    if (s != FLOW_OK) {
+        cli_error("--init: %s", flow_last_error());
+        rc = CLI_EXIT_IO;
+    }
+    if (rc == CLI_EXIT_OK && (init.width != r->width || init.height != r->height)) {
+        cli_error("--init %s is %dx%d, the frames %dx%d", o->init, init.width, init.height,
+                  r->width, r->height);
+        rc = CLI_EXIT_IO;
+    }
+    if (rc == CLI_EXIT_OK && o->init_confidence) {
+        if ((s = flow_image_read(o->init_confidence, &conf)) != FLOW_OK) {
+            cli_error("--init-confidence: %s", flow_last_error());
+            rc = CLI_EXIT_IO;
+        }
+        if (rc == CLI_EXIT_OK
+            && (conf.width != r->width || conf.height != r->height || conf.channels != 1)) {
+            cli_error("--init-confidence %s is %dx%d with %d channel%s: expected a grey image "
+                      "of %dx%d", o->init_confidence, conf.width, conf.height, conf.channels,
+                      conf.channels == 1 ? "" : "s", r->width, r->height);
+            rc = CLI_EXIT_IO;
+        }
+        const size_t n = (size_t)r->width * r->height;
+        if (rc == CLI_EXIT_OK && !(c = malloc(sizeof *c * n)))
+            rc = compute_failure(FLOW_ERR_NOMEM, "--init-confidence");
+        for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++)
+            c[i] = conf.data[i] / 255.0f;
+    }
+    if (rc == CLI_EXIT_OK && (s = flow_context_set_init(r->ctx, &init, c)) != FLOW_OK)
+        rc = compute_failure(s, o->init);
+    free(c);
+    flow_image_free(&conf);
+    flow_field_free(&init);
+    return rc;
+}
+
 int create_context(run *r, const source_frame *first)
 {
     int channels;
@@ -145,7 +195,7 @@ int create_context(run *r, const source_frame *first)
     if (s != FLOW_OK)
         return compute_failure(s, first->name);
     report_fitted(r->o->params, flow_context_params(r->ctx), r->width, r->height);
-    return CLI_EXIT_OK;
+    return r->o->init ? set_init(r) : CLI_EXIT_OK;
 }
 
 flow_status submit_frame(flow_context *ctx, const source_frame *f, flow_field *out)

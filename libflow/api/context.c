@@ -7,8 +7,9 @@
  *
  * A frame is uploaded into a staging buffer on the upload lane, then
  * converted into frame[1] on the computing lane once the frame before it
- * has moved to frame[0] (and, for a method that reads the frame before the
- * first, frame[0] to frame[2]); a flow's result is copied into one of
+ * has moved to frame[0] (and, for a method that reads the frames before the
+ * first, each of those one place further back); a flow's result (and each
+ * extra output plane the caller asked for) is copied into one of
  * FLOW_CONTEXT_DEPTH staging pairs and downloaded from there on the
  * download lane, so that the next flow may overwrite the method's result
  * while the last one crosses the bus.  Events order the lanes: the upload
@@ -22,6 +23,7 @@
 #include "base/fail.h"
 #include "core/graphs.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,8 @@
 typedef struct queued_flow {
     flow_field *out;
     flow_pair staged;  /* the result, copied for the download lane */
+    flow_plane staged_out[FLOW_OUTPUTS_MAX]; /* the requested output planes, likewise */
+    float *out_dst[FLOW_OUTPUTS_MAX];        /* where they go (NULL: not requested) */
     void *start;       /* computing lane: the flow's work begins */
     void *done;        /* computing lane: staged holds the result */
     void *downloaded;  /* download lane: out holds the flow */
@@ -41,20 +45,29 @@ struct flow_context {
     flow_params *params;
     void *state; /* the method's */
     int width, height, channels;
-    /* the frames on the device, one plane per channel: the first, the
-     * second (the kept frame) and, for a method that reads it, the one
-     * before the first */
-    flow_plane frame[3][3];
+    /* the frames on the device, one plane per channel, as flow_frames.f
+     * orders them: the first, the second (the kept frame) and, for a method
+     * that reads them, the ones before the first */
+    flow_plane frame[FLOW_FRAMES_MAX][3];
     /* colour frames of a method told `color 0`: it computes on their
      * luminance (one plane per frame), made on the device */
     int luminance;
-    flow_plane gray[3];
+    flow_plane gray[FLOW_FRAMES_MAX];
     const flow_pair *result;   /* where the method leaves the flow */
     int computed;              /* a flow has been computed (residual is meaningful) */
-    int has_frames;            /* frame[1] holds the kept frame */
-    int has_first;             /* frame[0] holds the frame before it */
-    int previous;              /* the method reads the frame before the first */
-    int has_prev;              /* frame[2] holds the frame before frame[0] */
+    int nframes;               /* the frames the method reads (flow_method_desc.frames) */
+    int held;                  /* frames held: frame[1], frame[0], frame[2], ... in turn */
+    int has_frames;            /* frame[1] holds the kept frame (held > 0) */
+    /* the optional inputs the caller set (flow_method_desc.inputs) */
+    flow_pair init;
+    flow_plane init_confidence;
+    int has_init, has_confidence;
+    flow_plane matches;        /* FLOW_MATCH_ROWS x nmatches */
+    int nmatches;
+    /* the method's extra output planes and the buffers asked for them */
+    int noutputs;
+    const char *output_names[FLOW_OUTPUTS_MAX];
+    float *output_dst[FLOW_OUTPUTS_MAX];
     /* the frame being uploaded: floats or bytes */
     flow_plane stage[3];
     void *stage8;
@@ -63,15 +76,35 @@ struct flow_context {
     queued_flow q[FLOW_CONTEXT_DEPTH];
     int head, queued;          /* q[head] is the oldest flow in flight */
     int next_slot;             /* the staging pair the next flow uses */
-    /* CUDA graphs of the device work of a frame: without, with the frame
-     * before (variant has_prev) */
+    /* CUDA graphs of the device work of a frame, one per count of frames
+     * and set of inputs (graph_key) */
     flow_graphs graphs;
 };
 
 /* The frames kept so far no longer count: the next frame starts a sequence. */
 static void forget_frames(flow_context *ctx)
 {
-    ctx->has_frames = ctx->has_first = ctx->has_prev = 0;
+    ctx->has_frames = ctx->held = 0;
+}
+
+/* The frames the next flow is computed from: the pair and as many before
+ * it as the sequence has and the method reads. */
+static int frames_given(const flow_context *ctx)
+{
+    return ctx->held < 2 ? 2 : ctx->held;
+}
+
+/* Which of ctx->graphs' variants records the work of the next flow. */
+static int graph_key(const flow_context *ctx)
+{
+    const int inputs = ctx->has_init | ctx->has_confidence << 1 | (ctx->nmatches > 0) << 2;
+    return (frames_given(ctx) - 2) * 8 + inputs;
+}
+
+/* Drops every recorded graph (the work they hold changed). */
+static void drop_graphs(flow_context *ctx)
+{
+    flow_graphs_free(&ctx->graphs, ctx->ex.dev);
 }
 
 /* Waits for every transfer still queued (a failure or the end: after it the
@@ -96,11 +129,15 @@ void flow_context_destroy(flow_context *ctx)
     if (ctx->method && ctx->state)
         ctx->method->destroy(ctx->state);
     drain(ctx);
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < FLOW_FRAMES_MAX; k++) {
         for (int c = 0; c < 3; c++)
             flow_plane_free(d, &ctx->frame[k][c]);
         flow_plane_free(d, &ctx->gray[k]);
     }
+    flow_plane_free(d, &ctx->init.u);
+    flow_plane_free(d, &ctx->init.v);
+    flow_plane_free(d, &ctx->init_confidence);
+    flow_plane_free(d, &ctx->matches);
     for (int c = 0; c < 3; c++)
         flow_plane_free(d, &ctx->stage[c]);
     d->ops->buffer_free(d, ctx->stage8);
@@ -110,6 +147,8 @@ void flow_context_destroy(flow_context *ctx)
         queued_flow *q = &ctx->q[i];
         flow_plane_free(d, &q->staged.u);
         flow_plane_free(d, &q->staged.v);
+        for (int k = 0; k < FLOW_OUTPUTS_MAX; k++)
+            flow_plane_free(d, &q->staged_out[k]);
         d->ops->event_destroy(d, q->start);
         d->ops->event_destroy(d, q->done);
         d->ops->event_destroy(d, q->downloaded);
@@ -161,10 +200,12 @@ flow_status flow_context_create(flow_device *d, int width, int height, int chann
     s = flow_params_clone(p, &ctx->params);
     if (s == FLOW_OK) {
         flow_params_fit(ctx->params, width, height);
-        ctx->previous = ctx->method->previous
-                        && ctx->method->previous(flow_params_values(ctx->params));
+        const void *values = flow_params_values(ctx->params);
+        ctx->nframes = ctx->method->frames ? ctx->method->frames(values) : 2;
+        if (ctx->method->outputs)
+            ctx->noutputs = ctx->method->outputs(values, ctx->output_names);
     }
-    for (int k = 0; k < (ctx->previous ? 3 : 2) && s == FLOW_OK; k++) {
+    for (int k = 0; k < ctx->nframes && s == FLOW_OK; k++) {
         for (int c = 0; c < channels && s == FLOW_OK; c++)
             s = flow_plane_alloc(d, &ctx->frame[k][c], width, height);
         if (s == FLOW_OK && ctx->luminance)
@@ -294,13 +335,18 @@ static flow_status convert_stage(flow_context *ctx, int bytes)
 {
     flow_device *d = ctx->ex.dev;
     FLOW_TRY(d->ops->lane_wait(d, FLOW_LANE_COMPUTE, ctx->uploaded));
-    ctx->has_prev = ctx->previous && ctx->has_first && ctx->has_frames;
-    for (int c = 0; ctx->has_prev && c < ctx->channels; c++)
-        FLOW_TRY(flow_copy(d, &ctx->frame[2][c], &ctx->frame[0][c]));
-    ctx->has_first = ctx->has_frames;
-    if (ctx->has_frames)
-        for (int c = 0; c < ctx->channels; c++)
-            FLOW_TRY(flow_copy(d, &ctx->frame[0][c], &ctx->frame[1][c]));
+    /* frame[k] takes frame[k - 1] (k >= 3), frame[2] frame[0], frame[0]
+     * frame[1]: oldest first, each where its source holds a frame and the
+     * method reads the place */
+    for (int k = ctx->nframes - 1; k >= 0; k--) {
+        if (k == 1)
+            continue;
+        const int from = k == 0 ? 1 : k == 2 ? 0 : k - 1;
+        const int needs = k == 0 ? 1 : k; /* frames held for `from` to hold one */
+        for (int c = 0; ctx->held >= needs && c < ctx->channels; c++)
+            FLOW_TRY(flow_copy(d, &ctx->frame[k][c], &ctx->frame[from][c]));
+    }
+    ctx->held = ctx->held < ctx->nframes ? ctx->held + 1 : ctx->nframes;
     if (bytes) {
         flow_unpack8_args a;
         memset(&a, 0, sizeof a);
@@ -321,61 +367,71 @@ static flow_status device_work(void *user)
     flow_context *ctx = user;
     flow_frames in;
     memset(&in, 0, sizeof in);
-    in.previous = ctx->has_prev;
+    in.count = frames_given(ctx);
+    in.init = ctx->has_init ? &ctx->init : NULL;
+    in.init_confidence = ctx->has_confidence ? &ctx->init_confidence : NULL;
+    in.matches = ctx->nmatches > 0 ? &ctx->matches : NULL;
     if (ctx->luminance) {
-        for (int k = 0; k < (in.previous ? 3 : 2); k++) {
+        for (int k = 0; k < in.count; k++) {
             const flow_plane *f = ctx->frame[k];
             const flow_luminance_args a = { ctx->gray[k], f[0], f[1], f[2] };
             FLOW_TRY(flow_k_luminance(ctx->ex.dev, &a));
+            in.f[k][0] = ctx->gray[k];
         }
         in.channels = 1;
-        in.f1[0] = ctx->gray[0];
-        in.f2[0] = ctx->gray[1];
-        in.f0[0] = ctx->gray[2];
         return ctx->method->run(ctx->state, &ctx->ex, &in, &ctx->result);
     }
     in.channels = ctx->channels;
-    for (int c = 0; c < ctx->channels; c++) {
-        in.f1[c] = ctx->frame[0][c];
-        in.f2[c] = ctx->frame[1][c];
-        in.f0[c] = ctx->frame[2][c];
-    }
+    for (int k = 0; k < in.count; k++)
+        for (int c = 0; c < ctx->channels; c++)
+            in.f[k][c] = ctx->frame[k][c];
     return ctx->method->run(ctx->state, &ctx->ex, &in, &ctx->result);
 }
 
-/* The device work as the graph of its variant (two or three frames run
- * different launches).  The operations keep their results in place, so
- * the recorded launches leave the flow where a direct run leaves it. */
 static flow_status run_method(flow_context *ctx)
 {
     flow_exec *ex = &ctx->ex;
     /* a trace reads the device between launches, a workflow hands planes
      * out between stages: both need the direct path */
     const int direct = ex->obs.trace || ex->obs.workflow;
-    FLOW_TRY(flow_graphs_run(&ctx->graphs, ex, ctx->has_prev, direct, device_work, ctx));
+    FLOW_TRY(flow_graphs_run(&ctx->graphs, ex, graph_key(ctx), direct, device_work, ctx));
     FLOW_TRY(flow_workflow(ex, "u", &ctx->result->u));
     return flow_workflow(ex, "v", &ctx->result->v);
 }
 
-/* The result to the host into q->out: on the download lane from a staged
- * copy, or (timed) straight from the method's planes on the computing lane. */
+/* The result to the host into q->out, and each requested output plane into
+ * its buffer: on the download lane from staged copies, or (timed) straight
+ * from the method's planes on the computing lane. */
 static flow_status download(flow_context *ctx, queued_flow *q)
 {
     flow_device *d = ctx->ex.dev;
     const size_t w = (size_t)ctx->width;
+    for (int k = 0; k < ctx->noutputs; k++)
+        q->out_dst[k] = ctx->output_dst[k];
     if (timed(ctx)) {
         FLOW_TRY(d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->done));
         FLOW_TRY(d->ops->download_async(d, FLOW_LANE_COMPUTE, q->out->u, w, &ctx->result->u));
         FLOW_TRY(d->ops->download_async(d, FLOW_LANE_COMPUTE, q->out->v, w, &ctx->result->v));
+        for (int k = 0; k < ctx->noutputs; k++)
+            if (q->out_dst[k])
+                FLOW_TRY(d->ops->download_async(d, FLOW_LANE_COMPUTE, q->out_dst[k], w,
+                                                ctx->method->output(ctx->state, k)));
         return d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->downloaded);
     }
     FLOW_TRY(d->ops->lane_wait(d, FLOW_LANE_COMPUTE, q->downloaded));
     const flow_copy_pair_args a = { q->staged, *ctx->result };
     FLOW_TRY(flow_k_copy_pair(d, &a));
+    for (int k = 0; k < ctx->noutputs; k++)
+        if (q->out_dst[k])
+            FLOW_TRY(flow_copy(d, &q->staged_out[k], ctx->method->output(ctx->state, k)));
     FLOW_TRY(d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->done));
     FLOW_TRY(d->ops->lane_wait(d, FLOW_LANE_DOWNLOAD, q->done));
     FLOW_TRY(d->ops->download_async(d, FLOW_LANE_DOWNLOAD, q->out->u, w, &q->staged.u));
     FLOW_TRY(d->ops->download_async(d, FLOW_LANE_DOWNLOAD, q->out->v, w, &q->staged.v));
+    for (int k = 0; k < ctx->noutputs; k++)
+        if (q->out_dst[k])
+            FLOW_TRY(d->ops->download_async(d, FLOW_LANE_DOWNLOAD, q->out_dst[k], w,
+                                            &q->staged_out[k]));
     return d->ops->lane_record(d, FLOW_LANE_DOWNLOAD, q->downloaded);
 }
 
@@ -513,4 +569,151 @@ flow_status flow_context_residual(flow_context *ctx, double *rms)
     if (!ctx->computed)
         return flow_fail(FLOW_ERR_INVALID, "no flow computed yet: no residual");
     return ctx->method->residual(ctx->state, &ctx->ex, rms);
+}
+
+int flow_context_frames(const flow_context *ctx)
+{
+    return ctx->nframes;
+}
+
+/* An input of the method's, or FLOW_ERR_INVALID naming what it takes. */
+static flow_status takes(const flow_context *ctx, unsigned input, const char *what)
+{
+    if (!(ctx->method->inputs & input))
+        return flow_fail(FLOW_ERR_INVALID, "method %s takes no %s", ctx->method->name, what);
+    return no_queue(ctx, "setting an input");
+}
+
+int flow_context_takes_init(const flow_context *ctx)
+{
+    return (ctx->method->inputs & FLOW_INPUT_INIT) != 0;
+}
+
+int flow_context_takes_matches(const flow_context *ctx)
+{
+    return (ctx->method->inputs & FLOW_INPUT_MATCHES) != 0;
+}
+
+/* Whether every vector of the field is known (flow_is_unknown: also
+ * NaN); *bad the first pixel that is not. */
+static int all_known(const flow_field *f, size_t *bad)
+{
+    const size_t n = (size_t)f->width * f->height;
+    for (size_t i = 0; i < n; i++)
+        if (flow_is_unknown(f->u[i], f->v[i])) {
+            *bad = i;
+            return 0;
+        }
+    return 1;
+}
+
+/* A plane of the context's size, allocated on first use. */
+static flow_status put_plane(flow_context *ctx, flow_plane *p, const float *src)
+{
+    flow_device *d = ctx->ex.dev;
+    if (!p->data)
+        FLOW_TRY(flow_plane_alloc(d, p, ctx->width, ctx->height));
+    return d->ops->upload(d, p, src, (size_t)ctx->width);
+}
+
+flow_status flow_context_set_init(flow_context *ctx, const flow_field *init,
+                                  const float *confidence)
+{
+    FLOW_TRY(takes(ctx, FLOW_INPUT_INIT, "initial flow"));
+    if (!init) {
+        ctx->has_init = ctx->has_confidence = 0;
+        return FLOW_OK;
+    }
+    if (!init->u || !init->v || init->width != ctx->width || init->height != ctx->height)
+        return flow_fail(FLOW_ERR_SIZE, "initial flow is %dx%d, the context %dx%d",
+                         init->width, init->height, ctx->width, ctx->height);
+    const size_t n = (size_t)ctx->width * ctx->height;
+    size_t bad = 0;
+    if (!all_known(init, &bad))
+        return flow_fail(FLOW_ERR_INVALID, "initial flow has an unknown vector at pixel (%zu, "
+                                           "%zu): give every pixel a vector",
+                         bad % ctx->width, bad / ctx->width);
+    for (size_t i = 0; confidence && i < n; i++)
+        if (!(confidence[i] >= 0.0f && confidence[i] <= 1.0f))
+            return flow_fail(FLOW_ERR_INVALID, "initial flow's confidence %g at pixel (%zu, "
+                                               "%zu) is not in [0, 1]",
+                             (double)confidence[i], i % ctx->width, i / ctx->width);
+    flow_status s = put_plane(ctx, &ctx->init.u, init->u);
+    if (s == FLOW_OK)
+        s = put_plane(ctx, &ctx->init.v, init->v);
+    if (s == FLOW_OK && confidence)
+        s = put_plane(ctx, &ctx->init_confidence, confidence);
+    ctx->has_init = s == FLOW_OK;
+    ctx->has_confidence = s == FLOW_OK && confidence;
+    return s;
+}
+
+flow_status flow_context_set_matches(flow_context *ctx, const flow_match *m, int n)
+{
+    FLOW_TRY(takes(ctx, FLOW_INPUT_MATCHES, "sparse matches"));
+    if (n < 0 || (n > 0 && !m))
+        return flow_fail(FLOW_ERR_INVALID, "flow_context_set_matches: %d matches at %p", n,
+                         (const void *)m);
+    for (int i = 0; i < n; i++) {
+        const flow_match *k = &m[i];
+        if (!(k->x >= 0 && k->x <= ctx->width - 1 && k->y >= 0 && k->y <= ctx->height - 1)
+            || !isfinite(k->u) || !isfinite(k->v) || !(k->weight >= 0 && k->weight <= 1))
+            return flow_fail(FLOW_ERR_INVALID, "match %d at (%g, %g) of (%g, %g), weight %g: "
+                                               "expected a point of the %dx%d frame, a finite "
+                                               "vector and a weight in [0, 1]",
+                             i, (double)k->x, (double)k->y, (double)k->u, (double)k->v,
+                             (double)k->weight, ctx->width, ctx->height);
+    }
+    flow_device *d = ctx->ex.dev;
+    /* the point set's width is the count: the method's launches change */
+    drop_graphs(ctx);
+    ctx->nmatches = 0;
+    if (n == 0)
+        return FLOW_OK;
+    float *rows = malloc(sizeof *rows * FLOW_MATCH_ROWS * (size_t)n);
+    if (!rows)
+        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate %d matches", n);
+    for (int i = 0; i < n; i++) {
+        rows[FLOW_MATCH_X * n + i] = m[i].x;
+        rows[FLOW_MATCH_Y * n + i] = m[i].y;
+        rows[FLOW_MATCH_U * n + i] = m[i].u;
+        rows[FLOW_MATCH_V * n + i] = m[i].v;
+        rows[FLOW_MATCH_WEIGHT * n + i] = m[i].weight;
+    }
+    flow_plane_free(d, &ctx->matches);
+    flow_status s = flow_plane_alloc(d, &ctx->matches, n, FLOW_MATCH_ROWS);
+    if (s == FLOW_OK)
+        s = d->ops->upload(d, &ctx->matches, rows, (size_t)n);
+    free(rows);
+    if (s == FLOW_OK)
+        ctx->nmatches = n;
+    return s;
+}
+
+int flow_context_outputs(const flow_context *ctx)
+{
+    return ctx->noutputs;
+}
+
+const char *flow_context_output_name(const flow_context *ctx, int i)
+{
+    return i >= 0 && i < ctx->noutputs ? ctx->output_names[i] : NULL;
+}
+
+/* The staging planes of an output are allocated when it is first asked
+ * for: a plane nobody downloads costs no memory beyond the method's own. */
+flow_status flow_context_request_output(flow_context *ctx, const char *name, float *dst)
+{
+    for (int k = 0; name && k < ctx->noutputs; k++)
+        if (strcmp(name, ctx->output_names[k]) == 0) {
+            for (int i = 0; dst && i < FLOW_CONTEXT_DEPTH; i++)
+                if (!ctx->q[i].staged_out[k].data)
+                    FLOW_TRY(flow_plane_alloc(ctx->ex.dev, &ctx->q[i].staged_out[k], ctx->width,
+                                              ctx->height));
+            ctx->output_dst[k] = dst;
+            return FLOW_OK;
+        }
+    return flow_fail(FLOW_ERR_INVALID, "method %s has no output plane %s with these parameters "
+                                       "(it has %d: flow_context_output_name)",
+                     ctx->method->name, name ? name : "(null)", ctx->noutputs);
 }

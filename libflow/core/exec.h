@@ -16,13 +16,31 @@ typedef struct flow_exec {
     size_t host_size;
 } flow_exec;
 
-/* The frames of a pair on the device, `channels` planes each. */
+/* The most frames a method may read (flow_method_desc.frames): the pair
+ * and the frame before the first. */
+#define FLOW_FRAMES_MAX 3
+
+/* What a method's run is given on the device: its frames, `channels`
+ * planes each, and the optional inputs it declares (flow_method_desc.
+ * inputs), NULL where the caller gave none. */
 typedef struct flow_frames {
-    flow_plane f1[3], f2[3];
-    flow_plane f0[3]; /* the frame before f1 (previous != 0; flow_method_desc.previous) */
-    int previous;
+    /* f[0] the first frame of the pair, f[1] the second, f[1 + k] the k-th
+     * frame before the first (k = 1 .. count - 2) */
+    flow_plane f[FLOW_FRAMES_MAX][3];
+    int count; /* 2, or more where a sequence has the frames before */
     int channels;
+    /* FLOW_INPUT_INIT: an initial flow of the frames' size, and its
+     * per-pixel confidence in [0, 1] (NULL: trusted everywhere) */
+    const flow_pair *init;
+    const flow_plane *init_confidence;
+    /* FLOW_INPUT_MATCHES: sparse matches, a point set (one column per match)
+     * of the rows FLOW_MATCH_X .. FLOW_MATCH_WEIGHT */
+    const flow_plane *matches;
 } flow_frames;
+
+/* The rows of the matches' point set: where in the first frame, the
+ * displacement to the second, and the weight (0 .. 1) of each match. */
+enum { FLOW_MATCH_X, FLOW_MATCH_Y, FLOW_MATCH_U, FLOW_MATCH_V, FLOW_MATCH_WEIGHT, FLOW_MATCH_ROWS };
 
 /* The caller's observer (NULL: none). */
 void flow_exec_set_observer(flow_exec *ex, const flow_observer *obs);

@@ -303,14 +303,30 @@ static flow_status take_w(flow_pyramid *py, flow_pyr_level *L)
     return L->x == &L->w || up_into_x(py) ? FLOW_OK : flow_pair_copy(py->dev, L->x, &L->w);
 }
 
-/* Level l from the flow below it (0 on the coarsest), into x or w
- * (up_into_x): the method's own search, then its warps. */
-static flow_status level_run(flow_pyramid *py, flow_exec *ex, int l)
+/* The finest level's start from the caller's initial flow: the initial
+ * flow itself (no confidence, or no level below), or blended by the
+ * confidence with the flow from below already in *start. */
+static flow_status start_from_init(flow_pyramid *py, flow_pair *start, int below)
+{
+    if (!py->init_confidence || !below)
+        return flow_pair_copy(py->dev, start, py->init);
+    const flow_start_blend_args a = { *start, *py->init, *py->init_confidence };
+    return flow_k_start_blend(py->dev, &a);
+}
+
+/* Level l from the flow below it (0 on the coarsest, or the caller's
+ * initial flow on the finest level), into x or w (up_into_x): the method's
+ * own search, then its warps. */
+static flow_status level_run(flow_pyramid *py, flow_exec *ex, int l, int top)
 {
     flow_pyr_level *L = &py->lev[l];
     flow_pair *start = up_into_x(py) ? L->x : &L->w;
-    FLOW_TRY(l == py->nlevels - 1 ? flow_pair_fill(py->dev, start, 0.0f)
-                                  : flow_up(py, l, start));
+    if (l != top)
+        FLOW_TRY(flow_up(py, l, start));
+    else if (!py->init || py->init_confidence)
+        FLOW_TRY(flow_pair_fill(py->dev, start, 0.0f));
+    if (l == 0 && py->init)
+        FLOW_TRY(start_from_init(py, start, l != top));
     if (!L->active)
         return take_w(py, L);
     if (py->hooks.prepare)
@@ -341,15 +357,23 @@ flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *
         FLOW_TRY(s);
         return solve_and_filter(py, ex, L0, 1);
     }
+    /* an initial flow without a confidence replaces the coarser levels */
+    const int top = py->init && !py->init_confidence ? 0 : py->nlevels - 1;
     flow_status s = FLOW_OK;
     flow_stage_begin(ex, "pyramid");
-    for (int l = 1; s == FLOW_OK && l < py->nlevels; l++)
+    for (int l = 1; s == FLOW_OK && l <= top; l++)
         s = frames_down(py, l);
     flow_stage_end(ex, "pyramid");
     FLOW_TRY(s);
     flow_stage_begin(ex, "warping");
-    for (int l = py->nlevels - 1; l >= 0 && s == FLOW_OK; l--)
-        s = level_run(py, ex, l);
+    for (int l = top; l >= 0 && s == FLOW_OK; l--)
+        s = level_run(py, ex, l, top);
     flow_stage_end(ex, "warping");
     return s;
+}
+
+void flow_pyramid_start(flow_pyramid *py, const flow_pair *init, const flow_plane *confidence)
+{
+    py->init = init;
+    py->init_confidence = init ? confidence : NULL;
 }

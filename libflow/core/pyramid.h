@@ -30,7 +30,7 @@ typedef struct flow_pyr_level {
     int width, height;
     /* the frames at this size (level 0: the caller's): the first, the
      * second and (hooks.previous) the one before the first */
-    flow_plane frame[3][3];
+    flow_plane frame[FLOW_FRAMES_MAX][3];
     flow_plane warped[3];      /* the second frame warped along w (warping only) */
     flow_plane warped_prev[3]; /* the frame before warped along -w (hooks.previous) */
     flow_pair w;            /* the flow it was warped with (warping only) */
@@ -83,6 +83,9 @@ typedef struct flow_pyramid {
     flow_kernel k_down;
     flow_plane tmp[FLOW_BATCH_MAX], smooth[FLOW_BATCH_MAX];
     int frames; /* the run's frames: 2, or 3 with the frame before */
+    /* the next runs' start (flow_pyramid_start; NULL: none) */
+    const flow_pair *init;
+    const flow_plane *init_confidence;
 } flow_pyramid;
 
 /* The pyramid of w x h frames of `channels` planes: p->levels coarser
@@ -117,5 +120,14 @@ void flow_warp_fit(flow_warp_params *p, int width, int height);
  * (L->warped_prev; py->frames is 3 during the run). */
 flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *f0,
                              const flow_plane *f1, const flow_plane *f2);
+
+/* An initial flow of the finest size for the next runs (NULL: none), which
+ * it refines at the finest level, as EpicFlow refines its interpolation
+ * (Revaud et al., CVPR 2015): without a confidence the finest level starts
+ * from it and the coarser levels are not computed; with one (c in [0, 1]
+ * per pixel) they are, and the finest level starts from
+ * c init + (1 - c) (the flow from below).  Only with warping and a warm
+ * start (hooks.warm, no init hook). */
+void flow_pyramid_start(flow_pyramid *py, const flow_pair *init, const flow_plane *confidence);
 
 #endif

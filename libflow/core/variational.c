@@ -121,7 +121,7 @@ flow_status flow_var_run(void *state, flow_exec *ex, const flow_frames *in,
                          const flow_pair **flow)
 {
     var_state *v = state;
-    FLOW_TRY(flow_pyramid_run(v->py, ex, NULL, in->f1, in->f2));
+    FLOW_TRY(flow_pyramid_run(v->py, ex, NULL, in->f[0], in->f[1]));
     *flow = v->py->lev[0].x;
     return FLOW_OK;
 }

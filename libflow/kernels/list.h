@@ -25,10 +25,12 @@
 #ifndef FLOW_KERNELS_LIST_H
 #define FLOW_KERNELS_LIST_H
 
+#include "pixel/inputs.h"
 #include "pixel/klt.h"
 #include "pixel/lk.h"
 #include "pixel/patch.h"
 #include "pixel/robust.h"
+#include "pixel/terms.h"
 #include "pixel/stencil.h"
 #include "pixel/tensor.h"
 #include "pixel/transfer.h"
@@ -60,7 +62,8 @@
     X(residual, flow_residual_args, a->x.u.width, a->x.u.height, OWN)                          \
     X(apply, flow_apply_args, a->x.u.width, a->x.u.height, OWN)                                \
     X(lk, flow_lk_args, a->x.u.width, a->x.u.height, GRID)                                     \
-    X(robust_terms, flow_robust_terms_args, a->f1[0].width, a->f1[0].height, GRID)             \
+    X(start_blend, flow_start_blend_args, a->x.u.width, a->x.u.height, GRID)                    \
+    X(terms, flow_terms_args, a->f1[0].width, a->f1[0].height, GRID)                           \
     X(median, flow_median_args, a->dst.u.width, a->dst.u.height, GRID)                         \
     X(occlusion, flow_occlusion_args, a->o.width, a->o.height, GRID)                            \
     X(edge_weight, flow_edge_weight_args, a->g.width, a->g.height, GRID)                      \

@@ -8,7 +8,8 @@
  * clean it up.  Levels finer than `finest` take the flow upsampled.  The
  * presets mirror OpenCV's DIS: -1 in a parameter means the preset's value. */
 #include "methods/patches.h"
-#include "methods/robust.h"
+#include "methods/method.h"
+#include "core/terms.h"
 #include "core/pair.h"
 #include "core/tensor.h"
 #include "base/fail.h"
@@ -80,7 +81,7 @@ typedef struct dis_state {
     int channels;
     flow_patch_opts patch;
     flow_mg_model model;
-    flow_robust_data data;
+    flow_terms data;
     flow_warp_params pyr;
     flow_kernel k_sigma;
     flow_patch_input in;
@@ -165,9 +166,8 @@ static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flo
 {
     dis_state *st = user;
     flow_stage_begin(ex, "data terms");
-    const flow_status s =
-        flow_robust_data_terms(ex->dev, ((dis_level *)L->state)->mg, &st->data, NULL, f1, f2,
-                               w);
+    const flow_status s = flow_terms_build(ex->dev, ((dis_level *)L->state)->mg, &st->data,
+                                           &st->model, NULL, f1, f2, w);
     flow_stage_end(ex, "data terms");
     return s;
 }
@@ -255,8 +255,17 @@ static flow_status dis_create(flow_device *d, int width, int height, int channel
     st->p = resolve(params);
     st->channels = channels;
     st->patch = (flow_patch_opts){ st->p.size, st->p.iterations, st->p.normalise, 0.0f, 0, 0 };
-    st->data = flow_robust_model(&st->model, channels, st->p.alpha, st->p.gamma, st->p.eps_d,
-                                 st->p.eps_s, 0.0, 1, 1.0);
+    /* method robust's model: normalised brightness and gradient constancy
+     * under Charbonnier penalisers, robust smoothness */
+    st->data = flow_terms_begin(channels, 1, 1.0);
+    flow_status ts = flow_terms_add(&st->data, &st->model, FLOW_TERM_BRIGHTNESS, 1.0, 1,
+                                    st->p.eps_d);
+    if (ts == FLOW_OK && st->p.gamma > 0)
+        ts = flow_terms_add(&st->data, &st->model, FLOW_TERM_GRADIENT, st->p.gamma, 1,
+                            st->p.eps_d);
+    st->model.alpha = (float)st->p.alpha;
+    st->model.eps_s2 = (float)(st->p.eps_s * st->p.eps_s);
+    st->model.robust_smooth = 1;
     st->pyr = dis_pyramid(&st->p, width, height);
     static const flow_pyramid_hooks refined = { .level_create = level_create,
                                                 .level_destroy = level_destroy,
@@ -267,7 +276,9 @@ static flow_status dis_create(flow_device *d, int width, int height, int channel
     static const flow_pyramid_hooks plain = { .level_create = level_create,
                                               .level_destroy = level_destroy,
                                               .init = search };
-    flow_status s = flow_gauss_kernel(st->p.sigma, &st->k_sigma);
+    flow_status s = ts;
+    if (s == FLOW_OK)
+        s = flow_gauss_kernel(st->p.sigma, &st->k_sigma);
     if (s == FLOW_OK)
         s = flow_patch_input_alloc(d, &st->in, width, height, channels, &st->k_sigma);
     if (s == FLOW_OK)

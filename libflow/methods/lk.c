@@ -124,7 +124,7 @@ static flow_status lk_run(void *state, flow_exec *ex, const flow_frames *in,
 {
     lk_state *st = state;
     flow_stage_begin(ex, "motion tensor");
-    flow_status s = flow_motion_tensor_watched(ex, &st->J, in->f1, in->f2, st->channels,
+    flow_status s = flow_motion_tensor_watched(ex, &st->J, in->f[0], in->f[1], st->channels,
                                                &st->k_sigma, &st->k_window, &st->work);
     flow_stage_end(ex, "motion tensor");
     FLOW_TRY(s);

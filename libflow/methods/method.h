@@ -27,6 +27,13 @@ typedef struct flow_param_def {
     size_t group;
 } flow_param_def;
 
+/* The optional inputs a method may declare (flow_method_desc.inputs). */
+#define FLOW_INPUT_INIT 1u    /* an initial flow, with a per-pixel confidence */
+#define FLOW_INPUT_MATCHES 2u /* sparse matches with weights */
+
+/* The most extra output planes of a method. */
+#define FLOW_OUTPUTS_MAX 4
+
 typedef struct flow_method_desc {
     const char *name;  /* "clg-nl" */
     const char *title; /* one line with the reference */
@@ -39,16 +46,29 @@ typedef struct flow_method_desc {
     /* Every buffer of a computation on w x h frames of `channels` planes. */
     flow_status (*create)(flow_device *d, int width, int height, int channels,
                           const void *params, void **state);
-    /* The device work of a pair: the flow from in->f1 to in->f2, *flow
+    /* The device work of a pair: the flow from in->f[0] to in->f[1], *flow
      * pointing at the result on the device (the same pair every time, so
-     * that a recorded graph replays into it).  A method with `previous`
-     * leaves every plane in the role it had (the context records a graph
-     * for two frames and one for three, and replays them in any order). */
+     * that a recorded graph replays into it).  A method that reads more
+     * frames (`frames`) leaves every plane in the role it had (the context
+     * records a graph for each count of frames and inputs it meets, and
+     * replays them in any order). */
     flow_status (*run)(void *state, flow_exec *ex, const flow_frames *in, const flow_pair **flow);
     void (*destroy)(void *state);
-    /* Whether the parameters make run read the frame before the first
-     * (in->f0) where a sequence has one; NULL: never. */
-    int (*previous)(const void *params);
+    /* The frames the parameters make run read where a sequence has them:
+     * 2 (the pair; also when NULL) up to FLOW_FRAMES_MAX, the pair and the
+     * frames before the first (flow_frames.f).  The context keeps that many
+     * and gives run as many as the sequence has so far (at least the pair). */
+    int (*frames)(const void *params);
+    /* The optional inputs run honours (FLOW_INPUT_*; 0: none): the context
+     * refuses to set an input the method does not declare. */
+    unsigned inputs;
+    /* The extra output planes beyond the flow that the parameters make run
+     * leave on the device: their names into names[0 .. n-1] (n at most
+     * FLOW_OUTPUTS_MAX), the count returned; NULL: none. */
+    int (*outputs)(const void *params, const char **names);
+    /* After run: output i's plane of the frames' size on the device (the
+     * same plane every run, so that a recorded graph replays into it). */
+    const flow_plane *(*output)(void *state, int i);
     /* RMS residual of the method's global system at the last flow; NULL for
      * a method without one. */
     flow_status (*residual)(void *state, flow_exec *ex, double *rms);

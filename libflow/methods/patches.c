@@ -33,16 +33,16 @@ flow_status flow_patch_input_smooth(flow_patch_input *in, flow_exec *ex, const f
 {
     const flow_kernel *k = in->k;
     if (k->radius == 0) {
-        *f1 = f->f1, *f2 = f->f2;
+        *f1 = f->f[0], *f2 = f->f[1];
         return FLOW_OK;
     }
     *f1 = in->frame[0], *f2 = in->frame[1];
     flow_stage_begin(ex, "prepare");
     flow_status s = FLOW_OK;
     for (int c = 0; c < in->channels && s == FLOW_OK; c++) {
-        s = flow_smooth(ex->dev, &in->frame[0][c], &f->f1[c], &in->scratch, k);
+        s = flow_smooth(ex->dev, &in->frame[0][c], &f->f[0][c], &in->scratch, k);
         if (s == FLOW_OK)
-            s = flow_smooth(ex->dev, &in->frame[1][c], &f->f2[c], &in->scratch, k);
+            s = flow_smooth(ex->dev, &in->frame[1][c], &f->f[1][c], &in->scratch, k);
     }
     flow_stage_end(ex, "prepare");
     return s;

@@ -10,11 +10,14 @@
  *
  * The frames are presmoothed (and optionally reduced to their texture)
  * once; the pyramid driver (core/pyramid.c) warps the second frame along
- * the current flow at every level; pixel/robust.h turns the pair into the
- * two data terms of the total flow; the multigrid solvers relax the lagged
- * nonlinear system from the current flow (warm start). */
-#include "methods/robust.h"
+ * the current flow at every level; the builders of pixel/terms.h turn the
+ * pair into the two data terms of the total flow (core/terms.c); the
+ * multigrid solvers relax the lagged nonlinear system from the current flow
+ * (warm start).  An initial flow (flow_context_set_init) is refined at the
+ * finest level (flow_pyramid_start). */
+#include "methods/method.h"
 #include "core/pair.h"
+#include "core/terms.h"
 #include "core/tensor.h"
 #include "base/fail.h"
 
@@ -177,7 +180,7 @@ typedef struct robust_state {
     robust_params p;
     int channels;
     flow_mg_model model;
-    flow_robust_data data;
+    flow_terms data;
     flow_kernel k_sigma, k_rho, k_texture;
     flow_plane frame[3][3]; /* the prepared finest frames: first, second, the one before */
     flow_plane scratch[2];  /* the row pass and the structure of a preparation */
@@ -226,31 +229,6 @@ static void level_destroy(void *user, flow_device *d, flow_pyr_level *L)
     L->state = NULL;
 }
 
-flow_status flow_robust_data_terms(flow_device *d, flow_mg *mg, const flow_robust_data *t,
-                                  const flow_plane *f0, const flow_plane *f1,
-                                  const flow_plane *f2, const flow_pair *w)
-{
-    flow_robust_terms_args a = { .Jb = *flow_mg_tensor(mg, 0),
-                                 .w = *w,
-                                 .channels = t->channels,
-                                 .gradient = t->gradient,
-                                 .normalise = t->normalise,
-                                 .zeta2 = t->zeta2,
-                                 .previous = f0 != NULL,
-                                 .wprev = t->wprev,
-                                 .tol2 = t->tol2,
-                                 .gamma = t->gamma };
-    if (a.gradient)
-        a.Jg = *flow_mg_tensor(mg, 1);
-    for (int c = 0; c < t->channels; c++) {
-        a.f1[c] = f1[c];
-        a.f2w[c] = f2[c];
-        if (f0)
-            a.f0w[c] = f0[c];
-    }
-    return flow_k_robust_terms(d, &a);
-}
-
 /* The smoothness weight of the level, from its first frame (edge > 0). */
 static flow_status prepare_level(void *user, flow_exec *ex, flow_pyr_level *L)
 {
@@ -275,7 +253,7 @@ static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flo
     robust_level *rl = L->state;
     flow_stage_begin(ex, "data terms");
     const flow_plane *f0 = r->py->frames == 3 ? L->warped_prev : NULL;
-    flow_status s = flow_robust_data_terms(ex->dev, rl->mg, &r->data, f0, f1, f2, w);
+    flow_status s = flow_terms_build(ex->dev, rl->mg, &r->data, &r->model, f0, f1, f2, w);
     for (int k = 0; s == FLOW_OK && r->p.rho > 0 && k < r->model.nterms; k++)
         s = flow_smooth_tensor(ex->dev, flow_mg_tensor(rl->mg, k), &rl->rows, &r->k_rho);
     flow_stage_end(ex, "data terms");
@@ -341,23 +319,23 @@ static flow_status filter(void *user, flow_exec *ex, flow_pyr_level *L, int last
     return s;
 }
 
-flow_robust_data flow_robust_model(flow_mg_model *m, int channels, double alpha, double gamma,
-                                   double eps_d, double eps_s, double edge, int normalise,
-                                   double zeta)
+/* The model: brightness constancy with weight 1 and gradient constancy with
+ * weight gamma (0: none), each under Psi with eps_d; the smoothness term
+ * alpha Psi(|grad u|^2 + |grad v|^2) with eps_s, its Psi' weighted per pixel
+ * when edge > 0 (FLOW_SYS_EDGE); the frame before's terms. */
+static flow_status robust_model(robust_state *r)
 {
-    *m = (flow_mg_model){ 0 };
-    m->nterms = gamma > 0 ? 2 : 1;
-    for (int k = 0; k < m->nterms; k++) {
-        m->term[k].weight = (float)(k ? gamma : 1.0);
-        m->term[k].eps2 = (float)(eps_d * eps_d);
-        m->term[k].robust = 1;
-    }
-    m->alpha = (float)alpha;
-    m->eps_s2 = (float)(eps_s * eps_s);
-    m->robust_smooth = 1;
-    m->edge = edge > 0;
-    return (flow_robust_data){ channels, m->nterms > 1, normalise, (float)(zeta * zeta),
-                                (float)gamma, 0.0f, 0.0f };
+    const robust_params *p = &r->p;
+    r->data = flow_terms_begin(r->channels, p->normalise, p->zeta);
+    FLOW_TRY(flow_terms_add(&r->data, &r->model, FLOW_TERM_BRIGHTNESS, 1.0, 1, p->eps_d));
+    if (p->gamma > 0)
+        FLOW_TRY(flow_terms_add(&r->data, &r->model, FLOW_TERM_GRADIENT, p->gamma, 1, p->eps_d));
+    flow_terms_previous(&r->data, p->previous, p->previous_tol);
+    r->model.alpha = (float)p->alpha;
+    r->model.eps_s2 = (float)(p->eps_s * p->eps_s);
+    r->model.robust_smooth = 1;
+    r->model.edge = p->edge > 0;
+    return FLOW_OK;
 }
 
 static void robust_destroy(void *state)
@@ -393,10 +371,6 @@ static flow_status robust_create(flow_device *d, int width, int height, int chan
     r->dev = d;
     r->p = *(const robust_params *)params;
     r->channels = channels;
-    r->data = flow_robust_model(&r->model, channels, r->p.alpha, r->p.gamma, r->p.eps_d,
-                                r->p.eps_s, r->p.edge, r->p.normalise, r->p.zeta);
-    r->data.wprev = (float)r->p.previous;
-    r->data.tol2 = (float)(r->p.previous_tol * r->p.previous_tol);
     const flow_pyramid_hooks hooks = { .level_create = level_create,
                                        .level_destroy = level_destroy,
                                        .prepare = prepare_level,
@@ -405,7 +379,9 @@ static flow_status robust_create(flow_device *d, int width, int height, int chan
                                        .filter = filter,
                                        .warm = 1,
                                        .previous = applies_previous(&r->p) };
-    flow_status s = flow_gauss_kernel(r->p.sigma, &r->k_sigma);
+    flow_status s = robust_model(r);
+    if (s == FLOW_OK)
+        s = flow_gauss_kernel(r->p.sigma, &r->k_sigma);
     if (s == FLOW_OK)
         s = flow_gauss_kernel(r->p.rho, &r->k_rho);
     if (s == FLOW_OK && r->p.texture > 0)
@@ -442,22 +418,42 @@ static flow_status robust_run(void *state, flow_exec *ex, const flow_frames *in,
                               const flow_pair **flow)
 {
     robust_state *r = state;
-    const int previous = in->previous && applies_previous(&r->p);
+    const int previous = in->count > 2 && applies_previous(&r->p);
     flow_stage_begin(ex, "prepare");
     flow_status s = FLOW_OK;
-    for (int c = 0; c < r->channels && s == FLOW_OK; c++) {
-        s = prepare(r, &r->frame[0][c], &in->f1[c]);
-        if (s == FLOW_OK)
-            s = prepare(r, &r->frame[1][c], &in->f2[c]);
-        if (s == FLOW_OK && previous)
-            s = prepare(r, &r->frame[2][c], &in->f0[c]);
-    }
+    for (int k = 0; k < (previous ? 3 : 2) && s == FLOW_OK; k++)
+        for (int c = 0; c < r->channels && s == FLOW_OK; c++)
+            s = prepare(r, &r->frame[k][c], &in->f[k][c]);
     flow_stage_end(ex, "prepare");
     FLOW_TRY(s);
+    flow_pyramid_start(r->py, in->init, in->init_confidence);
     FLOW_TRY(flow_pyramid_run(r->py, ex, previous ? r->frame[2] : NULL, r->frame[0],
                               r->frame[1]));
     *flow = r->py->lev[0].x;
     return FLOW_OK;
+}
+
+/* The pair, and the frame before when its terms have a weight. */
+static int robust_frames(const void *p)
+{
+    return applies_previous(p) ? 3 : 2;
+}
+
+/* The weighted median's occlusion weight at the finest level, as its last
+ * median there used it (when the median has one). */
+static int robust_outputs(const void *params, const char **names)
+{
+    if (!applies_occlusion(params))
+        return 0;
+    names[0] = "occlusion_weight";
+    return 1;
+}
+
+static const flow_plane *robust_output(void *state, int i)
+{
+    (void)i;
+    const robust_state *r = state;
+    return &((const robust_level *)r->py->lev[0].state)->occ;
 }
 
 static flow_status robust_residual(void *state, flow_exec *ex, double *rms)
@@ -480,5 +476,8 @@ const flow_method_desc flow_method_robust = {
     .run = robust_run,
     .destroy = robust_destroy,
     .residual = robust_residual,
-    .previous = applies_previous,
+    .frames = robust_frames,
+    .inputs = FLOW_INPUT_INIT,
+    .outputs = robust_outputs,
+    .output = robust_output,
 };

@@ -238,7 +238,7 @@ static flow_status tvl1_run(void *state, flow_exec *ex, const flow_frames *in,
                             const flow_pair **flow)
 {
     tvl1_state *st = state;
-    FLOW_TRY(flow_pyramid_run(st->py, ex, NULL, in->f1, in->f2));
+    FLOW_TRY(flow_pyramid_run(st->py, ex, NULL, in->f[0], in->f[1]));
     *flow = st->py->lev[0].x;
     return FLOW_OK;
 }

@@ -1,167 +1,16 @@
-/* robust.h -- the robust coarse-to-fine method at one pixel: its data terms
- * (brightness and gradient constancy, each normalised) from the first frame
- * and the second one warped along the current flow, and the median filter
- * of the flow after each warp.
- *
- * Data terms (Brox, Bruhn, Papenberg, Weickert, ECCV 2004; normalisation
- * after Zimmer, Bruhn, Weickert, IJCV 2011).  With f1 and the warped f2w,
- * the derivatives averaged over the two frames (f_x, f_y, and for gradient
- * constancy f_xx, f_xy, f_yy) and the temporal differences
- * f_t = f2w - f1, f_xt = (f2w)_x - (f1)_x, f_yt = (f2w)_y - (f1)_y:
- *
- *   brightness  J_B = theta_B grad3 f grad3 f^T,    grad3 f = (f_x, f_y, f_t),
- *               theta_B = 1 / (f_x^2 + f_y^2 + zeta^2)
- *   gradient    J_G = theta_X g_x g_x^T + theta_Y g_y g_y^T,
- *               g_x = (f_xx, f_xy, f_xt), g_y = (f_xy, f_yy, f_yt),
- *               theta_X = 1 / (f_xx^2 + f_xy^2 + zeta^2), theta_Y likewise
- *
- * (theta = 1 without normalisation).  (d, 1)^T J (d, 1) is then the squared
- * linearised constancy error of the increment d, divided by the squared
- * gradient: an error in pixels rather than grey levels, so that one eps
- * and one alpha fit dark and bright, flat and textured regions alike.
- * Colour: the mean of the channels' tensors.  A pixel whose warped position
- * x + w falls outside the frame has no data term (both tensors 0): clamping
- * would match it against the border, a false match.
- *
- * Three frames (previous != 0): under constant velocity the frame before,
- * f0, warped along -w (f0w), matches f1 too; its linearised error is
- * f0w - grad f0w . d - f1, so the same terms with (f_x, f_y) negated (and
- * f0w in place of f2w) are added where x - w is inside the frame, times
- * wprev tol / sqrt(e^2 + tol^2), e^2 their squared normalised miss at w
- * (brightness plus gamma gradient): a Charbonnier weight, lagged over the
- * warp, that drops the frame before where the velocity changes.  One
- * penaliser then takes both pairs' errors of a constancy.  The tensors are
- * then rewritten for the total flow (pixel/warp.h). */
+/* robust.h -- the robust coarse-to-fine method at one pixel beside its data
+ * terms (pixel/terms.h): the image-driven smoothness weight and the median
+ * filter of the flow after each warp. */
 #ifndef FLOW_PIXEL_ROBUST_H
 #define FLOW_PIXEL_ROBUST_H
 
 #include "qualifier.h"
 #include "stencil.h"
+#include "occlusion.h"
 #include "warp.h"
 
 #include <math.h>
 #include <string.h>
-
-typedef struct flow_robust_terms_args {
-    flow_tensor Jb, Jg;       /* out (Jg only when gradient != 0) */
-    flow_plane f1[3], f2w[3]; /* first frame, second warped along w */
-    flow_plane f0w[3];        /* the frame before, warped along -w (previous) */
-    flow_pair w;              /* the flow f2 was warped with */
-    int channels;
-    int gradient;  /* compute the gradient constancy term */
-    int normalise; /* divide each term by its squared gradient + zeta^2 */
-    float zeta2;
-    int previous;  /* add the terms of the frame before */
-    float wprev;   /* their weight */
-    float tol2;    /* tolerance^2 of their miss (0: none) */
-    float gamma;   /* the gradient term's weight, in their miss */
-} flow_robust_terms_args;
-
-/* j += theta (a, b, c)(a, b, c)^T */
-FLOW_HD void flow_robust_add(float j[6], float a, float b, float c, float theta)
-{
-    j[0] += theta * a * a;
-    j[1] += theta * a * b;
-    j[2] += theta * a * c;
-    j[3] += theta * b * b;
-    j[4] += theta * b * c;
-    j[5] += theta * c * c;
-}
-
-/* Second derivatives of f at (x, y): f_xx, f_xy, f_yy (central, h = 1). */
-FLOW_HD void flow_hessian_at(const flow_plane *f, int x, int y, float *fxx, float *fxy,
-                             float *fyy)
-{
-    const float c = FLOW_PX(*f, x, y);
-    *fxx = flow_at(f, x + 1, y) - 2.0f * c + flow_at(f, x - 1, y);
-    *fyy = flow_at(f, x, y + 1) - 2.0f * c + flow_at(f, x, y - 1);
-    *fxy = 0.25f * (flow_at(f, x + 1, y + 1) - flow_at(f, x + 1, y - 1)
-                    - flow_at(f, x - 1, y + 1) + flow_at(f, x - 1, y - 1));
-}
-
-FLOW_HD float flow_robust_theta(int normalise, float g2, float zeta2)
-{
-    return normalise ? 1.0f / (g2 + zeta2) : 1.0f;
-}
-
-/* What the data terms read of one frame at a pixel: its value, its first
- * derivatives (fourth-order stencil) and, for gradient constancy, its
- * second (0 without). */
-typedef struct flow_robust_local {
-    float f, fx, fy, fxx, fxy, fyy;
-} flow_robust_local;
-
-FLOW_HD flow_robust_local flow_robust_local_at(const flow_plane *f, int x, int y, int gradient)
-{
-    flow_robust_local l;
-    l.f = FLOW_PX(*f, x, y);
-    l.fx = flow_diff4_at(f, x, y, 1, 0);
-    l.fy = flow_diff4_at(f, x, y, 0, 1);
-    l.fxx = l.fxy = l.fyy = 0.0f;
-    if (gradient)
-        flow_hessian_at(f, x, y, &l.fxx, &l.fxy, &l.fyy);
-    return l;
-}
-
-/* jb, jg += the terms at (x, y) of the first frame (its values p1, read
- * once for both pairs) and f2 warped along s w (s = 1: the second frame;
- * s = -1: the frame before, whose spatial derivatives then enter
- * negated). */
-FLOW_HD void flow_robust_pair_add(const flow_robust_terms_args *a, const flow_robust_local *p1,
-                                  const flow_plane *f2, float s, int x, int y, float jb[6],
-                                  float jg[6])
-{
-    const flow_robust_local p2 = flow_robust_local_at(f2, x, y, a->gradient);
-    const float fx = 0.5f * (p1->fx + p2.fx), fy = 0.5f * (p1->fy + p2.fy);
-    flow_robust_add(jb, s * fx, s * fy, p2.f - p1->f,
-                    flow_robust_theta(a->normalise, fx * fx + fy * fy, a->zeta2));
-    if (a->gradient) {
-        const float fxx = 0.5f * (p1->fxx + p2.fxx), fxy = 0.5f * (p1->fxy + p2.fxy);
-        const float fyy = 0.5f * (p1->fyy + p2.fyy);
-        flow_robust_add(jg, s * fxx, s * fxy, p2.fx - p1->fx,
-                        flow_robust_theta(a->normalise, fxx * fxx + fxy * fxy, a->zeta2));
-        flow_robust_add(jg, s * fxy, s * fyy, p2.fy - p1->fy,
-                        flow_robust_theta(a->normalise, fxy * fxy + fyy * fyy, a->zeta2));
-    }
-}
-
-FLOW_HD void flow_robust_terms_px(const flow_robust_terms_args *a, int x, int y)
-{
-    const float u0 = FLOW_PX(a->w.u, x, y), v0 = FLOW_PX(a->w.v, x, y);
-    const int inside = flow_inside(&a->f1[0], (float)x + u0, (float)y + v0);
-    const int before = a->previous && flow_inside(&a->f1[0], (float)x - u0, (float)y - v0);
-    float jb[6] = { 0, 0, 0, 0, 0, 0 }, jg[6] = { 0, 0, 0, 0, 0, 0 };
-    float pb[6] = { 0, 0, 0, 0, 0, 0 }, pg[6] = { 0, 0, 0, 0, 0, 0 };
-    for (int c = 0; (inside || before) && c < a->channels; c++) {
-        const flow_robust_local p1 = flow_robust_local_at(&a->f1[c], x, y, a->gradient);
-        if (inside)
-            flow_robust_pair_add(a, &p1, &a->f2w[c], 1.0f, x, y, jb, jg);
-        if (before)
-            flow_robust_pair_add(a, &p1, &a->f0w[c], -1.0f, x, y, pb, pg);
-    }
-    if (before) {
-        float k = a->wprev;
-        if (a->tol2 > 0.0f) {
-            const float e2 = (pb[5] + a->gamma * pg[5]) / (float)a->channels;
-            k *= sqrtf(a->tol2 / (e2 + a->tol2));
-        }
-        for (int i = 0; i < 6; i++) {
-            jb[i] += k * pb[i];
-            jg[i] += k * pg[i];
-        }
-    }
-    const float mean = 1.0f / (float)a->channels;
-    for (int k = 0; k < 6; k++) {
-        jb[k] *= mean;
-        jg[k] *= mean;
-    }
-    flow_tensor_shift_at(jb, u0, v0);
-    flow_tensor_store(&a->Jb, x, y, jb);
-    if (a->gradient) {
-        flow_tensor_shift_at(jg, u0, v0);
-        flow_tensor_store(&a->Jg, x, y, jg);
-    }
-}
 
 /* ---- the image-driven smoothness weight --------------------------------- */
 
@@ -248,44 +97,6 @@ FLOW_HD float flow_median_of(const float *v, int n)
         k[i] = flow_float_key(v[i]);
     flow_sort_keys(k, n);
     return flow_key_float(k[n / 2]);
-}
-
-/* The occlusion weight of the median (Sun, Roth, Black, IJCV 2014, the
- * occlusion-aware weighted median of Classic+NL):
- *   o = exp(-min(div w, 0)^2 inv_d2 - e^2 inv_e2),
- * div w the divergence of the flow (central differences, clamped into the
- * grid: negative where the flow converges, as it does where one surface
- * slides over another), e the difference of the second frame at x + w
- * (bilinear) and the first at x, the root mean square over the channels;
- * 0 where x + w leaves the frame (nothing to compare); o at least 1e-6.  A
- * pixel likely occluded then counts little in its neighbours' medians, so
- * the motion of the surface in front does not spread into it. */
-typedef struct flow_occlusion_args {
-    flow_plane o;
-    flow_pair w;
-    flow_plane f1[3], f2[3];
-    int channels;
-    float inv_d2, inv_e2; /* 1 / (2 sigma_d^2), 1 / (2 sigma_e^2) */
-} flow_occlusion_args;
-
-FLOW_HD void flow_occlusion_px(const flow_occlusion_args *a, int x, int y)
-{
-    const float u = FLOW_PX(a->w.u, x, y), v = FLOW_PX(a->w.v, x, y);
-    const float div = 0.5f * (flow_at(&a->w.u, x + 1, y) - flow_at(&a->w.u, x - 1, y)
-                              + flow_at(&a->w.v, x, y + 1) - flow_at(&a->w.v, x, y - 1));
-    const float d = div < 0.0f ? div : 0.0f;
-    const float px = (float)x + u, py = (float)y + v;
-    float e2 = 0.0f;
-    if (flow_inside(&a->o, px, py)) {
-        for (int c = 0; c < a->channels; c++) {
-            const float e = flow_bilinear_at(&a->f2[c], px, py) - FLOW_PX(a->f1[c], x, y);
-            e2 += e * e;
-        }
-        e2 /= (float)a->channels;
-    }
-    /* at least 1e-6: a window of pixels all deemed occluded keeps a
-     * positive total weight, its median then weighted by image and distance */
-    FLOW_PX(a->o, x, y) = fmaxf(expf(-d * d * a->inv_d2 - e2 * a->inv_e2), 1e-6f);
 }
 
 /* dst = the median of src over the (2 radius + 1)^2 window, each component

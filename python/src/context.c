@@ -140,11 +140,36 @@ static PyObject *size_error(const char *what, const fp_frame *f, const char *oth
     return NULL;
 }
 
-static PyObject *ctx_compute(fp_context *self, PyObject *args)
+/* The confidence of an initial flow: an H x W float array (any float or
+ * integer type, values in [0, 1]) as a C-contiguous float32 copy; NULL
+ * with an exception. */
+static PyArrayObject *confidence_array(PyObject *obj, int width, int height)
 {
-    PyObject *o1, *o2;
-    if (!PyArg_ParseTuple(args, "OO:compute", &o1, &o2) || usable(self) < 0)
+    PyArrayObject *c = (PyArrayObject *)PyArray_FROMANY(obj, NPY_FLOAT32, 2, 2,
+                                                        NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+    if (!c)
         return NULL;
+    if (PyArray_DIM(c, 0) != height || PyArray_DIM(c, 1) != width) {
+        PyErr_Format(PyExc_ValueError, "confidence is %d x %d but the frames %d x %d",
+                     (int)PyArray_DIM(c, 1), (int)PyArray_DIM(c, 0), width, height);
+        Py_DECREF(c);
+        return NULL;
+    }
+    return c;
+}
+
+static PyObject *ctx_compute(fp_context *self, PyObject *args, PyObject *kw)
+{
+    static char *keywords[] = {"frame1", "frame2", "init", "confidence", NULL};
+    PyObject *o1, *o2, *oinit = Py_None, *oconf = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO:compute", keywords, &o1, &o2, &oinit,
+                                     &oconf)
+        || usable(self) < 0)
+        return NULL;
+    if (oinit == Py_None && oconf != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "confidence applies to init: give init too");
+        return NULL;
+    }
     fp_frame f1, f2;
     if (fp_frame_get(o1, "frame1", &f1) < 0)
         return NULL;
@@ -153,14 +178,24 @@ static PyObject *ctx_compute(fp_context *self, PyObject *args)
         return NULL;
     }
     PyObject *result = NULL;
+    flow_field init = {0};
+    PyArrayObject *conf = NULL;
     if (f1.width != f2.width || f1.height != f2.height || f1.channels != f2.channels) {
         size_error("frame1", &f1, "frame2 is", f2.width, f2.height, f2.channels, "");
         goto done;
     }
+    if (oinit != Py_None && fp_field_from_array(oinit, "init", &init) < 0)
+        goto done;
+    if (oconf != Py_None && !(conf = confidence_array(oconf, f1.width, f1.height)))
+        goto done;
     flow_status s;
     self->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     s = prepare(self, f1.width, f1.height, f1.channels);
+    /* the initial flow applies to this pair alone */
+    if (s == FLOW_OK && (init.u || flow_context_takes_init(self->ctx)))
+        s = flow_context_set_init(self->ctx, init.u ? &init : NULL,
+                                  conf ? (const float *)PyArray_DATA(conf) : NULL);
     if (s == FLOW_OK)
         s = submit(self, &f1, NULL);
     if (s == FLOW_OK)
@@ -172,6 +207,8 @@ static PyObject *ctx_compute(fp_context *self, PyObject *args)
     self->kept = s == FLOW_OK;
     result = s == FLOW_OK ? fp_field_to_array(&self->out) : fp_raise(s);
 done:
+    flow_field_free(&init);
+    Py_XDECREF(conf);
     fp_frame_release(&f1);
     fp_frame_release(&f2);
     return result;
@@ -430,11 +467,15 @@ static PyGetSetDef getset[] = {
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyMethodDef methods[] = {
-    {"compute", (PyCFunction)ctx_compute, METH_VARARGS,
-     "compute(frame1, frame2) -> ndarray\n\n"
+    {"compute", (PyCFunction)(void (*)(void))ctx_compute, METH_VARARGS | METH_KEYWORDS,
+     "compute(frame1, frame2, init=None, confidence=None) -> ndarray\n\n"
      "The flow from frame1 to frame2 as an H x W x 2 float32 array of (u, v).\n"
      "Frames: uint8 or float32 (0..255), H x W (gray) or H x W x 3 (R, G, B),\n"
-     "both of one shape.  A next() after it continues from frame2."},
+     "both of one shape.  A next() after it continues from frame2.\n"
+     "init (H x W x 2, a vector at every pixel): a flow of this pair that the\n"
+     "method refines instead of starting from nothing (the methods that take\n"
+     "one: robust, at its finest level); confidence (H x W in [0, 1]): how far\n"
+     "to trust it at each pixel, the method's own flow making up the rest."},
     {"next", (PyCFunction)ctx_next, METH_O,
      "next(frame) -> ndarray or None\n\n"
      "The flow from the previous frame of the sequence to this one; None for\n"

@@ -180,10 +180,15 @@ static double bytes_blend(const flow_blend_args *a)
 {
     return 3 * PX(&a->dst);
 }
-/* Both frames of every channel and w read, each tensor's six planes written. */
-static double bytes_robust_terms(const flow_robust_terms_args *a)
+/* The confidence and both flows read, the flow written. */
+static double bytes_start_blend(const flow_start_blend_args *a)
 {
-    return (2.0 * a->channels + 2.0 + (a->gradient ? 12.0 : 6.0)) * PX(&a->f1[0]);
+    return 7 * PX(&a->x.u);
+}
+/* Both frames of every channel and w read, each tensor's six planes written. */
+static double bytes_terms(const flow_terms_args *a)
+{
+    return (2.0 * a->channels + 2.0 + 6.0 * a->nterms) * PX(&a->f1[0]);
 }
 /* The flow read and written; weighted: each channel of the frame and the
  * occlusion weight read. */

@@ -668,6 +668,38 @@ expect "fb-check zero" 1 err "^flow-compute: --fb-check: 0 is out of range" $FCC
 expect "fb-check negative" 1 err "^flow-compute: --fb-check: -0.5 is out of range" $FCC f0.png f1.png -o x.flo --fb-check -0.5
 expect "fb-check not a number" 1 err "^flow-compute: --fb-check: 'one' is not a finite number" $FCC f0.png f1.png -o x.flo --fb-check one
 expect "fb-check without a value" 1 err "option '--fb-check' needs a value" $FCC f0.png f1.png -o x.flo --fb-check
+
+# ---- --init: refine a given flow -----------------------------------------------------------
+{ printf 'P5\n64 48\n255\n'; head -c 3072 /dev/zero | tr '\0' '\377'; } >white.pgm
+{ printf 'P5\n64 48\n255\n'; head -c 3072 /dev/zero; } >black.pgm
+"$FS" -s 32x24 -n 2 -o "s%d.png" --gt "sgt%d.flo"
+expect "init: the exact flow" 0 err EMPTY $FCC f0.png f1.png --init gt0.flo -o init.flo
+check "init: a whole flow" 'is_flo init.flo 64 48'
+check "init: in the .params command line" 'grep -q -- "--init gt0.flo" init.flo.params'
+check "init: not the flow without it" '! cmp -s init.flo ab.flo'
+if [ -x "$BIN/flow-tool" ]; then
+    aee() { "$BIN/flow-tool" error "$1" gt0.flo | sed -n 's/^AEE: \([0-9.]*\) px.*/\1/p'; }
+    a_own=$(aee ab.flo) a_init=$(aee init.flo)
+    check "init: from the exact flow at least as accurate ($a_init px against $a_own)" \
+        '[ -n "$a_init" ] && awk -v a="$a_init" -v b="$a_own" "BEGIN { exit !(a <= b) }"'
+else
+    skip "init accuracy (flow-tool not built)"
+fi
+expect "init: confidence 255 everywhere" 0 err EMPTY $FCC f0.png f1.png --init gt0.flo --init-confidence white.pgm -o initw.flo
+check "init: confidence 255 is the initial flow refined" 'cmp -s initw.flo init.flo'
+expect "init: confidence 0 everywhere" 0 err EMPTY $FCC f0.png f1.png --init gt0.flo --init-confidence black.pgm -o initb.flo
+check "init: confidence 0 is the method's own flow" 'cmp -s initb.flo ab.flo'
+expect "init: missing file" 2 err "^flow-compute: --init: nothere.flo: cannot open" $FCC f0.png f1.png --init nothere.flo -o initx.flo
+check "init: nothing written on a missing file" '[ ! -e initx.flo ] && [ ! -e initx.flo.params ]'
+expect "init: wrong size" 2 err "^flow-compute: --init sgt0.flo is 32x24, the frames 64x48" $FCC f0.png f1.png --init sgt0.flo -o initx.flo
+check "init: nothing written on a wrong size" '[ ! -e initx.flo ] && [ ! -e initx.flo.params ]'
+expect "init: not a flow file" 2 err "^flow-compute: --init: " $FCC f0.png f1.png --init junk.png -o initx.flo
+expect "init: confidence of the wrong size" 2 err "^flow-compute: --init-confidence s0.png is 32x24 with 1 channel: expected a grey image of 64x48" \
+    $FCC f0.png f1.png --init gt0.flo --init-confidence s0.png -o initx.flo
+expect "init: a method without an initial flow" 1 err "^flow-compute: --init: method hs takes no initial flow" $FCC -m hs f0.png f1.png --init gt0.flo -o initx.flo
+expect "init: one pair" 1 err "^flow-compute: --init gt0.flo is the flow of one pair: give two frames" $FCC f0.png f1.png f2.png --init gt0.flo -o "initx%d.flo"
+expect "init: confidence alone" 1 err "^flow-compute: --init-confidence applies to --init" $FCC f0.png f1.png --init-confidence white.pgm -o initx.flo
+expect "init: not with fb-check" 1 err "^flow-compute: --init refines one flow on one device: not with --fb-check" $FCC f0.png f1.png --init gt0.flo --fb-check 1 -o initx.flo
 check "fb-check: no output after a bad value" '[ ! -e x.flo ]'
 expect "fb-check in --help" 0 out "^      --fb-check T " $FC --help
 

@@ -173,3 +173,36 @@ def test_one_context_refuses_a_second_thread(translation, slow):
     worker.join()
     ctx.close()
     assert refused is not None and "another thread" in refused
+
+
+def test_init_refines_a_given_flow(translation, device):
+    f, gt = translation.frames, translation.gt[0]
+    aee = lambda flow: float(np.hypot(*(flow - gt).transpose(2, 0, 1)).mean())
+    with fp.Context("robust", device) as ctx:
+        own = ctx.compute(f[0], f[1])
+        refined = ctx.compute(f[0], f[1], init=gt)
+        assert aee(refined) <= aee(own)
+        assert not np.array_equal(refined, own)
+        # the initial flow applies to its call alone
+        np.testing.assert_array_equal(ctx.compute(f[0], f[1]), own)
+        # confidence 0: the method's own flow; 1: the initial flow refined
+        zeros = np.zeros(gt.shape[:2], np.float32)
+        np.testing.assert_array_equal(ctx.compute(f[0], f[1], init=gt, confidence=zeros), own)
+        np.testing.assert_array_equal(
+            ctx.compute(f[0], f[1], init=gt, confidence=zeros + 1), refined)
+
+
+def test_init_bad_input(translation, device):
+    f, gt = translation.frames, translation.gt[0]
+    with fp.Context("robust", device) as ctx:
+        with pytest.raises(fp.Error, match="initial flow is"):
+            ctx.compute(f[0], f[1], init=gt[1:])
+        with pytest.raises(ValueError, match="confidence applies to init"):
+            ctx.compute(f[0], f[1], confidence=np.ones(gt.shape[:2]))
+        with pytest.raises(ValueError, match="confidence is"):
+            ctx.compute(f[0], f[1], init=gt, confidence=np.ones((3, 3)))
+        with pytest.raises(fp.Error, match=r"confidence .* not in \[0, 1\]"):
+            ctx.compute(f[0], f[1], init=gt, confidence=np.full(gt.shape[:2], 2.0))
+    with fp.Context("hs", device) as ctx:
+        with pytest.raises(fp.Error, match="method hs takes no initial flow"):
+            ctx.compute(f[0], f[1], init=gt)

@@ -9,6 +9,7 @@
 #include "core/tensor.h"
 #include "device/device.h"
 #include "pixel/robust.h"
+#include "pixel/terms.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -123,11 +124,12 @@ static void test_terms(void)
     fill(d, &fl.v, 0.0f);
     float *t[2][2][6];
     for (int contrast = 0; contrast < 2; contrast++) {
-        flow_robust_terms_args ta = { .Jb = Jb, .Jg = Jg, .w = fl, .channels = 1, .gradient = 1,
-                                      .normalise = 1, .zeta2 = 1e-6f };
+        flow_terms_args ta = { .J = { Jb, Jg }, .kind = { FLOW_TERM_BRIGHTNESS, FLOW_TERM_GRADIENT },
+                               .nterms = 2, .w = fl, .channels = 1, .normalise = 1,
+                               .zeta2 = 1e-6f };
         ta.f1[0] = contrast ? g1 : f1;
         ta.f2w[0] = contrast ? g2 : f2;
-        CHECK_OK(flow_k_robust_terms(d, &ta));
+        CHECK_OK(flow_k_terms(d, &ta));
         tensor_planes_get(d, &Jb, t[contrast][0]);
         tensor_planes_get(d, &Jg, t[contrast][1]);
     }

@@ -73,9 +73,9 @@ flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const 
  * successful compute to `next`, with one frame uploaded instead of two (the
  * other is kept on the device).  It is exactly what flow_context_compute
  * (ctx, that frame, next, out) gives, except for a method that also reads
- * the frame before the first (method robust with `previous` > 0): in a
- * sequence, from its second flow on, that method also matches the frame
- * before the pair (three frames), which a pair alone does not have.
+ * frames before the first (flow_context_frames > 2): in a sequence, from
+ * its second flow on, that method also matches the frames before the pair
+ * that the sequence has, which a pair alone does not have.
  * FLOW_ERR_INVALID before the first successful compute, or after one that
  * failed while it ran. */
 flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next,
@@ -93,8 +93,8 @@ flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next,
  *   - otherwise the flow from the kept frame to `frame` is queued into out
  *     and `frame` becomes the kept frame.  FLOW_ERR_INVALID with no kept
  *     frame or FLOW_CONTEXT_DEPTH flows already queued.  A method that
- *     reads the frame before the first gets the frame before the kept one
- *     when the sequence has it (from its second flow on).
+ *     reads frames before the first gets those before the kept one that
+ *     the sequence has (from its second flow on).
  * Until collect hands out the flow, `out` and the frame submitted with it
  * belong to the context: the transfers read and write them later when they
  * lie in page-locked memory (flow_device_pin; ordinary memory works too,
@@ -123,6 +123,54 @@ int flow_context_queued(const flow_context *ctx);
  * FLOW_ERR_INVALID for a method without a global system (lk) or before the
  * first compute. */
 flow_status flow_context_residual(flow_context *ctx, double *rms);
+
+/* ---- what a method reads and returns beyond a pair and its flow ---------
+ *
+ * The frames: the number a method reads where a sequence has them (2: the
+ * pair; more: the pair and the frames before the first, which the context
+ * keeps as a sequence goes on).  It may depend on the parameters. */
+int flow_context_frames(const flow_context *ctx);
+
+/* Optional inputs, for the methods that declare them; each applies to the
+ * flows computed after it is set, until it is set again or cleared, and is
+ * set while no flow is queued (FLOW_ERR_INVALID otherwise, and for a method
+ * that does not take it, the detail naming the method).
+ *
+ * An initial flow (flow_context_takes_init): the method refines `init` (of
+ * the context's size, a finite vector at every pixel) instead of starting
+ * from nothing; with `confidence` (NULL: trusted everywhere; else width x
+ * height values in [0, 1]) it also computes its own flow and starts from
+ * c init + (1 - c) own (docs/API.md says where each method applies it).
+ * init NULL clears it.  FLOW_ERR_SIZE for a field of another size; FLOW_ERR_INVALID for an
+ * unknown or non-finite vector or a confidence outside [0, 1], naming the
+ * pixel.  The values are copied to the device before the call returns. */
+int flow_context_takes_init(const flow_context *ctx);
+flow_status flow_context_set_init(flow_context *ctx, const flow_field *init,
+                                  const float *confidence);
+
+/* Sparse matches (flow_context_takes_matches): n points of the first frame
+ * (x, y in pixels, inside the frame), their displacements (u, v) to the
+ * second and their weights in [0, 1]; n == 0 clears them.  FLOW_ERR_INVALID
+ * for a point outside the frame, a non-finite vector or a weight outside
+ * [0, 1], naming the match. */
+typedef struct flow_match {
+    float x, y, u, v, weight;
+} flow_match;
+int flow_context_takes_matches(const flow_context *ctx);
+flow_status flow_context_set_matches(flow_context *ctx, const flow_match *m, int n);
+
+/* Extra output planes: the planes beyond the flow that the method leaves
+ * with these parameters, each of the frames' size (docs/API.md lists each
+ * method's).  None is
+ * downloaded unless requested: flow_context_request_output sets dst (width x
+ * height floats, row-major) to receive the plane `name` with each flow
+ * computed from then on (dst NULL: no longer), written when the flow is
+ * (at collect, for a submit).  The first request of a plane allocates its
+ * staging buffers on the device (FLOW_ERR_NOMEM when they do not fit).
+ * FLOW_ERR_INVALID for a name the method does not have. */
+int flow_context_outputs(const flow_context *ctx);
+const char *flow_context_output_name(const flow_context *ctx, int i);
+flow_status flow_context_request_output(flow_context *ctx, const char *name, float *dst);
 
 /* CUDA graphs (on by default): on a device that can capture, the first
  * compute records the device work of a frame and later computes replay it,

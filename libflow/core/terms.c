@@ -1,0 +1,59 @@
+/* terms.c -- a system's list of data terms (contract in core/terms.h). */
+#include "core/terms.h"
+#include "base/fail.h"
+
+flow_terms flow_terms_begin(int channels, int normalise, double zeta)
+{
+    flow_terms t = { 0 };
+    t.channels = channels;
+    t.normalise = normalise;
+    t.zeta2 = (float)(zeta * zeta);
+    return t;
+}
+
+flow_status flow_terms_add(flow_terms *t, flow_mg_model *m, int kind, double weight,
+                           int robust, double eps)
+{
+    if (t->nterms >= FLOW_TERMS_MAX)
+        return flow_fail(FLOW_ERR_INVALID, "a system has at most %d data terms",
+                         FLOW_TERMS_MAX);
+    const int k = t->nterms++;
+    t->kind[k] = kind;
+    m->nterms = t->nterms;
+    m->term[k].weight = (float)weight;
+    m->term[k].eps2 = (float)(eps * eps);
+    m->term[k].robust = robust;
+    return FLOW_OK;
+}
+
+void flow_terms_previous(flow_terms *t, double wprev, double tol)
+{
+    t->wprev = (float)wprev;
+    t->tol2 = (float)(tol * tol);
+}
+
+flow_status flow_terms_build(flow_device *d, flow_mg *mg, const flow_terms *t,
+                             const flow_mg_model *m, const flow_plane *f0, const flow_plane *f1,
+                             const flow_plane *f2, const flow_pair *w)
+{
+    flow_terms_args a = { .w = *w,
+                          .nterms = t->nterms,
+                          .channels = t->channels,
+                          .normalise = t->normalise,
+                          .zeta2 = t->zeta2,
+                          .previous = f0 != NULL,
+                          .wprev = t->wprev,
+                          .tol2 = t->tol2 };
+    for (int k = 0; k < t->nterms; k++) {
+        a.J[k] = *flow_mg_tensor(mg, k);
+        a.kind[k] = t->kind[k];
+        a.weight[k] = m->term[k].weight;
+    }
+    for (int c = 0; c < t->channels; c++) {
+        a.f1[c] = f1[c];
+        a.f2w[c] = f2[c];
+        if (f0)
+            a.f0w[c] = f0[c];
+    }
+    return flow_k_terms(d, &a);
+}

@@ -1,0 +1,41 @@
+/* terms.h -- a variational system's data terms, composed from the builders
+ * of pixel/terms.h: a method lists its terms (brightness constancy,
+ * gradient constancy, ...), each with its weight and penaliser, and one
+ * operation builds all of them for a pair of frames (and the frame before,
+ * when the method reads it).  Not installed. */
+#ifndef FLOW_CORE_TERMS_H
+#define FLOW_CORE_TERMS_H
+
+#include "core/multigrid.h"
+
+/* The list of a system's data terms and how they are built. */
+typedef struct flow_terms {
+    int nterms;
+    int kind[FLOW_TERMS_MAX]; /* FLOW_TERM_* (pixel/terms.h) */
+    int channels;
+    int normalise; /* each term divided by its squared gradient + zeta^2 */
+    float zeta2;
+    float wprev; /* weight of the frame before's terms (flow_terms_build's f0) */
+    float tol2;  /* their tolerance squared (0: none) */
+} flow_terms;
+
+/* An empty list for frames of `channels` planes, normalised (zeta > 0) or
+ * not (normalise 0). */
+flow_terms flow_terms_begin(int channels, int normalise, double zeta);
+/* Appends a term of `kind`, weight `weight` and the Charbonnier penaliser
+ * of epsilon eps (robust != 0, else quadratic) to t and to the model m
+ * that the multigrid solver reads.  FLOW_ERR_INVALID past FLOW_TERMS_MAX. */
+flow_status flow_terms_add(flow_terms *t, flow_mg_model *m, int kind, double weight,
+                           int robust, double eps);
+/* The frame before's terms: weight wprev, falling where they miss by more
+ * than tol pixels (0: never). */
+void flow_terms_previous(flow_terms *t, double wprev, double tol);
+
+/* Every term of f1 and f2 (the second frame warped along w) into the
+ * tensors of mg, rewritten for the total flow; with f0 (NULL: none, the
+ * frame before warped along -w) its terms too, times t->wprev. */
+flow_status flow_terms_build(flow_device *d, flow_mg *mg, const flow_terms *t,
+                             const flow_mg_model *m, const flow_plane *f0, const flow_plane *f1,
+                             const flow_plane *f2, const flow_pair *w);
+
+#endif

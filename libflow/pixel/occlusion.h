@@ -1,0 +1,121 @@
+/* occlusion.h -- where the flow of a pixel cannot be trusted, at one pixel:
+ * the one home of the occlusion tests, shared by the CPU and CUDA kernels
+ * (the weighted median's occlusion weight), the host's forward-backward
+ * check (eval/fbcheck.c) and any output plane a method derives from them.
+ *
+ * The forward-backward test (Sundaram, Brox, Keutzer, ECCV 2010, in its
+ * plain form): the forward vector w_f at x is consistent when the backward
+ * flow w_b, sampled bilinearly at x + w_f, points back to x:
+ * |w_f + w_b(x + w_f)|^2 <= t^2. */
+#ifndef FLOW_PIXEL_OCCLUSION_H
+#define FLOW_PIXEL_OCCLUSION_H
+
+#include "qualifier.h"
+#include "stencil.h"
+#include "warp.h"
+
+#include <math.h>
+
+/* ---- the forward-backward test ------------------------------------------ */
+
+/* Why a forward vector was not kept (or that it was). */
+#define FLOW_FB_KEPT 0
+#define FLOW_FB_UNKNOWN_FWD 1  /* the forward vector is unknown */
+#define FLOW_FB_OUTSIDE 2      /* x + w_f leaves the frame */
+#define FLOW_FB_UNKNOWN_BWD 3  /* a backward sample of nonzero weight is unknown */
+#define FLOW_FB_INCONSISTENT 4 /* the round trip misses by more than t */
+#define FLOW_FB_VERDICTS 5
+
+typedef struct flow_fb_args {
+    flow_pair fwd, bwd;
+    double t2;     /* t^2, pixels^2 */
+    float unknown; /* a component of larger magnitude (or NaN) is unknown */
+} flow_fb_args;
+
+FLOW_HD int flow_fb_unknown(const flow_fb_args *a, float u, float v)
+{
+    return !(fabsf(u) <= a->unknown) || !(fabsf(v) <= a->unknown);
+}
+
+/* The backward flow at the point (qx, qy), bilinearly (in double); samples
+ * of weight zero are not read: a point on the last row or column, or on a
+ * pixel exactly, needs no neighbour beyond. */
+FLOW_HD int flow_fb_sample(const flow_fb_args *a, double qx, double qy, double *bu, double *bv)
+{
+    const int w = a->bwd.u.width, h = a->bwd.u.height;
+    if (!(qx >= 0 && qx <= w - 1 && qy >= 0 && qy <= h - 1))
+        return FLOW_FB_OUTSIDE;
+    const int x0 = (int)qx, y0 = (int)qy; /* floor: both are >= 0 */
+    const double fx = qx - x0, fy = qy - y0;
+    const double weight[4] = { (1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy };
+    double su = 0, sv = 0;
+    for (int k = 0; k < 4; k++) {
+        if (weight[k] == 0)
+            continue;
+        const int x = x0 + (k & 1), y = y0 + (k >> 1);
+        const float u = FLOW_PX(a->bwd.u, x, y), v = FLOW_PX(a->bwd.v, x, y);
+        if (flow_fb_unknown(a, u, v))
+            return FLOW_FB_UNKNOWN_BWD;
+        su += weight[k] * u;
+        sv += weight[k] * v;
+    }
+    *bu = su;
+    *bv = sv;
+    return FLOW_FB_KEPT;
+}
+
+/* The verdict (FLOW_FB_*) on the forward vector at pixel (x, y). */
+FLOW_HD int flow_fb_verdict_at(const flow_fb_args *a, int x, int y)
+{
+    const float u = FLOW_PX(a->fwd.u, x, y), v = FLOW_PX(a->fwd.v, x, y);
+    if (flow_fb_unknown(a, u, v))
+        return FLOW_FB_UNKNOWN_FWD;
+    double bu = 0, bv = 0;
+    const int s = flow_fb_sample(a, x + (double)u, y + (double)v, &bu, &bv);
+    if (s != FLOW_FB_KEPT)
+        return s;
+    const double du = u + bu, dv = v + bv;
+    return du * du + dv * dv <= a->t2 ? FLOW_FB_KEPT : FLOW_FB_INCONSISTENT;
+}
+
+/* ---- the weighted median's occlusion weight ----------------------------- */
+
+/* The occlusion weight of the median (Sun, Roth, Black, IJCV 2014, the
+ * occlusion-aware weighted median of Classic+NL):
+ *   o = exp(-min(div w, 0)^2 inv_d2 - e^2 inv_e2),
+ * div w the divergence of the flow (central differences, clamped into the
+ * grid: negative where the flow converges, as it does where one surface
+ * slides over another), e the difference of the second frame at x + w
+ * (bilinear) and the first at x, the root mean square over the channels;
+ * 0 where x + w leaves the frame (nothing to compare); o at least 1e-6.  A
+ * pixel likely occluded then counts little in its neighbours' medians, so
+ * the motion of the surface in front does not spread into it. */
+typedef struct flow_occlusion_args {
+    flow_plane o;
+    flow_pair w;
+    flow_plane f1[3], f2[3];
+    int channels;
+    float inv_d2, inv_e2; /* 1 / (2 sigma_d^2), 1 / (2 sigma_e^2) */
+} flow_occlusion_args;
+
+FLOW_HD void flow_occlusion_px(const flow_occlusion_args *a, int x, int y)
+{
+    const float u = FLOW_PX(a->w.u, x, y), v = FLOW_PX(a->w.v, x, y);
+    const float div = 0.5f * (flow_at(&a->w.u, x + 1, y) - flow_at(&a->w.u, x - 1, y)
+                              + flow_at(&a->w.v, x, y + 1) - flow_at(&a->w.v, x, y - 1));
+    const float d = div < 0.0f ? div : 0.0f;
+    const float px = (float)x + u, py = (float)y + v;
+    float e2 = 0.0f;
+    if (flow_inside(&a->o, px, py)) {
+        for (int c = 0; c < a->channels; c++) {
+            const float e = flow_bilinear_at(&a->f2[c], px, py) - FLOW_PX(a->f1[c], x, y);
+            e2 += e * e;
+        }
+        e2 /= (float)a->channels;
+    }
+    /* at least 1e-6: a window of pixels all deemed occluded keeps a
+     * positive total weight, its median then weighted by image and distance */
+    FLOW_PX(a->o, x, y) = fmaxf(expf(-d * d * a->inv_d2 - e2 * a->inv_e2), 1e-6f);
+}
+
+#endif
