@@ -18,6 +18,7 @@
  * terminal a progress line shows the live rate; a summary at the end says
  * where the time per flow went. */
 #include "run.h"
+#include "progress.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -67,36 +68,25 @@ int compute_failure(flow_status s, const char *doing)
     return report_failure(s, doing, flow_last_error());
 }
 
-/* The progress line (cli.h: any message ends it first); the final call
- * draws it once more and ends it, or erases it under --quiet (shown there
- * by --progress only while the work goes on). */
+/* The progress line (cli.h: any message ends it first; progress.h: the
+ * rate and time left); the final call draws it once more and ends it, or
+ * erases it under --quiet (shown there by --progress only while the work
+ * goes on). */
 static void progress(const compute_options *o, const totals *t, long expected, double *last_ms,
-                     long *last_flows, int final)
+                     int final)
 {
-    double now = ftimer_now_ms();
+    const double now = ftimer_now_ms();
     if (!final && now - *last_ms < 250)
         return;
-    double rate = now > *last_ms ? 1000.0 * (t->flows - *last_flows) / (now - *last_ms) : 0;
-    if (expected > 0 && t->flows > 0 && !final) {
-        /* the time left at the mean rate since the start */
-        const double left_s = (now - t->wall_start) / 1000.0 * (expected - t->flows) / t->flows;
-        const long secs = (long)(left_s + 0.5);
-        if (secs >= 60)
-            cli_progress("%ld/%ld flows, %.1f flows/s, %ld min %02ld s left", t->flows,
-                         expected, rate, secs / 60, secs % 60);
-        else
-            cli_progress("%ld/%ld flows, %.1f flows/s, %ld s left", t->flows, expected, rate,
-                         secs);
-    } else if (expected > 0)
-        cli_progress("%ld/%ld flows, %.1f flows/s", t->flows, expected, rate);
-    else
-        cli_progress("%ld flows, %.1f flows/s", t->flows, rate);
+    char line[160];
+    progress_text(line, sizeof line, "flows", t->flows, expected > 0 ? expected : -1,
+                  t->wall_start, t->first_flow_ms, now, final);
+    cli_progress("%s", line);
     if (final && o->quiet)
         cli_progress_clear();
     else if (final)
         cli_progress_end();
     *last_ms = now;
-    *last_flows = t->flows;
 }
 
 static void summary(const compute_options *o, const totals *t, const ftimer *tm, int w, int h)
@@ -232,7 +222,7 @@ int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image
     if (++r->t.flows == 1)
         r->t.first_flow_ms = ftimer_now_ms();
     if (r->show_progress)
-        progress(r->o, &r->t, r->expected, &r->last_progress, &r->last_flows, 0);
+        progress(r->o, &r->t, r->expected, &r->last_progress, 0);
     return CLI_EXIT_OK;
 }
 
@@ -591,7 +581,7 @@ int run_compute(const compute_options *o)
         goto done;
     r.t.decode_ms = source_read_ms(r.src);
     if (r.show_progress)
-        progress(o, &r.t, r.expected, &r.last_progress, &r.last_flows, 1);
+        progress(o, &r.t, r.expected, &r.last_progress, 1);
     if (!r.t.flows) {
         if (r.t.frames == 0)
             cli_error("%s: no frame to read", o->input.video ? o->input.video : "input");

@@ -39,7 +39,6 @@ typedef struct run {
     int width, height;
     int show_progress;
     double last_progress;
-    long last_flows;
 } run;
 
 /* Prints why a computation failed, "<doing>: <why>" (`doing`: the frames;
