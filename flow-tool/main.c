@@ -29,7 +29,7 @@ static const struct {
      "fb-check FWD BWD        forward-backward check: density (-o: the checked flow)"},
     {"warp", cmd_warp, "warp FRAME2 FLOW OUT    the second frame warped back along the flow"},
     {"photo-error", cmd_photo_error,
-     "photo-error F1 F2 W OUT |frame 1 - warped frame 2| as a picture"},
+     "photo-error F1 F2 W OUT  |frame 1 - warped frame 2| as a picture"},
     {"color", cmd_color, "color IN OUT.png        Middlebury colour coding (--legend: key frame)"},
     {"legend", cmd_legend, "legend OUT.png          the colour wheel alone"},
     {"vectors", cmd_vectors, "vectors IN OUT.png      vector (quiver) plot"},
