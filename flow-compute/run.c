@@ -15,8 +15,8 @@
  * --repeat and --fb-check (each pair computed both ways and the forward
  * flow checked against the backward one before it is written).  The
  * observer hooks feed the timer, the workflow images and the trace.  On a
- * terminal a progress line shows the live rate; a summary at the end says
- * where the time per flow went. */
+ * terminal a progress line shows the sustained rate (tools-common/progress.h);
+ * a summary at the end says where the time per flow went. */
 #include "run.h"
 #include "progress.h"
 

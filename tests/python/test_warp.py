@@ -27,9 +27,7 @@ def bilinear_warp(frame, flow, fill):
     f = frame.astype(np.float64)
     if f.ndim == 2:
         f = f[..., None]
-        ax, ay = ax[..., None], ay[..., None]
-    else:
-        ax, ay = ax[..., None], ay[..., None]
+    ax, ay = ax[..., None], ay[..., None]
     out = ((1 - ay) * ((1 - ax) * f[y0, x0] + ax * f[y0, x1])
            + ay * ((1 - ax) * f[y1, x0] + ax * f[y1, x1]))
     out[~known] = fill
