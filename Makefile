@@ -261,6 +261,9 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(BUILD)/obj/tests/commo
 	@$(call step,LD,$@)
 	$(Q)$(CC) -o $@ $^ $(LDLIBS)
 
+# The progress line's text is tools' code, not the library's.
+$(BUILD)/tests/test_progress: $(BUILD)/obj/tools-common/progress.o
+
 $(BUILD)/tests/gpu_test_%: $(BUILD)/obj/tests/gpu/test_%.o $(BUILD)/obj/tests/common/harness.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	@$(call step,LD,$@)

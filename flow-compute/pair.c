@@ -3,6 +3,7 @@
  * for the first frame, the field a flow is computed into, and the flow
  * handed on (written, counted, shown on the progress line). */
 #include "run.h"
+#include "progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,40 +20,24 @@ int compute_failure(flow_status s, const char *doing)
     return report_failure(s, doing, flow_last_error());
 }
 
-/* The progress line (cli.h: any message ends it first); the final call
- * draws it once more and ends it, or erases it under --quiet (shown there
- * by --progress only while the work goes on). */
+/* The progress line (cli.h: any message ends it first; progress.h: the
+ * rate and time left); the final call draws it once more and ends it, or
+ * erases it under --quiet (shown there by --progress only while the work
+ * goes on). */
 void run_progress(run *r, int final)
 {
-    const compute_options *o = r->o;
-    const totals *t = &r->t;
-    const long expected = r->expected;
-    double *last_ms = &r->last_progress;
-    long *last_flows = &r->last_flows;
-    double now = ftimer_now_ms();
-    if (!final && now - *last_ms < 250)
+    const double now = ftimer_now_ms();
+    if (!final && now - r->last_progress < 250)
         return;
-    double rate = now > *last_ms ? 1000.0 * (t->flows - *last_flows) / (now - *last_ms) : 0;
-    if (expected > 0 && t->flows > 0 && !final) {
-        /* the time left at the mean rate since the start */
-        const double left_s = (now - t->wall_start) / 1000.0 * (expected - t->flows) / t->flows;
-        const long secs = (long)(left_s + 0.5);
-        if (secs >= 60)
-            cli_progress("%ld/%ld flows, %.1f flows/s, %ld min %02ld s left", t->flows,
-                         expected, rate, secs / 60, secs % 60);
-        else
-            cli_progress("%ld/%ld flows, %.1f flows/s, %ld s left", t->flows, expected, rate,
-                         secs);
-    } else if (expected > 0)
-        cli_progress("%ld/%ld flows, %.1f flows/s", t->flows, expected, rate);
-    else
-        cli_progress("%ld flows, %.1f flows/s", t->flows, rate);
-    if (final && o->quiet)
+    char line[160];
+    progress_text(line, sizeof line, "flows", r->t.flows, r->expected > 0 ? r->expected : -1,
+                  r->t.wall_start, r->t.first_flow_ms, now, final);
+    cli_progress("%s", line);
+    if (final && r->o->quiet)
         cli_progress_clear();
     else if (final)
         cli_progress_end();
-    *last_ms = now;
-    *last_flows = t->flows;
+    r->last_progress = now;
 }
 
 static void params_header(const compute_options *o, const flow_device *d, const char *f1,

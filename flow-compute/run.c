@@ -5,7 +5,8 @@
  * it and hands the flow to the writers.  Frames are decoded ahead by a
  * pool of threads and outputs written behind by another
  * (tools-common/source.c, writer.c).  On a terminal a progress line shows
- * the live rate; a summary at the end says where the time per flow went. */
+ * the sustained rate (tools-common/progress.h); a summary at the end says
+ * where the time per flow went. */
 #include "run.h"
 
 #include <string.h>

@@ -56,7 +56,6 @@ typedef struct run {
     int width, height;
     int show_progress;
     double last_progress;
-    long last_flows;
 } run;
 
 /* ---- a mode of the loop -------------------------------------------------- */

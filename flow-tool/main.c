@@ -27,6 +27,9 @@ static const struct {
     {"error", cmd_error, "error EST GT            angular and endpoint errors (AAE, AEE)"},
     {"fb-check", cmd_fbcheck,
      "fb-check FWD BWD        forward-backward check: density (-o: the checked flow)"},
+    {"warp", cmd_warp, "warp FRAME2 FLOW OUT    the second frame warped back along the flow"},
+    {"photo-error", cmd_photo_error,
+     "photo-error F1 F2 W OUT  |frame 1 - warped frame 2| as a picture"},
     {"color", cmd_color, "color IN OUT.png        Middlebury colour coding (--legend: key frame)"},
     {"legend", cmd_legend, "legend OUT.png          the colour wheel alone"},
     {"vectors", cmd_vectors, "vectors IN OUT.png      vector (quiver) plot"},
@@ -89,8 +92,9 @@ int main(int argc, char **argv)
         if (strcmp(cmd, commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
     return cli_usage_error("flow-tool COMMAND [OPTIONS] ARGS...", "flow-tool",
-                           "unknown command '%s' (commands: convert, error, fb-check, color, "
-                           "legend, vectors, blend, mix, montage, info, video, frames, formats)",
+                           "unknown command '%s' (commands: convert, error, fb-check, warp, "
+                           "photo-error, color, legend, vectors, blend, mix, montage, info, "
+                           "video, frames, formats)",
                            cmd);
 }
 

@@ -7,12 +7,14 @@
 
 #include "flow/flow.h"
 
-/* Subcommands: cmd_file.c, cmd_error.c, cmd_fbcheck.c, cmd_picture.c, cmd_vectors.c,
+/* Subcommands: cmd_file.c, cmd_error.c, cmd_fbcheck.c, cmd_warp.c, cmd_picture.c, cmd_vectors.c,
  * cmd_montage.c, cmd_frames.c, cmd_video.c (cmd_convert, cmd_info, cmd_formats: cmd_file.c). */
 int cmd_convert(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_error(int argc, char **argv);
 int cmd_fbcheck(int argc, char **argv);
+int cmd_warp(int argc, char **argv);
+int cmd_photo_error(int argc, char **argv);
 int cmd_color(int argc, char **argv);
 int cmd_legend(int argc, char **argv);
 int cmd_blend(int argc, char **argv);

@@ -21,7 +21,7 @@
 
 enum {
     OPT_COUNT = 300, OPT_HARRIS, OPT_AFFINE, OPT_NO_AFFINE, OPT_REPLACE, OPT_NO_REPLACE,
-    OPT_DRAW, OPT_TRAIL, OPT_TIMING_FILE
+    OPT_DRAW, OPT_TRAIL, OPT_TIMING_FILE, OPT_PROGRESS
 };
 enum { OPT_PARAM_BASE = 1000 }; /* getopt value of parameter option i: base + i */
 
@@ -90,6 +90,7 @@ static const struct option tool_options[] = {
     {"timing", no_argument, 0, 't'},
     {"timing-file", required_argument, 0, OPT_TIMING_FILE},
     {"quiet", no_argument, 0, 'q'},
+    {"progress", required_argument, 0, OPT_PROGRESS},
     {"verbose", no_argument, 0, 'v'},
     {"help", no_argument, 0, 'h'},
     {"version", no_argument, 0, 'V'},
@@ -161,7 +162,10 @@ static void print_help(void)
            "                       the tracker's stages (on CUDA without the graph replay,\n"
            "                       so that they show), then write, draw and read\n"
            "      --timing-file F  write the timings as CSV (docs/flow-compute.md)\n"
-           "  -q, --quiet          no notices or summary on stderr\n"
+           "  -q, --quiet          no notices, progress or summary on stderr\n"
+           "      --progress NAME  the progress line (on a terminal only) headed NAME,\n"
+           "                       and shown with -q too, then erased when done: make\n"
+           "                       flows names the sequence\n"
            "  -v, --verbose        a line per frame, and each file written\n"
            "  -h, --help           this help\n"
            "  -V, --version        version, backends and I/O built in\n"
@@ -276,6 +280,7 @@ static int parse_options(int argc, char **argv, track_options *o)
         case 't': o->timing = 1; break;
         case OPT_TIMING_FILE: o->timing_file = optarg; break;
         case 'q': o->quiet = 1; break;
+        case OPT_PROGRESS: o->progress = optarg; break;
         case 'v': o->verbose = 1; break;
         case 'h': print_help(); exit(CLI_EXIT_OK);
         case 'V': cli_print_version(); exit(CLI_EXIT_OK);

@@ -4,12 +4,15 @@
  * its picture and take the next frame, which the source's reader thread has
  * been decoding meanwhile.  Each frame is one sample of the hierarchical
  * timer: the tracker's stages (through its observer) and the tool's own
- * ("write", "draw", "read"), so TOTAL is the whole cost of a frame.  A
- * summary at the end counts the features selected, followed and lost (by
- * reason). */
+ * ("write", "draw", "read"), so TOTAL is the whole cost of a frame.  On a
+ * terminal a progress line shows the frames done, the rate and the time
+ * left (tools-common/progress.h).  A summary at the end counts the features
+ * selected, followed and lost (by reason). */
 #include "tracking.h"
+#include "progress.h"
 
 #include <string.h>
+#include <unistd.h>
 
 /* The tracker's stages go to the timer. */
 static void on_stage_begin(void *user, const char *name)
@@ -29,6 +32,10 @@ typedef struct totals {
     long frames, tracked, lost, selected;
     flow_track_losses why; /* the losses by reason, summed */
     double wall_start;
+    double first_ms;     /* when the first frame was done */
+    long expected;       /* frames to track, -1 when unknown (a stream) */
+    int show_progress;
+    double last_progress; /* when the progress line was drawn */
 } totals;
 
 static void count_frame(totals *t, const flow_tracker *tr, const flow_track_point *pt, int n)
@@ -43,7 +50,29 @@ static void count_frame(totals *t, const flow_tracker *tr, const flow_track_poin
     t->why.outside += l.outside;
     t->why.residual += l.residual;
     t->why.fb += l.fb;
-    t->frames++;
+    if (++t->frames == 1)
+        t->first_ms = ftimer_now_ms();
+}
+
+/* The progress line (progress.h), at most every 250 ms; the final call
+ * draws it once more and ends it, or erases it under --quiet (shown there
+ * by --progress only while the work goes on). */
+static void progress(const track_options *o, totals *t, int final)
+{
+    if (!t->show_progress)
+        return;
+    const double now = ftimer_now_ms();
+    if (!final && now - t->last_progress < 250)
+        return;
+    char line[160];
+    progress_text(line, sizeof line, "frames", t->frames, t->expected, t->wall_start, t->first_ms,
+                  now, final);
+    cli_progress("%s", line);
+    if (final && o->quiet)
+        cli_progress_clear();
+    else if (final)
+        cli_progress_end();
+    t->last_progress = now;
 }
 
 static void summary(const totals *t, const flow_tracker *tr, int w, int h)
@@ -124,6 +153,7 @@ static int track_frame(const track_options *o, flow_tracker *tr, ftimer *tm, fra
         ftimer_stage_end(tm, "read");
     }
     const int trc = ftimer_frame_end(tm);
+    progress(o, t, 0);
     return rc != CLI_EXIT_OK ? rc : trc;
 }
 
@@ -175,12 +205,20 @@ int run_track(const track_options *o)
     if (o->timing)
         flow_tracker_set_graphs(tr, 0);
     cli_catch_interrupt();
-    t.wall_start = ftimer_now_ms();
+    t.expected = source_frame_count(src);
+    if (t.expected >= 0 && o->count > 0 && o->count < t.expected)
+        t.expected = o->count;
+    /* --verbose prints a line per frame instead */
+    t.show_progress = (!o->quiet || o->progress) && !o->verbose && isatty(2)
+                      && (t.expected < 0 || t.expected > 1);
+    cli_progress_name(o->progress);
+    t.wall_start = t.last_progress = ftimer_now_ms();
     char first_name[4200];
     snprintf(first_name, sizeof first_name, "%s", source_frame_name(src));
     while (got && !cli_interrupted())
         if ((rc = track_frame(o, tr, tm, src, rows, pics, &frame, &t, &got)) != CLI_EXIT_OK)
             goto done;
+    progress(o, &t, 1);
     if (t.frames < 2 && !cli_interrupted()) {
         cli_error("%s: only one frame: nothing to track", o->input.video ? o->input.video
                                                                         : first_name);
@@ -202,6 +240,7 @@ int run_track(const track_options *o)
         rc = 130;
     }
 done:
+    cli_progress_end(); /* shown up to a failure */
     rows_abort(rows);
     pictures_close(pics);
     flow_tracker_destroy(tr);

@@ -31,6 +31,7 @@ typedef struct track_options {
     int trail;                /* frames of trail in the pictures */
     int timing;               /* --timing: print the report */
     const char *timing_file;  /* --timing-file */
+    const char *progress;     /* --progress NAME: heads the progress line, shown with -q */
     int quiet, verbose;
 } track_options;
 

@@ -111,12 +111,20 @@ ifeq ($(STAGE),)
 # ---- stage 1: refresh the parameter links, then run stage 2 ------------------
 # A new method or a new per-sequence parameter file changes which file
 # sequences/dst/S/M.params links to; stage 2 must read the links afterwards.
+# The overall progress (scripts/flows-progress.sh): a dry run of stage 2
+# counts the flow-compute and flow-track runs it will do; each run done
+# prints how many are done and about how long the rest will take.
 $(FLOWS_GOALS) flows-list:
 ifeq ($(SEQ_REFRESH),1)
 	@$(MAKE) --no-print-directory -C sequences params SRC=$(abspath $(SEQ_SRC)) \
 	    DST=$(abspath $(SEQ_DIR)) PARAMS_DIR=$(abspath $(PARAMS_DIR)) V=$(V)
 endif
-	@$(MAKE) --no-print-directory -L -f $(THIS) STAGE=run $@
+	@p=$$(mktemp -d "$${TMPDIR:-/tmp}/flows-progress.XXXXXX") || exit 2; \
+	n=$$($(MAKE) -n --no-print-directory -L -f $(THIS) STAGE=run $@ 2>/dev/null \
+	    | grep -c -e 'flow-compute -q --progress' -e 'flow-track -q --progress'); \
+	$(TOP)/scripts/flows-progress.sh start "$$p" "$$n"; \
+	$(MAKE) --no-print-directory -L -f $(THIS) STAGE=run PROGRESS_DIR="$$p" $@; \
+	rc=$$?; rm -rf "$$p"; exit $$rc
 
 else
 # ---- stage 2: the rules ------------------------------------------------------
@@ -200,10 +208,11 @@ ifeq ($(NOCOMPUTE),1)
 else
 	@$$(call say,TRACK,$(1) ($(words $(FRAMES.$(1))) frames))
 	$(Q)rm -rf $(2).tmp && mkdir -p $(2).tmp
-	$(Q)$(ON_GPU) $(FLOW_TRACK) -q $(DEVICE_OPT) $(TRACK_FLAGS) $$(if $$(TRAILS.$(1)),--draw $(2).tmp) \
+	$(Q)$(ON_GPU) $(FLOW_TRACK) -q --progress $(1)/tracks $(DEVICE_OPT) $(TRACK_FLAGS) $$(if $$(TRAILS.$(1)),--draw $(2).tmp) \
 	    -o $(2).tmp/tracks.csv $(SEQ_DIR)/$(1)/frame_%03d.png $(QOUT) || { rm -rf $(2).tmp; exit 3; }
 	$(Q)cd $(2).tmp && rm -f $$(notdir $$(filter-out $$(TRAILS.$(1)),$$(ALLTRAILS.$(1))))
 	$(Q)rm -rf $(2) && mv $(2).tmp $(2)
+	@$(TOP)/scripts/flows-progress.sh done '$(PROGRESS_DIR)' '$(1)/tracks'
 endif
 $$(TRAILS.$(1)): $(2)/tracks.csv ;
 $$(eval $$(call prune_rule,$(2),$(1)/tracks,$(2)/tracks.csv $$(TRAILS.$(1))))
@@ -247,6 +256,7 @@ $(if $(GTPAIRS.$(1)),
 	$(Q)cd $(3).tmp && rm -f $(patsubst %,%.flo,$(filter-out $(SHOWN.$(1)),$(PAIRS.$(1))))
 	$(Q)mkdir -p $(3) && rm -f $(3)/[0-9][0-9][0-9]*.* $(3)/timing.stats && \
 	    mv $(3).tmp/* $(3)/ && rmdir $(3).tmp
+	@$(TOP)/scripts/flows-progress.sh done '$(PROGRESS_DIR)' '$(1)/$(2)'
 endif
 $$(FLOS.$(3)) $$(SCORES.$(3)): $(3)/timing.stats ;
 

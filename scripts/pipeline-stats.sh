@@ -226,7 +226,11 @@ md() {
             }
             print ""
             print "Median over the pairs of the sequence of one computation (upload, motion tensor, solve,"
-            print "download; no file I/O), from flow-compute --timing-file."
+            print "download; no file I/O), from flow-compute --timing-file, on " devs "."
+            print ""
+            print "Runs that shared the machine measured longer times than alone: `make -j N flows` runs N"
+            print "computations at once on the same cores (or GPU), and other jobs count too. For times to"
+            print "compare, compute them alone: `make -B flows-compute` without -j (with GPUS=..., one run per GPU)."
         }' "$1" "$1"
 }
 
@@ -275,8 +279,13 @@ chart() {
         die "$csvfile: nothing to plot for the $kind chart (no sequence$( [ "$kind" = accuracy ] && echo ' with ground truth'))"
     fi
     nseq=$(awk -F, 'NR > 1 && !($1 in s) { s[$1] = 1; n++ } END { print n + 0 }' "$csvfile")
+    # the devices that measured the times, as stats.md names them (quotes
+    # dropped: they would end gnuplot's string)
+    devices=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { d = $(c["backend"]) ": " $(c["device"]); if (!(d in s)) { s[d] = 1; out = out (out == "" ? "" : "; ") d } }
+        END { print out }' "$csvfile" | tr -d "'\"\\\\")
     here=$(cd "$(dirname "$0")" && pwd)
-    "$gnuplot" -e "kind='$kind'; dir='$tmp'; out='$out.tmp'; nseq=$nseq; methods='$(tr '\n' ' ' < "$tmp/methods")'" \
+    "$gnuplot" -e "kind='$kind'; dir='$tmp'; out='$out.tmp'; nseq=$nseq; methods='$(tr '\n' ' ' < "$tmp/methods")'; devices='$devices'" \
         "$here/stats.gp" || { rm -f "$out.tmp"; die "gnuplot failed on the $kind chart"; }
     mv -f "$out.tmp" "$out"
 }

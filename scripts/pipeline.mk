@@ -9,6 +9,8 @@
 #   make flows-compute   the flows, errors and tracks alone (no ImageMagick, no gnuplot)
 #   make flows-render    pictures and montages of computed flows
 #   make stats           results/stats.csv, stats.md, charts (no computing)
+#   make readme-table    the README's demo table and docs/img/demo-accuracy.png
+#                        from results/ (after make demo)
 #   make slurm-flows     flows-compute as a Slurm job array, one task per sequence
 #                        (scripts/slurm-flows; its options in SLURM_FLAGS="...")
 #   make pipeline-clean  remove results/ and sequences/dst/
@@ -21,7 +23,7 @@
 # sub-makes so that their variables stay apart from the build's.
 
 PIPELINE_FLOWS := flows flows-compute flows-pictures flows-montage flows-render flows-list
-.PHONY: demo sequences import stats slurm-flows pipeline-clean $(PIPELINE_FLOWS)
+.PHONY: demo sequences import stats readme-table slurm-flows pipeline-clean $(PIPELINE_FLOWS)
 
 # The flows of the demo sequences only (imported ones may be there too);
 # stats gathers all of results/.
@@ -46,6 +48,13 @@ $(PIPELINE_FLOWS): tools
 # Reads results/ only: runs where results were brought back, without tools.
 stats:
 	@$(MAKE) --no-print-directory -f scripts/flows.mk BUILD=$(BUILD) stats
+
+# The README's table of the demo sequences and its chart, from what make
+# demo measured (scripts/readme-table.sh); the default method is the tools'.
+readme-table: stats tools
+	@scripts/readme-table.sh results/stats.csv README.md \
+	    "$$($(BUILD)/bin/flow-compute --help | sed -n 's/.*--method NAME.*\[\([a-z0-9-]*\)\]$$/\1/p')"
+	@cp results/accuracy.png docs/img/demo-accuracy.png && echo "readme-table: docs/img/demo-accuracy.png from results/accuracy.png"
 
 # The pipeline's variables given to this make go on to every task.
 SLURM_VARS := SEQUENCES METHODS RESULTS SEQ_DIR SEQ_SRC PARAMS_DIR DEVICE REPEAT COMPUTE_FLAGS TRACK_FLAGS \

@@ -1,6 +1,8 @@
 # stats.gp -- the charts of `make stats`, drawn from the data files that
 # scripts/pipeline-stats.sh writes.  Called as
-#   gnuplot -e "kind='accuracy'; dir='DIR'; out='OUT.png'; nseq=N; methods='lk hs ...'" stats.gp
+#   gnuplot -e "kind='accuracy'; dir='DIR'; out='OUT.png'; nseq=N; methods='lk hs ...';
+#               devices='cpu: ...'" stats.gp
+# (devices: what measured the times, named in the timing charts' titles)
 # kind:
 #   accuracy   AAE and AEE per sequence with ground truth, one bar per method
 #              (DIR/matrix.dat: AAE, DIR/aee.dat: AEE), logarithmic axes
@@ -47,13 +49,13 @@ if (kind eq 'accuracy') {
 }
 
 if (kind eq 'time') {
-    set title "Time per pair (median of the sequence's pairs; lower is better)"
+    set title "Time per pair (median of the sequence's pairs; lower is better)\non ".devices
     set ylabel "milliseconds"
     plot for [i = 2:nm + 1] dir.'/matrix.dat' using i:xtic(1) title columnhead(i)
 }
 
 if (kind eq 'time-size') {
-    set title "Time per pair against frame size"
+    set title "Time per pair against frame size\non ".devices
     set xlabel "frame size (megapixels)"
     set ylabel "milliseconds"
     set logscale xy

@@ -3,6 +3,8 @@
     import flowplatform as fp
     flow = fp.compute(frame1, frame2)            # H x W x 2 float32: (u, v)
     picture = fp.flow_to_color(flow)             # H x W x 3 uint8
+    arrows = fp.flow_to_vectors(flow, frame1)    # the same, arrows over the frame
+    warped, known = fp.warp(frame2, flow)        # frame 2 warped back onto frame 1
     print(fp.error(flow, fp.read_flow("gt.flo")).aae)
 
 Frames are uint8 or float32 arrays (values 0..255) of H x W (gray) or
@@ -29,24 +31,33 @@ except ImportError as _missing:
         "flowplatform was built for") from _missing
 
 from ._flowplatform import (
+    TRACK_LOST,
+    TRACK_NEW,
+    TRACK_TRACKED,
     Context,
     Error,
     ParameterError,
+    Tracker,
     Video,
     applies,
     color_legend,
     default_method,
+    fb_check,
     flow_formats,
     flow_to_color,
+    flow_to_vectors,
     has_cuda,
     has_opencv,
     methods,
+    montage,
     occlusion_score,
+    photometric_error,
     read_flow,
     read_image,
     read_params,
     schema,
     sparsification,
+    warp,
     write_flow,
     write_image,
 )
@@ -61,10 +72,11 @@ if _TYPE_CHECKING:
 
 __version__ = _version
 __all__ = [
-    "Context", "Error", "ErrorStats", "ParameterError", "Video", "applies", "color_legend",
-    "compute", "default_method", "error", "flow_formats", "flow_to_color", "has_cuda",
-    "has_opencv", "methods", "occlusion_score", "read_flow", "read_image", "read_params", "schema",
-    "sparsification", "write_flow", "write_image",
+    "Context", "Error", "ErrorStats", "ParameterError", "TRACK_LOST", "TRACK_NEW", "TRACK_TRACKED",
+    "Tracker", "Video", "applies", "color_legend", "compute", "default_method", "error",
+    "fb_check", "flow_formats", "flow_to_color", "flow_to_vectors", "has_cuda", "has_opencv",
+    "methods", "montage", "occlusion_score", "photometric_error", "read_flow", "read_image",
+    "read_params", "schema", "sparsification", "warp", "write_flow", "write_image",
 ]
 
 

@@ -127,6 +127,22 @@ PyObject *fp_color_legend(PyObject *self, PyObject *args);
 PyObject *fp_sparsification(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *fp_occlusion_score(PyObject *self, PyObject *args, PyObject *kw);
 
+/* ---- warp.c: warping, photometric error, forward-backward check ------------ */
+/* An image handed in (fp_frame_get's arrays) as a newly allocated planar
+ * float image; `what` names it in errors.  Returns 0, or -1 with an
+ * exception set. */
+int fp_image_from_array(PyObject *obj, const char *what, flow_image *img);
+PyObject *fp_warp(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *fp_photometric_error(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *fp_fb_check(PyObject *self, PyObject *args, PyObject *kw);
+
+/* ---- pictures.c: vector plots and montages ------------------------------------ */
+PyObject *fp_flow_to_vectors(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *fp_montage(PyObject *self, PyObject *args, PyObject *kw);
+
+/* ---- tracker.c: the Tracker type ------------------------------------------------ */
+extern PyTypeObject fp_tracker_type;
+
 /* ---- video.c: the Video type ---------------------------------------------------- */
 
 extern PyTypeObject fp_video_type;

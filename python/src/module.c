@@ -128,6 +128,40 @@ static PyMethodDef functions[] = {
      "The key of flow_to_color: a size x size x 3 uint8 picture (size 32..4096)\n"
      "of the colour wheel, the colour of every vector of length up to max\n"
      "inside the disc, as `flow-tool legend` draws it."},
+    {"flow_to_vectors", (PyCFunction)(void (*)(void))fp_flow_to_vectors,
+     METH_VARARGS | METH_KEYWORDS,
+     "flow_to_vectors(flow, background=None, step=0, scale=None, max=None) -> ndarray\n\n"
+     "A vector (quiver) plot of an H x W x 2 flow as an H x W x 3 uint8 image,\n"
+     "as `flow-tool vectors` draws it: black arrows on white, or yellow arrows\n"
+     "outlined in black over background (a frame, H x W or H x W x 3).  One\n"
+     "arrow every step pixels (0: about 18 across the smaller side); scale:\n"
+     "arrow length per pixel of motion (None: the longest vector, or max,\n"
+     "drawn 0.9 step long).  Unknown vectors get no arrow."},
+    {"montage", (PyCFunction)(void (*)(void))fp_montage, METH_VARARGS | METH_KEYWORDS,
+     "montage(panels, columns=0, title=None) -> ndarray\n\n"
+     "Pictures side by side, as `flow-tool montage` lays them out: panels is a\n"
+     "list (1..64) of images (H x W or H x W x 3, uint8 or float32, any sizes)\n"
+     "or of (image, label) pairs; columns 0 lays out up to 4 in a row, else\n"
+     "ceil(n / 2) columns.  Labels above the panels, the title above all, on\n"
+     "white; returns an H x W x 3 uint8 image."},
+    {"warp", (PyCFunction)(void (*)(void))fp_warp, METH_VARARGS | METH_KEYWORDS,
+     "warp(frame2, flow, fill=0.0) -> (warped, known)\n\n"
+     "The second frame warped back onto the first along flow (frame 1 ->\n"
+     "frame 2), as `flow-tool warp`: warped(x) = frame2(x + flow(x)), bilinear,\n"
+     "float32 of frame2's shape; where the flow is unknown or x + flow(x)\n"
+     "leaves the frame, fill, and known (an H x W bool array) False."},
+    {"photometric_error", (PyCFunction)(void (*)(void))fp_photometric_error,
+     METH_VARARGS | METH_KEYWORDS,
+     "photometric_error(frame1, frame2, flow) -> (error, mean)\n\n"
+     "|frame1 - frame2 warped back along flow|, the mean over the channels, on\n"
+     "the frames' 0..255 scale: an H x W float32 array, NaN where warp() leaves\n"
+     "the pixel unknown, and its mean over the known pixels."},
+    {"fb_check", (PyCFunction)(void (*)(void))fp_fb_check, METH_VARARGS | METH_KEYWORDS,
+     "fb_check(forward, backward, threshold=1.0) -> (checked, stats)\n\n"
+     "The forward-backward check of `flow-tool fb-check`: forward (frame 1 ->\n"
+     "frame 2) with every vector that backward (frame 2 -> frame 1) does not\n"
+     "bring back within threshold pixels marked unknown (1e10), and the counts:\n"
+     "total, kept, unknown_fwd, outside, unknown_bwd, inconsistent, density."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {
@@ -141,7 +175,8 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__flowplatform(void)
 {
     import_array();
-    if (PyType_Ready(&fp_context_type) < 0 || PyType_Ready(&fp_video_type) < 0)
+    if (PyType_Ready(&fp_context_type) < 0 || PyType_Ready(&fp_video_type) < 0
+        || PyType_Ready(&fp_tracker_type) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m)
@@ -163,6 +198,10 @@ PyMODINIT_FUNC PyInit__flowplatform(void)
         || PyModule_AddObjectRef(m, "ParameterError", fp_parameter_error) < 0
         || PyModule_AddObjectRef(m, "Context", (PyObject *)&fp_context_type) < 0
         || PyModule_AddObjectRef(m, "Video", (PyObject *)&fp_video_type) < 0
+        || PyModule_AddObjectRef(m, "Tracker", (PyObject *)&fp_tracker_type) < 0
+        || PyModule_AddIntConstant(m, "TRACK_TRACKED", FLOW_TRACK_TRACKED) < 0
+        || PyModule_AddIntConstant(m, "TRACK_LOST", FLOW_TRACK_LOST) < 0
+        || PyModule_AddIntConstant(m, "TRACK_NEW", FLOW_TRACK_NEW) < 0
         || PyModule_AddStringConstant(m, "version", flow_version()) < 0
         || PyModule_AddStringConstant(m, "default_method", flow_method_default()) < 0
         || add_bool(m, "has_cuda", flow_device_has_cuda()) < 0

@@ -59,13 +59,13 @@ expect "version" 0 out "^flow-tool [0-9]+\.[0-9]+\.[0-9]+ \(libflow [0-9]+\.[0-9
 expect "no command" 1 err "^flow-tool: no command given" "$FT"
 expect "unknown command" 1 err "unknown command 'frobnicate'" "$FT" frobnicate
 expect "unknown command usage" 1 err "^usage: flow-tool" "$FT" frobnicate
-for c in convert error fb-check color legend vectors blend mix montage info video frames formats; do
+for c in convert error fb-check warp photo-error color legend vectors blend mix montage info video frames formats; do
     expect "$c --help" 0 out "^usage: flow-tool $c" "$FT" $c --help
     expect "$c --help exit status" 0 out "Exit status: 0 ok, 1 usage" "$FT" $c -h
     expect "$c unknown option" 1 err "^flow-tool: $c: unknown option '--bogus'" "$FT" $c --bogus
     [ "$c" = formats ] || expect "$c missing argument" 1 err "$c: missing argument" "$FT" $c
 done
-for c in error fb-check color vectors blend mix video; do
+for c in error fb-check warp photo-error color vectors blend mix video; do
     expect "$c --help defaults" 0 out "\[default: " "$FT" $c --help
 done
 expect "too many arguments" 1 err "too many arguments \(3 given, 2 expected\)" \
@@ -583,5 +583,38 @@ if [ -f "$K" ]; then
 else
     skip "evaluation data (KITTI 2012) absent"
 fi
+
+
+# ---- warp, photo-error ----------------------------------------------------------
+# frame 2, 4x1: 10 20 40 80; flow (0.5,0) (1,0) unknown (1,0): pixel 0 samples
+# 15, pixel 1 40, pixel 2 has no flow, pixel 3 lands at x = 4, outside.
+# frame 1: 15 30 0 0: photometric errors 0 and 10 where known (mean 5).
+I4='\004\000\000\000' FH='\000\000\000\077' # 4, 0.5
+flo "$I4" "$I1" "$FH$F0" "$F1$F0" "$FUNK$FUNK" "$F1$F0" >"$T/wflow.flo"
+printf 'P5\n4 1\n255\n\012\024\050\120' >"$T/f2.pgm"
+printf 'P5\n4 1\n255\n\017\036\000\000' >"$T/f1.pgm"
+printf 'P5\n3 1\n255\n\012\024\050' >"$T/f2-small.pgm"
+bytes() { tail -c "$1" "$2" | od -A n -t u1 | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'; }
+expect "warp counts" 0 out "^warped: 2 of 4 pixels \(50.00%\)" "$FT" warp "$T/f2.pgm" "$T/wflow.flo" "$T/warped.pgm"
+check "warp values, fill 0" '[ "$(bytes 4 "$T/warped.pgm")" = "15 40 0 0" ]'
+expect "warp reasons" 0 out "^outside: 1 " "$FT" warp --fill 7 --mask "$T/wmask.pgm" "$T/f2.pgm" "$T/wflow.flo" "$T/warped7.pgm"
+check "warp --fill" '[ "$(bytes 4 "$T/warped7.pgm")" = "15 40 7 7" ]'
+check "warp --mask" '[ "$(bytes 4 "$T/wmask.pgm")" = "255 255 0 0" ]'
+expect "warp unknown flow counted" 0 out "^unknown flow: 1$" "$FT" warp "$T/f2.pgm" "$T/wflow.flo" "$T/warped.pgm"
+expect "warp size mismatch" 2 err "f2-small.pgm is 3x1 but the flow .*wflow.flo is 4x1" \
+    "$FT" warp "$T/f2-small.pgm" "$T/wflow.flo" "$T/bad.pgm"
+check "warp mismatch writes nothing" '[ ! -e "$T/bad.pgm" ]'
+expect "warp bad fill" 1 err "fill" "$FT" warp --fill 300 "$T/f2.pgm" "$T/wflow.flo" "$T/bad.pgm"
+expect "warp missing flow" 2 err "nothere.flo" "$FT" warp "$T/f2.pgm" "$T/nothere.flo" "$T/bad.pgm"
+expect "photo-error mean" 0 out "^photometric error: mean 5.0000 grey levels \(of 0..255\) over 2 of 4 pixels" \
+    "$FT" photo-error --max 20 "$T/f1.pgm" "$T/f2.pgm" "$T/wflow.flo" "$T/perr.ppm"
+check "photo-error picture: black, grey 10/20, blue unknown" \
+    '[ "$(bytes 12 "$T/perr.ppm")" = "0 0 0 128 128 128 0 0 255 0 0 255" ]'
+expect "photo-error states its scale" 0 out "^picture: black 0, white 32 grey levels or more; blue: unknown \(1 unknown flow, 1 outside" \
+    "$FT" photo-error "$T/f1.pgm" "$T/f2.pgm" "$T/wflow.flo" "$T/perr.ppm"
+expect "photo-error frames differ" 2 err "f2-small.pgm is 3x1 but the flow" \
+    "$FT" photo-error "$T/f1.pgm" "$T/f2-small.pgm" "$T/wflow.flo" "$T/bad.ppm"
+expect "photo-error bad max" 1 err "max" "$FT" photo-error --max 0 "$T/f1.pgm" "$T/f2.pgm" "$T/wflow.flo" "$T/bad.ppm"
+check "photo-error failures write nothing" '[ ! -e "$T/bad.ppm" ]'
 
 harness_report

@@ -208,4 +208,37 @@ cp t.csv keep.csv
 expect "a failed run keeps the old file" 2 err "junk.png" $FTC -q f0.png junk.png -o keep.csv
 check "  untouched" 'cmp -s keep.csv t.csv'
 
+
+# ---- progress ------------------------------------------------------------------------
+# On a terminal (script(1) gives the run one) a progress line counts the
+# frames; its final update shows the sustained rate of the run, not the
+# rate of the moment since the update before (once 458 frames/s at the
+# end of a run of a few frames/s): it stays within a small factor of the
+# summary's rate, which counts the start-up too.
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
+    "$FS" -q -s 320x240 -n 16 -o "tty%02d.png"
+    script -qec "$FTC tty%02d.png -o tty.csv" /dev/null >tty.txt 2>&1
+    rc=$?
+    tr '\r' '\n' <tty.txt >tty-lines.txt
+    check "terminal: exit 0" '[ $rc -eq 0 ] && [ -f tty.csv ]'
+    final=$(sed -n 's|^flow-track: 16/16 frames, \([0-9.]*\) frames/s.*|\1|p' tty-lines.txt | tail -n 1)
+    whole=$(sed -n 's|^flow-track: 16 frames of 320x240 in [0-9.]* s: \([0-9.]*\) frames/s.*|\1|p' tty-lines.txt)
+    check "terminal: a final progress line with the total ($final frames/s; the summary $whole)" \
+        '[ -n "$final" ] && [ -n "$whole" ]'
+    check "terminal: the final rate is that of the run" \
+        'awk -v f="$final" -v w="$whole" "BEGIN { exit !(f >= 0.5 * w && f <= 4 * w) }"'
+    script -qec "$FTC -q --progress seq/tracks tty%02d.png -o ttyq.csv" /dev/null >ttyq.txt 2>&1
+    rc=$?
+    tr '\r' '\n' <ttyq.txt >ttyq-lines.txt
+    check "terminal, -q --progress: exit 0" '[ $rc -eq 0 ] && [ -f ttyq.csv ]'
+    check "terminal, -q --progress: headed by the name" 'grep -Eq "^seq/tracks: 16/16 frames, [0-9.]+ frames/s" ttyq-lines.txt'
+    check "terminal, -q --progress: erased at the end, nothing else printed" \
+        '[ "$(tail -c 4 ttyq.txt | od -An -c | tr -d " ")" = "\r033[K" ] && ! grep -q "flow-track" ttyq.txt'
+else
+    skip "progress line on a terminal (no script command or no pseudo-terminal)"
+fi
+expect "no terminal: no progress line" 0 err EMPTY $FTC -q --progress seq/tracks f%d.png -o np.csv
+expect "no terminal: the summary alone" 0 err "^flow-track: 5 frames of 96x72" $FTC f%d.png -o np.csv
+check "  without a carriage return" '! grep -q "$(printf "\r")" "$T/err"'
+
 harness_report

@@ -50,6 +50,13 @@ done
 for m in $METHODS; do
     [ -f "params/$m.params" ] || { bad "no params/$m.params"; finish; }
 done
+# every method flow-compute has is in the pipeline: a parameter file each,
+# named after it
+all_methods=$("$BIN/flow-compute" --help | sed -n 's/^ *-m, --method NAME *\(.*\) \[[a-z-]*\]$/\1/p' | sed 's/,//g; s/ or / /')
+check "flow-compute lists its methods ($all_methods)" [ -n "$all_methods" ]
+for m in $all_methods; do
+    check "method $m: params/$m.params, with method,$m" grep -q "^method,$m\$" "params/$m.params"
+done
 have_im=0; command -v identify >/dev/null && command -v convert >/dev/null && have_im=1
 have_gp=0; command -v gnuplot >/dev/null && have_gp=1
 
@@ -130,6 +137,13 @@ check "make flows (rc $rc): $(printf '%s' "$out" | tail -n 5)" [ $rc -eq 0 ]
 nflow=$(printf '%s\n' "$out" | grep -c '^  FLOW ')
 check "make flows: one FLOW line per sequence and method ($nflow)" [ "$nflow" -eq $((ndemo * nmeth)) ]
 check "make flows: one line per target (no commands echoed)" [ -z "$(printf '%s\n' "$out" | grep -v '^  [A-Z]' | grep -v '^$')" ]
+nruns=$((ndemo * nmeth))
+check "make flows: a RUNS line per run ($(printf '%s\n' "$out" | grep -c '^  RUNS '))" \
+    [ "$(printf '%s\n' "$out" | grep -c '^  RUNS ')" -eq $nruns ]
+check "make flows: the last RUNS line counts every run ($(printf '%s\n' "$out" | grep '^  RUNS ' | tail -n 1))" \
+    eval 'printf "%s\n" "$out" | grep "^  RUNS " | tail -n 1 | grep -Eq "^  RUNS    $nruns/$nruns done \(demo-[a-z]+/[a-z]+\), [0-9]+ s$"'
+check "make flows: the first RUNS line says the time left" \
+    eval 'printf "%s\n" "$out" | grep -Eq "^  RUNS    1/$nruns done \(demo-[a-z]+/[a-z]+\), [0-9]+ s, about [0-9]+ (s|min [0-9]+ s) left$"'
 check "make flows: no tracks where every pair has ground truth" [ -z "$(printf '%s\n' "$out" | grep '^  TRACK ')" ]
 for d in $DEMOS; do
     fs=$(png_size "$tmp/dst/demo-$d/frame_000.png")
@@ -205,6 +219,8 @@ check "stats.csv: demo-translate,hs AAE is the mean of its pairs' ($mean)" \
 check "stats.csv: every time and fps positive" \
     awk -F, 'NR > 1 && !($11 > 0 && $13 > 0) { exit 1 }' "$csv"
 check "stats.md: accuracy and time tables" grep -q '^## Accuracy' "$tmp/results/stats.md"
+check "stats.md: warns that make -j inflates the times" grep -q 'make -j N flows' "$tmp/results/stats.md"
+check "stats.md: names the device of the times" grep -q 'from flow-compute --timing-file, on cpu: ' "$tmp/results/stats.md"
 check "stats.md: a row per sequence in each table" [ "$(grep -c '^| demo-' "$tmp/results/stats.md")" -eq $((2 * ndemo)) ]
 
 # ---- 4. incremental ---------------------------------------------------------------
@@ -306,7 +322,7 @@ check "plain: a second make flows does nothing ($out)" \
 rm -f "$tr/000001.png"
 out=$(flowmake flows-compute SEQUENCES=plain METHODS=lk 2>&1)
 check "plain: a missing trail picture is tracked again, nothing else ($out)" \
-    [ "$(printf '%s\n' "$out" | tr '\n' ' ')" = "  TRACK   plain (3 frames) " ]
+    eval 'printf "%s\n" "$out" | tr "\n" " " | grep -Eqx "  TRACK   plain \(3 frames\)   RUNS    1/1 done \(plain/tracks\), [0-9]+ s "'
 sleep 1
 touch "$tmp/src/plain/f2.png"
 out=$(flowmake -k flows-compute SEQUENCES=plain METHODS=lk NOCOMPUTE=1 2>&1)

@@ -9,6 +9,7 @@
  * context.h  computing flow fields: contexts, observers
  * image.h    images and video (OpenCV when built with it)
  * field.h    flow fields, flow files (the table of formats), the forward-backward check
+ * warp.h     a frame warped along a flow, the photometric error
  * synth.h    generated sequences with exact ground truth
  * track.h    KLT feature tracking
  * error.h    angular and endpoint errors against ground truth
@@ -29,6 +30,7 @@
 #include "flow/status.h"
 #include "flow/synth.h"
 #include "flow/track.h"
+#include "flow/warp.h"
 
 /* The version of these headers, MAJOR.MINOR.PATCH: the one place it is
  * written (the Makefile reads it from here for the library's file name, its
