@@ -77,6 +77,7 @@
     X(dis_densify, flow_dis_densify_args, a->w.u.width, a->w.u.height, GRID)                   \
     X(epic_census, flow_epic_census_args, a->dst.width, a->dst.height, GRID)                   \
     X(epic_match, flow_epic_match_args, a->src.u.width, a->src.u.height, GRID)                 \
+    X(epic_subpixel, flow_epic_subpixel_args, a->seeds.u.width, a->seeds.u.height, GRID)       \
     X(epic_check, flow_epic_check_args, a->valid.width, a->valid.height, GRID)                 \
     X(epic_cost, flow_epic_cost_args, a->cost.width, a->cost.height, GRID)                     \
     X(epic_geo_init, flow_epic_geo_init_args, a->dist.width, a->dist.height, GRID)             \

@@ -24,7 +24,7 @@
 
 typedef struct epic_params {
     double sigma;
-    int levels, match_level, step, iterations, radius;
+    int levels, match_level, step, iterations, radius, subpixel;
     double census_thresh, fb_tol, min_texture;
     double edge, geo_sigma;
     int geo_passes, gather, affine;
@@ -50,6 +50,9 @@ static const flow_param_def epic_schema[] = {
     FLOW_P_INT(T, radius, "match_radius", 4, 0, 1024, 0,
                "first random-search radius on levels below the coarsest, pixels (the "
                "coarsest searches half its size)"),
+    FLOW_P_BOOL(T, subpixel, "subpixel", 1,
+                "the forward matches to sub-pixel precision by a parabola through the costs "
+                "of their neighbours"),
     FLOW_P_REAL(T, census_thresh, "census_thresh", 1.0, 0, 1e6, 0,
                 "census: a neighbour counts as brighter by more than this, grey levels"),
     FLOW_P_REAL(T, fb_tol, "fb_tol", 2.0, 0, 1e6, FLOW_PARAM_MIN_OPEN,
@@ -260,6 +263,10 @@ static flow_status init(void *user, flow_exec *ex, flow_pyr_level *L)
         }
         if (s == FLOW_OK)
             s = match_passes(st, d, dir, &c[dir], &c[1 - dir], shift, radius, L->level);
+    }
+    if (s == FLOW_OK && shift == 0 && st->p.subpixel) {
+        const flow_epic_subpixel_args a = { c[0], c[1], st->seeds[0][0], st->p.step };
+        s = flow_k_epic_subpixel(d, &a);
     }
     flow_stage_end(ex, "matching");
     FLOW_TRY(s);

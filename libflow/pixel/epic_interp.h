@@ -12,7 +12,8 @@
  * parallel, race-free read-then-write, the same on any device.  Each pixel
  * then gathers the labels of the pixels on a grid around it (the seeds
  * geodesically close to it and to its neighbours, each at the distance
- * through that pixel), weighs them exp(-D / sigma) and fits an affine
+ * through that pixel), weighs them exp(-D / sigma) (none beyond exp(-4) of
+ * the nearest) and fits an affine
  * motion to their matches by weighted least squares (a weighted mean where
  * the fit is degenerate); the fitted flow is kept within the range of the
  * matches it used. */
@@ -20,6 +21,8 @@
 #define FLOW_PIXEL_EPIC_INTERP_H
 
 #include "pixel/epic_match.h"
+
+#include <stdlib.h>
 
 #define FLOW_EPIC_FAR 1e30f
 /* The largest radius of the interpolation's gather grid, in seeds. */
@@ -69,14 +72,23 @@ FLOW_HD void flow_epic_geo_init_px(const flow_epic_geo_init_args *a, int x, int 
     FLOW_PX(a->label, x, y) = on ? (float)(sy * a->valid.width + sx) : -1.0f;
 }
 
-/* The cost of the straight path from (x0, y0) to (x1, y1): its length times
- * the mean of the cost at its ends and (counted twice) at its middle. */
+/* The cost of the straight path from (x0, y0) to (x1, y1): in n equal
+ * steps (n the longer side), each its length times the mean cost at its
+ * ends (rounded to pixels), so that no edge on the way is skipped. */
 FLOW_HD float flow_epic_path(const flow_plane *c, int x0, int y0, int x1, int y1)
 {
-    const float dx = (float)(x1 - x0), dy = (float)(y1 - y0);
-    const float len = sqrtf(dx * dx + dy * dy);
-    const float m = flow_at(c, (x0 + x1) / 2, (y0 + y1) / 2);
-    return len * 0.25f * (flow_at(c, x0, y0) + 2.0f * m + flow_at(c, x1, y1));
+    const int dx = x1 - x0, dy = y1 - y0;
+    const int n = abs(dx) > abs(dy) ? abs(dx) : abs(dy);
+    if (n == 0)
+        return 0.0f;
+    const float len = sqrtf((float)(dx * dx + dy * dy)) / (float)n;
+    float sum = 0.5f * (flow_at(c, x0, y0) + flow_at(c, x1, y1));
+    for (int i = 1; i < n; i++) {
+        const int x = x0 + (int)floorf((float)(dx * i) / (float)n + 0.5f);
+        const int y = y0 + (int)floorf((float)(dy * i) / (float)n + 0.5f);
+        sum += flow_at(c, x, y);
+    }
+    return len * sum;
 }
 
 typedef struct flow_epic_geo_step_args {
@@ -163,6 +175,9 @@ FLOW_HD void flow_epic_interp_px(const flow_epic_interp_args *a, int x, int y)
     float su = 0, sxu = 0, syu = 0, sv = 0, sxv = 0, syv = 0;
     float umin = FLOW_EPIC_FAR, umax = -FLOW_EPIC_FAR, vmin = FLOW_EPIC_FAR, vmax = -FLOW_EPIC_FAR;
     for (int k = 0; k < n; k++) {
+        /* the kernel cut at exp(-4): a far seed would still tilt the fit */
+        if ((dis[k] - dmin) * a->inv_sigma > 4.0f)
+            continue;
         const int ix = lab[k] % nx, iy = lab[k] / nx;
         const float u = FLOW_PX(a->seeds.u, ix, iy), v = FLOW_PX(a->seeds.v, ix, iy);
         const float px = (float)(ix * g + g / 2 - x) / (float)g;
@@ -178,7 +193,7 @@ FLOW_HD void flow_epic_interp_px(const flow_epic_interp_args *a, int x, int y)
     float u = su / s, v = sv / s;
     if (a->affine && n >= 3) {
         /* a small ridge on the slopes keeps nearly collinear seeds stable */
-        const float rxx = sxx + 0.01f * s, ryy = syy + 0.01f * s;
+        const float rxx = sxx + 1e-3f * s, ryy = syy + 1e-3f * s;
         const float det = flow_epic_det3(rxx, sxy, sx, sxy, ryy, sy, sx, sy, s);
         if (fabsf(det) > 1e-6f * s * s * s) {
             /* the constant term of the fit by Cramer's rule */

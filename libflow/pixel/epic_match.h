@@ -161,6 +161,38 @@ FLOW_HD void flow_epic_match_px(const flow_epic_match_args *a, int sx, int sy)
     FLOW_PX(a->cost, sx, sy) = (float)best;
 }
 
+/* ---- sub-pixel matches -------------------------------------------------------
+ * Each component of a seed's whole-pixel flow moves to the vertex of the
+ * parabola through the patch costs one pixel to either side (at most half a
+ * pixel), where the costs there are both higher. */
+typedef struct flow_epic_subpixel_args {
+    flow_plane c1, c2;
+    flow_pair seeds; /* read and written, one seed per point */
+    int step;
+} flow_epic_subpixel_args;
+
+FLOW_HD float flow_epic_vertex(int cm, int c0, int cp)
+{
+    const int curv = cm + cp - 2 * c0;
+    if (cm <= c0 || cp <= c0 || curv <= 0)
+        return 0.0f;
+    return 0.5f * (float)(cm - cp) / (float)curv;
+}
+
+FLOW_HD void flow_epic_subpixel_px(const flow_epic_subpixel_args *a, int sx, int sy)
+{
+    const int x = flow_epic_seed_pos(sx, a->step, 0, a->c1.width);
+    const int y = flow_epic_seed_pos(sy, a->step, 0, a->c1.height);
+    const int u = (int)FLOW_PX(a->seeds.u, sx, sy), v = (int)FLOW_PX(a->seeds.v, sx, sy);
+    const int c0 = flow_epic_patch_cost(&a->c1, &a->c2, x, y, u, v);
+    const float du = flow_epic_vertex(flow_epic_patch_cost(&a->c1, &a->c2, x, y, u - 1, v), c0,
+                                      flow_epic_patch_cost(&a->c1, &a->c2, x, y, u + 1, v));
+    const float dv = flow_epic_vertex(flow_epic_patch_cost(&a->c1, &a->c2, x, y, u, v - 1), c0,
+                                      flow_epic_patch_cost(&a->c1, &a->c2, x, y, u, v + 1));
+    FLOW_PX(a->seeds.u, sx, sy) = (float)u + du;
+    FLOW_PX(a->seeds.v, sx, sy) = (float)v + dv;
+}
+
 /* ---- the forward-backward check --------------------------------------------
  * valid = 1 where the forward match of a seed comes back, by the backward
  * match of the seed nearest to where it lands, within tol pixels, and the
