@@ -29,28 +29,21 @@
 #define FLOW_EPIC_GATHER_MAX 3
 
 /* cost = 1 + |grad f| / edge (the mean of the channels, central
- * differences), or 1 + e / edge with a user's edge map e (edges.data). */
+ * differences). */
 typedef struct flow_epic_cost_args {
     flow_plane cost;
     flow_plane f[3];
-    flow_plane edges;
     int channels;
     float inv_edge;
 } flow_epic_cost_args;
 
 FLOW_HD void flow_epic_cost_px(const flow_epic_cost_args *a, int x, int y)
 {
-    float g;
-    if (a->edges.data) {
-        g = FLOW_PX(a->edges, x, y);
-    } else {
-        const float gx = flow_epic_mean_at(a->f, a->channels, x + 1, y) -
-                         flow_epic_mean_at(a->f, a->channels, x - 1, y);
-        const float gy = flow_epic_mean_at(a->f, a->channels, x, y + 1) -
-                         flow_epic_mean_at(a->f, a->channels, x, y - 1);
-        g = 0.5f * sqrtf(gx * gx + gy * gy);
-    }
-    FLOW_PX(a->cost, x, y) = 1.0f + g * a->inv_edge;
+    const float gx = flow_epic_mean_at(a->f, a->channels, x + 1, y) -
+                     flow_epic_mean_at(a->f, a->channels, x - 1, y);
+    const float gy = flow_epic_mean_at(a->f, a->channels, x, y + 1) -
+                     flow_epic_mean_at(a->f, a->channels, x, y - 1);
+    FLOW_PX(a->cost, x, y) = 1.0f + 0.5f * sqrtf(gx * gx + gy * gy) * a->inv_edge;
 }
 
 /* D = 0 and the label at the pixel of each valid seed, D far and label -1
