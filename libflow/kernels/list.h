@@ -25,6 +25,8 @@
 #ifndef FLOW_KERNELS_LIST_H
 #define FLOW_KERNELS_LIST_H
 
+#include "pixel/epic_interp.h"
+#include "pixel/epic_match.h"
 #include "pixel/inputs.h"
 #include "pixel/klt.h"
 #include "pixel/lk.h"
@@ -40,6 +42,7 @@
 
 #define FLOW_KERNELS(X)                                                                          \
     X(fill, flow_fill_args, a->p.width, a->p.height, GRID)                                     \
+    X(scale, flow_scale_args, a->p.width, a->p.height, GRID)                                   \
     X(copy_pair, flow_copy_pair_args, a->src.u.width, a->src.u.height, GRID)                   \
     X(luminance, flow_luminance_args, a->dst.width, a->dst.height, GRID)                       \
     X(unpack8, flow_unpack8_args, a->dst[0].width, a->dst[0].height, GRID)                     \
@@ -74,6 +77,14 @@
     X(tvl1_dual, flow_tvl1_dual_args, a->u.u.width, a->u.u.height, GRID)                       \
     X(dis_search, flow_dis_search_args, a->p.u.width, a->p.u.height, POINTS)                   \
     X(dis_densify, flow_dis_densify_args, a->w.u.width, a->w.u.height, GRID)                   \
+    X(epic_census, flow_epic_census_args, a->dst.width, a->dst.height, GRID)                   \
+    X(epic_match, flow_epic_match_args, a->src.u.width, a->src.u.height, GRID)                 \
+    X(epic_subpixel, flow_epic_subpixel_args, a->seeds.u.width, a->seeds.u.height, GRID)       \
+    X(epic_check, flow_epic_check_args, a->valid.width, a->valid.height, GRID)                 \
+    X(epic_cost, flow_epic_cost_args, a->cost.width, a->cost.height, GRID)                     \
+    X(epic_geo_init, flow_epic_geo_init_args, a->dist.width, a->dist.height, GRID)             \
+    X(epic_geo_step, flow_epic_geo_step_args, a->dist.width, a->dist.height, GRID)             \
+    X(epic_interp, flow_epic_interp_args, a->w.u.width, a->w.u.height, GRID)                   \
     X(klt_response, flow_klt_response_args, a->R.width, a->R.height, GRID)                     \
     X(klt_cells, flow_klt_cells_args, a->cv.width, a->cv.height, GRID)                         \
     X(klt_suppress, flow_klt_suppress_args, a->n, 1, GRID)                                     \

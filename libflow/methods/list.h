@@ -12,7 +12,8 @@
     X(robust)                                                                                    \
     X(plk)                                                                                       \
     X(dis)                                                                                       \
-    X(tvl1)
+    X(tvl1)                                                                                      \
+    X(epic)
 
 /* The method the tools use when none is named. */
 #define FLOW_METHOD_DEFAULT "robust"

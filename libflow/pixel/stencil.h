@@ -25,6 +25,16 @@ FLOW_HD void flow_fill_px(const flow_fill_args *a, int x, int y)
     FLOW_PX(a->p, x, y) = a->value;
 }
 
+typedef struct flow_scale_args {
+    flow_plane p;
+    float factor;
+} flow_scale_args;
+
+FLOW_HD void flow_scale_px(const flow_scale_args *a, int x, int y)
+{
+    FLOW_PX(a->p, x, y) *= a->factor;
+}
+
 /* dst = src for both components (one pass for the two planes). */
 typedef struct flow_copy_pair_args {
     flow_pair dst, src;

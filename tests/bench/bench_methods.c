@@ -87,6 +87,44 @@ static double bytes_fill(const flow_fill_args *a)
 {
     return PX(&a->p);
 }
+static double bytes_scale(const flow_scale_args *a)
+{
+    return 2 * PX(&a->p);
+}
+/* epic's operations: the planes each reads and writes once (the census
+ * windows and the patch comparisons reread neighbours from cache). */
+static double bytes_epic_census(const flow_epic_census_args *a)
+{
+    return (1 + a->channels) * PX(&a->dst);
+}
+static double bytes_epic_match(const flow_epic_match_args *a)
+{
+    return 5 * PX(&a->dst.u) + PX(&a->c1) + PX(&a->c2);
+}
+static double bytes_epic_subpixel(const flow_epic_subpixel_args *a)
+{
+    return 4 * PX(&a->seeds.u) + PX(&a->c1) + PX(&a->c2);
+}
+static double bytes_epic_check(const flow_epic_check_args *a)
+{
+    return 5 * PX(&a->valid);
+}
+static double bytes_epic_cost(const flow_epic_cost_args *a)
+{
+    return (1 + a->channels) * PX(&a->cost);
+}
+static double bytes_epic_geo_init(const flow_epic_geo_init_args *a)
+{
+    return 2 * PX(&a->dist) + PX(&a->valid);
+}
+static double bytes_epic_geo_step(const flow_epic_geo_step_args *a)
+{
+    return 5 * PX(&a->dist);
+}
+static double bytes_epic_interp(const flow_epic_interp_args *a)
+{
+    return 5 * PX(&a->w.u) + 2 * PX(&a->seeds.u);
+}
 static double bytes_copy_pair(const flow_copy_pair_args *a)
 {
     return 4 * PX(&a->dst.u);

@@ -68,9 +68,10 @@ static void test_registry(void)
 
 /* The methods of the documentation's tables, in their order; every method
  * of the registry must be among them. */
-#define NDOC_METHODS 8
+#define NDOC_METHODS 9
 static const char *const doc_methods[NDOC_METHODS] = { "lk", "hs", "clg", "clg-nl",
-                                                       "robust", "plk", "dis", "tvl1" };
+                                                       "robust", "plk", "dis", "tvl1",
+                                                       "epic" };
 
 /* One row of the table: the default per method, NULL where the method has
  * no such parameter ("-" in the table). */
@@ -80,40 +81,40 @@ typedef struct doc_row {
 } doc_row;
 
 static const doc_row doc[] = {
-    { "sigma", { "1.5", "1.5", "1.5", "1.5", "0.8", "1", "0" } },
+    { "sigma", { "1.5", "1.5", "1.5", "1.5", "0.8", "1", "0", NULL, "0.8" } },
     { "rho", { "4", NULL, "1", "1", "0", NULL, NULL } },
-    { "alpha", { NULL, "400", "400", "10", "4", NULL, "2.5" } },
+    { "alpha", { NULL, "400", "400", "10", "4", NULL, "2.5", NULL, "4" } },
     { "nonlinear_data", { NULL, NULL, NULL, "1", NULL, NULL, NULL } },
     { "nonlinear_smooth", { NULL, NULL, NULL, "1", NULL, NULL, NULL } },
-    { "eps_data", { NULL, NULL, NULL, "1", "0.1", NULL, "0.1" } },
-    { "eps_s", { NULL, NULL, NULL, "0.01", "0.01", NULL, "0.01" } },
-    { "edge", { NULL, NULL, NULL, NULL, "30", NULL, NULL } },
+    { "eps_data", { NULL, NULL, NULL, "1", "0.1", NULL, "0.1", NULL, "0.1" } },
+    { "eps_s", { NULL, NULL, NULL, "0.01", "0.01", NULL, "0.01", NULL, "0.01" } },
+    { "edge", { NULL, NULL, NULL, NULL, "30", NULL, NULL, NULL, "5" } },
     { "window", { "gauss", NULL, NULL, NULL, NULL, NULL, NULL } },
     { "window_size", { "7", NULL, NULL, NULL, NULL, NULL, NULL } },
     { "tau", { "0", NULL, NULL, NULL, NULL, "0", NULL, "0.25" } },
     { "fill_unknown", { "0", NULL, NULL, NULL, NULL, "1", NULL } },
-    { "solver", { NULL, "fmg", "fmg", "fmg", "v", NULL, "rbsor" } },
-    { "smoother", { NULL, "jacobi", "jacobi", "jacobi", "rbsor", NULL, "rbsor" } },
-    { "iterations", { NULL, "500", "500", "500", "20", "10", "5", "30" } },
-    { "omega", { NULL, "1", "1", "1", "1.3", NULL, "1.6" } },
-    { "jacobi_weight", { NULL, "0.8", "0.8", "0.8", "0.8", NULL, "0.8" } },
-    { "n0", { NULL, "10", "10", "10", "8", NULL, "10" } },
-    { "n1", { NULL, "2", "2", "2", "1", NULL, "2" } },
-    { "n2", { NULL, "2", "2", "2", "1", NULL, "2" } },
-    { "cycles", { NULL, "1", "1", "1", "1", NULL, "1" } },
-    { "max_depth", { NULL, "-1", "-1", "-1", "2", NULL, "-1" } },
-    { "color", { "0", "0", "0", "0", "1", "0", "0", "0" } },
+    { "solver", { NULL, "fmg", "fmg", "fmg", "v", NULL, "rbsor", NULL, "v" } },
+    { "smoother", { NULL, "jacobi", "jacobi", "jacobi", "rbsor", NULL, "rbsor", NULL, "rbsor" } },
+    { "iterations", { NULL, "500", "500", "500", "20", "10", "5", "30", "20" } },
+    { "omega", { NULL, "1", "1", "1", "1.3", NULL, "1.6", NULL, "1.3" } },
+    { "jacobi_weight", { NULL, "0.8", "0.8", "0.8", "0.8", NULL, "0.8", NULL, "0.8" } },
+    { "n0", { NULL, "10", "10", "10", "8", NULL, "10", NULL, "8" } },
+    { "n1", { NULL, "2", "2", "2", "1", NULL, "2", NULL, "1" } },
+    { "n2", { NULL, "2", "2", "2", "1", NULL, "2", NULL, "1" } },
+    { "cycles", { NULL, "1", "1", "1", "1", NULL, "1", NULL, "1" } },
+    { "max_depth", { NULL, "-1", "-1", "-1", "2", NULL, "-1", NULL, "2" } },
+    { "color", { "0", "0", "0", "0", "1", "0", "0", "0", "1" } },
     { "warp_levels", { NULL, "0", "0", "0", "100", NULL, NULL } },
-    { "warps", { NULL, "1", "1", "1", "3", NULL, NULL, "5" } },
+    { "warps", { NULL, "1", "1", "1", "3", NULL, NULL, "5", "3" } },
     { "warp_scale", { NULL, "0.5", "0.5", "0.5", "0.8", NULL, NULL } },
     { "warp_fine", { NULL, NULL, NULL, NULL, "3", NULL, NULL } },
-    { "gamma", { NULL, NULL, NULL, NULL, "1", NULL, "1" } },
+    { "gamma", { NULL, NULL, NULL, NULL, "1", NULL, "1", NULL, "1" } },
     { "normalise", { NULL, NULL, NULL, NULL, "1", NULL, NULL } },
     { "zero_mean", { NULL, NULL, NULL, NULL, NULL, "0", "1" } },
     { "zeta", { NULL, NULL, NULL, NULL, "1", NULL, NULL } },
     { "texture", { NULL, NULL, NULL, NULL, "0", NULL, NULL } },
     { "texture_sigma", { NULL, NULL, NULL, NULL, "4", NULL, NULL } },
-    { "median", { NULL, NULL, NULL, NULL, "2", NULL, NULL } },
+    { "median", { NULL, NULL, NULL, NULL, "2", NULL, NULL, NULL, "2" } },
     { "median_sigma_c", { NULL, NULL, NULL, NULL, "10", NULL, NULL } },
     { "median_sigma_s", { NULL, NULL, NULL, NULL, "2", NULL, NULL } },
     { "median_occ_d", { NULL, NULL, NULL, NULL, "0.3", NULL, NULL } },
@@ -126,8 +127,8 @@ static const doc_row doc[] = {
     { "sor_omega", { NULL, NULL, NULL, NULL, "1.8", NULL, NULL } },
     { "bicubic", { NULL, NULL, NULL, NULL, "1", "1", NULL } },
     { "patch", { NULL, NULL, NULL, NULL, NULL, "8", "8" } },
-    { "affine", { NULL, NULL, NULL, NULL, NULL, "1", NULL } },
-    { "levels", { NULL, NULL, NULL, NULL, NULL, "5", NULL } },
+    { "affine", { NULL, NULL, NULL, NULL, NULL, "1", NULL, NULL, "1" } },
+    { "levels", { NULL, NULL, NULL, NULL, NULL, "5", NULL, NULL, "5" } },
     { "scale", { NULL, NULL, NULL, NULL, NULL, "0.5", NULL } },
     { "preset", { NULL, NULL, NULL, NULL, NULL, NULL, "medium" } },
     { "finest", { NULL, NULL, NULL, NULL, NULL, NULL, "-1" } },
@@ -140,6 +141,18 @@ static const doc_row doc[] = {
     { "scale_step", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, "0.8" } },
     { "outer_iterations", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, "10" } },
     { "median_filtering", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, "5" } },
+    { "match_level", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "1" } },
+    { "step", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "3" } },
+    { "match_iterations", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "4" } },
+    { "match_radius", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "4" } },
+    { "subpixel", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "1" } },
+    { "census_thresh", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "1" } },
+    { "fb_tol", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "2" } },
+    { "min_texture", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "1" } },
+    { "geo_sigma", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "3" } },
+    { "geo_passes", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "8" } },
+    { "gather", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "2" } },
+    { "smooth_edge", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "30" } },
 };
 #define NDOC ((int)(sizeof doc / sizeof doc[0]))
 

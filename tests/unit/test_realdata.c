@@ -488,6 +488,12 @@ static const field_pair field_pairs[] = {
     KITTI_PAIR("000157"),                             KITTI_PAIR("000045"),
 };
 #define NFIELD ((int)(sizeof field_pairs / sizeof field_pairs[0]))
+/* test_epic_bounds: AEE bounds (px) on Yosemite, RubberWhale and the square;
+ * EPE all, noc, occ on Sintel cave_2 clean */
+#define EPIC_YOS 0.090
+#define EPIC_RW 0.125
+#define EPIC_SQUARE 0.338
+static const double EPIC_CAVE[3] = { 1.11, 0.502, 8.37 };
 #define NFMETHODS 7
 static const char *const field_methods[NFMETHODS] = { "lk", "hs", "clg", "clg-nl", "robust", "plk", "dis" };
 #define PLK 5
@@ -652,6 +658,74 @@ static void test_tvl1_bounds(void)
     }
 }
 
+/* epic with its defaults on a few pairs (the CPU time of the whole set is
+ * the benchmarks' business): Yosemite (terrain), RubberWhale, Barron's
+ * square on its uniform ground, and Sintel cave_2 clean (motions up to
+ * 46 px).  Bounds: the CPU figures plus 3%, rounded up. */
+static void test_epic_bounds(void)
+{
+    static const struct {
+        int pair;
+        double aee;
+    } bounds[] = { { 0, EPIC_YOS }, { 1, EPIC_RW }, { 6, EPIC_SQUARE } };
+    const char *dir = harness_need_data();
+    flow_device *d = dir ? harness_device() : NULL;
+    if (!d)
+        return;
+    for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
+        const pair *pr = &pairs[bounds[i].pair];
+        harness_pair hp;
+        if (!harness_read_pair(dir, pr->f1, pr->f2, pr->gt, pr->mask, pr->colour, &hp))
+            continue;
+        flow_params *p = harness_params("epic", NULL);
+        flow_context *ctx = NULL;
+        flow_field out = { 0 };
+        score sc = { 0, 0, 0, 0 };
+        CHECK_OK(flow_field_alloc(&out, hp.a.width, hp.a.height));
+        if (p && out.u)
+            CHECK_OK(flow_context_create(d, hp.a.width, hp.a.height, hp.a.channels, p, &ctx));
+        if (ctx && flow_context_compute(ctx, &hp.a, &hp.b, &out) == FLOW_OK)
+            sc = evaluate(&out, &hp.gt, hp.has_mask ? &hp.mask : NULL);
+        printf("    %-38s epic   AAE %7.3f  AEE %7.4f (bound %.3f)\n", pr->name, sc.aae, sc.aee,
+               bounds[i].aee);
+        CHECK(sc.ok && sc.density == 1.0 && sc.aee <= bounds[i].aee);
+        flow_context_destroy(ctx);
+        flow_params_destroy(p);
+        flow_field_free(&out);
+        harness_pair_free(&hp);
+    }
+    /* Sintel cave_2 clean: EPE all, noc, occ */
+    const field_pair *fp = &field_pairs[2];
+    harness_pair hp;
+    if (!harness_read_pair(dir, fp->f1, fp->f2, fp->gt, NULL, 1, &hp))
+        return;
+    flow_image occ = { 0 }, invalid = { 0 };
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, fp->occ);
+    CHECK_OK(flow_image_read(path, &occ));
+    snprintf(path, sizeof path, "%s/%s", dir, fp->invalid);
+    CHECK_OK(flow_image_read(path, &invalid));
+    flow_params *p = harness_params("epic", NULL);
+    flow_context *ctx = NULL;
+    flow_field out = { 0 };
+    CHECK_OK(flow_field_alloc(&out, hp.a.width, hp.a.height));
+    if (p && out.u)
+        CHECK_OK(flow_context_create(d, hp.a.width, hp.a.height, hp.a.channels, p, &ctx));
+    if (ctx) {
+        CHECK_OK(flow_context_compute(ctx, &hp.a, &hp.b, &out));
+        const field_score sc = field_evaluate(&out, &hp.gt, &occ, &invalid);
+        printf("    %-24s epic   EPE all %8.4f  noc %8.4f  occ %8.4f  (bounds %g %g %g)\n",
+               fp->name, sc.a, sc.b, sc.c, EPIC_CAVE[0], EPIC_CAVE[1], EPIC_CAVE[2]);
+        CHECK(sc.a <= EPIC_CAVE[0] && sc.b <= EPIC_CAVE[1] && sc.c <= EPIC_CAVE[2]);
+    }
+    flow_context_destroy(ctx);
+    flow_params_destroy(p);
+    flow_field_free(&out);
+    flow_image_free(&occ);
+    flow_image_free(&invalid);
+    harness_pair_free(&hp);
+}
+
 int main(void)
 {
     RUN_PARTS(test_all_pairs, NPAIRS);
@@ -661,6 +735,7 @@ int main(void)
     RUN(test_robust_three_frames);
     RUN(test_dis_bounds);
     RUN(test_tvl1_bounds);
+    RUN(test_epic_bounds);
     RUN(test_fb_check_chairs_robust);
     RUN(test_fb_check_chairs_dis);
     RUN_PARTS(test_sintel_kitti, NFIELD);

@@ -1,0 +1,303 @@
+/* test_epic.c -- method epic stage by stage, on generated data: the
+ * per-seed and per-pixel functions of pixel/epic_match.h and
+ * pixel/epic_interp.h run here over host planes (the very code the devices
+ * loop over): PatchMatch finds a large whole-pixel translation, the
+ * forward-backward check drops inconsistent and textureless seeds, the
+ * geodesic interpolation of exact affine matches reproduces the affine
+ * field, and stops at an edge; then the whole method on the device under
+ * test (FLOW_DEVICE) on generated large-motion pairs. */
+#include "harness.h"
+#include "pixel/epic_interp.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static flow_plane plane(int w, int h)
+{
+    flow_plane p = { calloc((size_t)w * h, sizeof(float)), w, h, w };
+    return p;
+}
+
+static flow_pair pair(int w, int h)
+{
+    flow_pair p = { plane(w, h), plane(w, h) };
+    return p;
+}
+
+static void pair_free(flow_pair *p)
+{
+    free(p->u.data), free(p->v.data);
+}
+
+/* Frame k of a translation by (dx, dy) into a plane. */
+static flow_plane synth_plane(const flow_synth *s, int w, int h, int k)
+{
+    flow_image img;
+    flow_plane p = plane(w, h);
+    CHECK_OK(flow_synth_frame(s, w, h, 1, k, &img));
+    for (int i = 0; i < w * h; i++)
+        p.data[i] = img.data[i];
+    flow_image_free(&img);
+    return p;
+}
+
+static flow_plane census(const flow_plane *f)
+{
+    flow_plane c = plane(f->width, f->height);
+    flow_epic_census_args a = { .dst = c, .channels = 1, .thresh = 1.0f };
+    a.f[0] = *f;
+    for (int y = 0; y < c.height; y++)
+        for (int x = 0; x < c.width; x++)
+            flow_epic_census_px(&a, x, y);
+    return c;
+}
+
+/* PatchMatch passes at one level from a zero flow (ping-pong as the
+ * method runs them); the result in s[0]. */
+static void match(const flow_plane *c1, const flow_plane *c2, flow_pair s[2], int step,
+                  int passes, int radius)
+{
+    const int nx = s[0].u.width, ny = s[0].u.height;
+    flow_plane cost = plane(nx, ny);
+    int cur = 0;
+    for (int k = 0; k < passes; k++) {
+        const int jump = 1 << (passes - 2 - k > 0 ? passes - 2 - k : 0);
+        const flow_epic_match_args a = { .c1 = *c1, .c2 = *c2, .src = s[cur], .dst = s[1 - cur],
+                                         .cost = cost, .step = step, .jump = jump,
+                                         .radius = radius, .pass = (unsigned)k };
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++)
+                flow_epic_match_px(&a, x, y);
+        cur = 1 - cur;
+    }
+    if (cur) {
+        flow_pair t = s[0];
+        s[0] = s[1], s[1] = t;
+    }
+    free(cost.data);
+}
+
+/* A 23 px translation at one level: the search finds it at almost every
+ * seed whose patches stay in both frames; the backward search finds its
+ * opposite, and the check keeps those seeds. */
+static void test_match_translation(void)
+{
+    const int w = 128, h = 96, step = 3, dx = 23, dy = -9;
+    const flow_synth s = { .motion = FLOW_SYNTH_TRANSLATE, .dx = dx, .dy = dy, .seed = 5,
+                           .coarse = 0.5 };
+    flow_plane f1 = synth_plane(&s, w, h, 0), f2 = synth_plane(&s, w, h, 1);
+    flow_plane c1 = census(&f1), c2 = census(&f2);
+    const int nx = (w - step / 2 + step - 1) / step, ny = (h - step / 2 + step - 1) / step;
+    flow_pair fw[2] = { pair(nx, ny), pair(nx, ny) }, bw[2] = { pair(nx, ny), pair(nx, ny) };
+    match(&c1, &c2, fw, step, 8, 64);
+    match(&c2, &c1, bw, step, 8, 64);
+    flow_plane valid = plane(nx, ny);
+    flow_epic_check_args ck = { .valid = valid, .fw = fw[0], .bw = bw[0], .channels = 1,
+                                .step = step, .tol2 = 1.0f, .min_texture = 1.0f };
+    ck.f[0] = f1;
+    int n = 0, right = 0, back = 0, kept = 0;
+    for (int sy = 0; sy < ny; sy++)
+        for (int sx = 0; sx < nx; sx++) {
+            const int x = sx * step + step / 2, y = sy * step + step / 2;
+            flow_epic_check_px(&ck, sx, sy);
+            /* the patch (radius 4, census radius 2) inside both frames */
+            if (x < 6 || y < 6 + -dy || x >= w - 6 - dx || y >= h - 6)
+                continue;
+            n++;
+            right += FLOW_PX(fw[0].u, sx, sy) == dx && FLOW_PX(fw[0].v, sx, sy) == dy;
+            kept += FLOW_PX(valid, sx, sy) == 1.0f;
+        }
+    int nb = 0;
+    for (int sy = 0; sy < ny; sy++)
+        for (int sx = 0; sx < nx; sx++) {
+            const int x = sx * step + step / 2, y = sy * step + step / 2;
+            if (x < 6 + dx || y < 6 || x >= w - 6 || y >= h - 6 + dy)
+                continue;
+            nb++;
+            back += FLOW_PX(bw[0].u, sx, sy) == -dx && FLOW_PX(bw[0].v, sx, sy) == -dy;
+        }
+    printf("    %d seeds inside: %d matched (%d, %d), %d kept by the check; backward %d of %d\n",
+           n, right, dx, dy, kept, back, nb);
+    CHECK(n > 300);
+    CHECK(right >= 0.97 * n);
+    CHECK(kept >= 0.95 * n);
+    CHECK(back >= 0.97 * nb);
+    /* a backward flow that does not come back: every seed dropped */
+    for (int i = 0; i < nx * ny; i++)
+        bw[0].u.data[i] = 1000.0f;
+    int dropped = 0;
+    for (int sy = 0; sy < ny; sy++)
+        for (int sx = 0; sx < nx; sx++) {
+            flow_epic_check_px(&ck, sx, sy);
+            dropped += FLOW_PX(valid, sx, sy) == 0.0f;
+        }
+    CHECK(dropped == nx * ny);
+    free(f1.data), free(f2.data), free(c1.data), free(c2.data), free(valid.data);
+    for (int k = 0; k < 2; k++)
+        pair_free(&fw[k]), pair_free(&bw[k]);
+}
+
+/* A uniform frame has no texture: the check drops every seed, even with a
+ * consistent flow; a sub-pixel parabola never moves a match by more than
+ * half a pixel. */
+static void test_check_textureless(void)
+{
+    const int w = 40, h = 30, step = 3, nx = 13, ny = 10;
+    flow_plane f = plane(w, h), valid = plane(nx, ny);
+    for (int i = 0; i < w * h; i++)
+        f.data[i] = 100.0f;
+    flow_pair fw = pair(nx, ny), bw = pair(nx, ny);
+    flow_epic_check_args ck = { .valid = valid, .fw = fw, .bw = bw, .channels = 1, .step = step,
+                                .tol2 = 4.0f, .min_texture = 1.0f };
+    ck.f[0] = f;
+    int kept = 0;
+    for (int sy = 0; sy < ny; sy++)
+        for (int sx = 0; sx < nx; sx++) {
+            flow_epic_check_px(&ck, sx, sy);
+            kept += FLOW_PX(valid, sx, sy) != 0.0f;
+        }
+    CHECK(kept == 0);
+    CHECK(flow_epic_vertex(10, 4, 10) == 0.0f);
+    CHECK(fabsf(flow_epic_vertex(10, 4, 6) - 0.25f) < 1e-6f);
+    CHECK(flow_epic_vertex(3, 4, 6) == 0.0f); /* not a minimum: stays */
+    free(f.data), free(valid.data), pair_free(&fw), pair_free(&bw);
+}
+
+/* The geodesic relaxation and the interpolation as the method runs them. */
+static void interpolate(const flow_plane *f, const flow_pair *seeds, const flow_plane *valid,
+                        int step, float edge, int affine, flow_pair *out)
+{
+    const int w = f->width, h = f->height;
+    flow_plane cost = plane(w, h), d[2] = { plane(w, h), plane(w, h) },
+               l[2] = { plane(w, h), plane(w, h) };
+    flow_epic_cost_args e = { .cost = cost, .channels = 1, .inv_edge = 1.0f / edge };
+    e.f[0] = *f;
+    const flow_epic_geo_init_args gi = { d[0], l[0], *valid, step };
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            flow_epic_cost_px(&e, x, y);
+            flow_epic_geo_init_px(&gi, x, y);
+        }
+    int jump = 1, cur = 0;
+    while (jump * 4 <= (w > h ? w : h))
+        jump *= 2;
+    for (; jump >= 1; jump = jump > 1 ? jump / 2 : 0)
+        for (int k = 0; k < (jump > 1 ? 1 : 8); k++) {
+            const flow_epic_geo_step_args g = { d[1 - cur], l[1 - cur], d[cur], l[cur], cost,
+                                                jump };
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    flow_epic_geo_step_px(&g, x, y);
+            cur = 1 - cur;
+        }
+    const flow_epic_interp_args ia = { .w = *out, .dist = d[cur], .label = l[cur], .cost = cost,
+                                       .seeds = *seeds, .step = step, .gather = 2,
+                                       .inv_sigma = 1.0f / 3.0f, .affine = affine };
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            flow_epic_interp_px(&ia, x, y);
+    free(cost.data);
+    for (int k = 0; k < 2; k++)
+        free(d[k].data), free(l[k].data);
+}
+
+/* Exact matches of an affine field, with a hole of dropped seeds: the
+ * affine fit reproduces the field (inside, where seeds surround a pixel),
+ * the hole included, up to the small ridge on its slopes; the weighted mean
+ * does not. */
+static void test_interp_affine(void)
+{
+    const int w = 90, h = 60, step = 3, nx = 30, ny = 20;
+    flow_plane f = plane(w, h), valid = plane(nx, ny);
+    flow_pair seeds = pair(nx, ny), out = pair(w, h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            FLOW_PX(f, x, y) = (float)(40 + 20 * sin(0.3 * x) * cos(0.2 * y));
+    for (int sy = 0; sy < ny; sy++)
+        for (int sx = 0; sx < nx; sx++) {
+            const float x = (float)(sx * step + 1), y = (float)(sy * step + 1);
+            FLOW_PX(seeds.u, sx, sy) = 12.0f + 0.05f * x - 0.03f * y;
+            FLOW_PX(seeds.v, sx, sy) = -7.0f + 0.02f * x + 0.04f * y;
+            const int hole = sx >= 12 && sx < 16 && sy >= 8 && sy < 12;
+            FLOW_PX(valid, sx, sy) = hole ? 0.0f : 1.0f;
+        }
+    double worst = 0, worst_mean = 0;
+    for (int affine = 1; affine >= 0; affine--) {
+        interpolate(&f, &seeds, &valid, step, 5.0f, affine, &out);
+        double m = 0;
+        for (int y = 8; y < h - 8; y++)
+            for (int x = 8; x < w - 8; x++) {
+                const double u = 12.0 + 0.05 * x - 0.03 * y, v = -7.0 + 0.02 * x + 0.04 * y;
+                m = fmax(m, hypot(FLOW_PX(out.u, x, y) - u, FLOW_PX(out.v, x, y) - v));
+            }
+        *(affine ? &worst : &worst_mean) = m;
+    }
+    printf("    affine field: largest error %.2e px affine, %.3f px weighted mean\n", worst,
+           worst_mean);
+    CHECK(worst < 2e-3);
+    CHECK(worst_mean > 10 * worst);
+    free(f.data), free(valid.data), pair_free(&seeds), pair_free(&out);
+}
+
+/* Two regions split by a strong vertical edge, each with its own constant
+ * flow, and no valid seed within 12 px of the edge on its left: every pixel
+ * takes the flow of its own side, not the nearer seeds' across the edge
+ * (but the two pixels of the edge itself). */
+static void test_interp_edge(void)
+{
+    const int w = 60, h = 30, step = 3, nx = 20, ny = 10;
+    flow_plane f = plane(w, h), valid = plane(nx, ny);
+    flow_pair seeds = pair(nx, ny), out = pair(w, h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            FLOW_PX(f, x, y) = x < 40 ? 50.0f : 200.0f;
+    for (int sy = 0; sy < ny; sy++)
+        for (int sx = 0; sx < nx; sx++) {
+            const int x = sx * step + 1;
+            FLOW_PX(seeds.u, sx, sy) = x < 40 ? 5.0f : -20.0f;
+            /* left seeds stop 12 px before the edge, right ones start at it */
+            FLOW_PX(valid, sx, sy) = x < 28 || x >= 40 ? 1.0f : 0.0f;
+        }
+    interpolate(&f, &seeds, &valid, step, 5.0f, 1, &out);
+    int wrong = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            if (x != 39 && x != 40) /* the edge's own pixels have its gradient */
+                wrong += fabsf(FLOW_PX(out.u, x, y) - (x < 40 ? 5.0f : -20.0f)) > 0.5f;
+    printf("    edge: %d of %d pixels off the edge take the other side's flow\n", wrong, w * h);
+    CHECK(wrong == 0);
+    free(f.data), free(valid.data), pair_free(&seeds), pair_free(&out);
+}
+
+/* The whole method on the device under test: large translations and a
+ * smooth field, sub-pixel accurate after the refinement. */
+static void test_method(void)
+{
+    if (!harness_device())
+        return;
+    const flow_synth t = { .motion = FLOW_SYNTH_TRANSLATE, .dx = 17.3, .dy = -9.6, .seed = 7,
+                           .coarse = 0.5 };
+    const double e1 = harness_synth_aee("epic", &t, 160, 120, 1, NULL, 24, NULL);
+    const flow_synth t3 = { .motion = FLOW_SYNTH_TRANSLATE, .dx = -31.5, .dy = 12.25, .seed = 8,
+                            .coarse = 0.5 };
+    const double e3 = harness_synth_aee("epic", &t3, 200, 150, 3, NULL, 40, NULL);
+    const flow_synth sm = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 0.8, .wavelength = 60,
+                            .seed = 9 };
+    const double e2 = harness_synth_aee("epic", &sm, 128, 96, 1, NULL, 8, NULL);
+    printf("    translate (17.3, -9.6): AEE %.4f; colour (-31.5, 12.25): AEE %.4f; smooth "
+           "0.8 px: AEE %.4f\n", e1, e3, e2);
+    CHECK(e1 < 0.05);
+    CHECK(e3 < 0.05);
+    CHECK(e2 < 0.1);
+}
+
+int main(void)
+{
+    RUN(test_match_translation);
+    RUN(test_check_textureless);
+    RUN(test_interp_affine);
+    RUN(test_interp_edge);
+    RUN(test_method);
+    return harness_report();
+}
