@@ -219,7 +219,7 @@ int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image
             return rc;
         }
         params_header(r->o, by, name1, name2, header, sizeof header);
-        rc = output_queue_put(r->queue, name, field, frame1, header,
+        rc = output_queue_put(r->queue, name, r->t.flows + 1, field, frame1, header,
                               flow_context_params(r->ctx), wf);
         if (rc != CLI_EXIT_OK)
             return rc;
@@ -560,13 +560,14 @@ int run_compute(const compute_options *o)
         != CLI_EXIT_OK)
         goto done;
     /* where the outputs go is checked before anything is computed */
-    if (o->output && (rc = output_check_targets(o, source_first_number(r.src))) != CLI_EXIT_OK)
+    if (output_wanted(o)
+        && (rc = output_check_targets(o, source_first_number(r.src))) != CLI_EXIT_OK)
         goto done;
     if (o->timing_file && (rc = output_check_target(o->timing_file)) != CLI_EXIT_OK)
         goto done;
     if (o->workflow_dir && (rc = workflow_open(o->workflow_dir, &r.wf)) != CLI_EXIT_OK)
         goto done;
-    if (o->output
+    if (output_wanted(o)
         && (rc = output_queue_start(o, r.d, (int)held + 1, &r.queue)) != CLI_EXIT_OK)
         goto done;
     const int timed = o->timing || o->timing_file;

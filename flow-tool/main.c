@@ -36,6 +36,8 @@ static const struct {
      "montage EST OUT.png     labelled panels: colour, vectors, errors (--gt)"},
     {"info", cmd_info, "info IN                 size, ranges, magnitudes, unknown count"},
     {"frames", cmd_frames, "frames VIDEO PATTERN    a video's frames as images (.y4m; more with OpenCV)"},
+    {"from-images", cmd_from_images,
+     "from-images X Y OUT     a flow from its two 8-bit images (flow-compute --flow-images)"},
     {"formats", cmd_formats, "formats                 the flow file formats, one per line"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
@@ -89,7 +91,7 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     return cli_usage_error("flow-tool COMMAND [OPTIONS] ARGS...", "flow-tool",
                            "unknown command '%s' (commands: convert, error, fb-check, color, "
-                           "legend, vectors, blend, mix, montage, info, frames, formats)",
+                           "legend, vectors, blend, mix, montage, info, frames, from-images, formats)",
                            cmd);
 }
 

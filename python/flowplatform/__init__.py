@@ -49,6 +49,7 @@ from ._flowplatform import (
     write_image,
 )
 from ._flowplatform import error as _error
+from .flowimages import read_flow_images, flow_image_count
 from ._flowplatform import version as _version
 
 if _TYPE_CHECKING:
@@ -61,7 +62,7 @@ __version__ = _version
 __all__ = [
     "Context", "Error", "ErrorStats", "ParameterError", "Video", "applies", "color_legend",
     "compute", "default_method", "error", "flow_formats", "flow_to_color", "has_cuda",
-    "has_opencv", "methods", "read_flow", "read_image", "read_params", "schema", "write_flow", "write_image",
+    "has_opencv", "methods", "read_flow", "read_flow_images", "flow_image_count", "read_image", "read_params", "schema", "write_flow", "write_image",
 ]
 
 
