@@ -66,6 +66,11 @@ ifeq ($(origin OPENCV),undefined)
   OPENCV := $(shell pkg-config --exists opencv4 2>/dev/null && echo 1 || echo 0)
 endif
 PNG := $(shell pkg-config --exists libpng 2>/dev/null && echo 1 || echo 0)
+# libjpeg: JPEG in builds without OpenCV (libjpeg-turbo's pkg-config file,
+# or the bare header where a distribution ships none)
+HASH := \#
+JPEG := $(shell pkg-config --exists libjpeg 2>/dev/null && echo 1 || \
+          { printf '$(HASH)include <stdio.h>\n$(HASH)include <jpeglib.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1 || echo 0; })
 # The interpreter's headers (or "-"), whether numpy is there (found, not
 # imported: an import costs a quarter of a second on every make), the
 # extension's suffix and the version.
@@ -149,6 +154,12 @@ ifeq ($(PNG),1)
 else
   LIB_C   += $(wildcard libflow/io/nopng/*.c)
 endif
+ifeq ($(JPEG),1)
+  LIB_C   += $(wildcard libflow/io/jpeg/*.c)
+  LDLIBS  += $(or $(shell pkg-config --libs libjpeg 2>/dev/null),-ljpeg)
+else
+  LIB_C   += $(wildcard libflow/io/nojpeg/*.c)
+endif
 
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.o) \
            $(LIB_CXX:%.cpp=$(BUILD)/obj/%.o)
@@ -194,7 +205,7 @@ BENCH_BINS := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/%)
 all: config lib tools man $(if $(filter 1,$(PYMODULE)),python studio)
 
 config:
-	@echo "flow-platform $(VERSION): backends [$(BUILT_BACKENDS)]$(if $(filter 1,$(CUDA)), (nvcc: $(NVCC)),, no nvcc: CPU-only build) OpenCV=$(OPENCV) libpng=$(PNG) Python=$(if $(filter 1,$(PYMODULE)),$(PYTHON),no)"
+	@echo "flow-platform $(VERSION): backends [$(BUILT_BACKENDS)]$(if $(filter 1,$(CUDA)), (nvcc: $(NVCC)),, no nvcc: CPU-only build) OpenCV=$(OPENCV) libpng=$(PNG) libjpeg=$(JPEG) Python=$(if $(filter 1,$(PYMODULE)),$(PYTHON),no)"
 
 lib: $(LIB_A) $(LIB_SO_REAL) $(LIB_SO_LINK) $(LIB_SO) $(BUILD)/lib/pkgconfig/libflow.pc
 tools: $(TOOL_BINS)

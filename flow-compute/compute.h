@@ -52,6 +52,11 @@ typedef struct compute_options {
     int quiet, verbose;
     const char *progress;    /* --progress NAME: the progress line's heading */
     char command_line[2048]; /* for the .params header */
+    /* --flow-images DIR: each flow as two 8-bit images (tools-common/flowimages.h) */
+    const char *images_dir;
+    const char *images_x, *images_y; /* their name patterns in DIR */
+    int images_named;                /* --flow-names given */
+    double images_bound;             /* B, pixels */
 } compute_options;
 
 /* ---- parameter options (params_cli.c) ---------------------------------- */
@@ -88,22 +93,28 @@ int param_cli_merge(const param_cli *pc, const char *file, int rgb, flow_params 
 
 /* ---- outputs (output.c) ------------------------------------------------ */
 
+/* Whether the run writes anything per flow: -o or --flow-images. */
+int output_wanted(const compute_options *o);
 /* Checks -o from the command line alone: a flow format's extension and at
  * most one integer field; a usage error otherwise. */
 int output_check_name(const compute_options *o);
 /* Checks -o (already through output_check_name) against the expected number
  * of flows (-1: unknown, a stream); a usage error otherwise. */
 int output_check(const compute_options *o, long flows);
-/* The flow file name for the pair whose first frame has number n. */
+/* The flow file name for the pair whose first frame has number n (empty
+ * without -o). */
 int output_name(const compute_options *o, long n, char *buf, size_t size);
 /* Before anything is computed: the files of the pair numbered n (the flow
- * file, its .params, the pictures) can be written (output_check_target). */
+ * file, its .params, the pictures) can be written (output_check_target);
+ * the directory of --flow-images is made. */
 int output_check_targets(const compute_options *o, long n);
-/* Writes the flow file `name`, its .params (`params`, the header lines in
- * `header`) and the colour / vector pictures the options ask for, with the
- * files of `extra` (the pair's workflow images, or NULL; taken over), as one
- * group: all of them appear or none. */
-int output_write(const compute_options *o, const char *name, const flow_field *f,
+/* Writes the flow file `name` (none when empty), its .params (`params`,
+ * the header lines in `header`), the colour / vector pictures and the flow
+ * images the options ask for (the images numbered `index`, the flow's
+ * place in the run from 1; DIR/flow.params with the first), with the
+ * files of `extra` (the pair's workflow images, or NULL; taken over), as
+ * one group: all of them appear or none. */
+int output_write(const compute_options *o, const char *name, long index, const flow_field *f,
                  const flow_image *frame1, const char *header, const flow_params *params,
                  output_group *extra);
 
@@ -119,7 +130,7 @@ int output_write(const compute_options *o, const char *name, const flow_field *f
 typedef struct output_queue output_queue;
 int output_queue_start(const compute_options *o, flow_device *d, int held, output_queue **out);
 int output_queue_field(output_queue *q, int width, int height, flow_field **field);
-int output_queue_put(output_queue *q, const char *name, flow_field *field,
+int output_queue_put(output_queue *q, const char *name, long index, flow_field *field,
                      const flow_image *frame1, const char *header, const flow_params *params,
                      output_group *extra);
 void output_queue_drop(output_queue *q, flow_field *field);

@@ -9,6 +9,7 @@
  *
  * Exit codes: 0 ok, 1 usage, 2 input/output, 3 compute/device. */
 #include "compute.h"
+#include "flowimages.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -20,7 +21,8 @@ enum {
     OPT_COUNT = 300, OPT_RGB, OPT_COLOR, OPT_COLOR_MAX, OPT_LEGEND, OPT_SCALE_LABEL,
     OPT_VECTORS, OPT_VECTOR_STEP, OPT_VECTOR_SCALE, OPT_VECTOR_ZOOM,
     OPT_TIMING_DEPTH, OPT_TIMING_FILE, OPT_REPEAT, OPT_TRACE, OPT_FB_CHECK, OPT_PROGRESS,
-    OPT_INIT, OPT_INIT_CONFIDENCE
+    OPT_INIT, OPT_INIT_CONFIDENCE,
+    OPT_FLOW_IMAGES, OPT_FLOW_NAMES, OPT_FLOW_BOUND
 };
 enum { OPT_PARAM_BASE = 1000 }; /* getopt value of parameter option i: base + i */
 
@@ -44,6 +46,9 @@ static const struct option tool_options[] = {
     {"fb-check", required_argument, 0, OPT_FB_CHECK},
     {"init", required_argument, 0, OPT_INIT},
     {"init-confidence", required_argument, 0, OPT_INIT_CONFIDENCE},
+    {"flow-images", required_argument, 0, OPT_FLOW_IMAGES},
+    {"flow-names", required_argument, 0, OPT_FLOW_NAMES},
+    {"flow-bound", required_argument, 0, OPT_FLOW_BOUND},
     {"device", required_argument, 0, 'd'},
     {"timing", no_argument, 0, 't'},
     {"timing-depth", required_argument, 0, OPT_TIMING_DEPTH},
@@ -112,6 +117,16 @@ static void print_help(const param_cli *pc, const char *method)
            "                       a grey image of the frames' size: how far to trust\n"
            "                       --init at each pixel (255 fully, 0 not: the method's\n"
            "                       own flow there) [255 everywhere]\n"
+           "      --flow-images DIR also (or instead of -o) write each flow as two 8-bit\n"
+           "                       images in DIR (made when missing), x and y, each sample\n"
+           "                       clamp(round(255 (v + B) / 2B), 0, 255), and\n"
+           "                       DIR/flow.params; numbered from 1 in the order of the\n"
+           "                       pairs as denseflow numbers them (1: frames 1 -> 2);\n"
+           "                       format by extension (.jpg or .png); flow-tool\n"
+           "                       from-images reads them back\n"
+           "      --flow-names X,Y the images' name patterns in DIR, one integer field each\n"
+           "                       [flow_x_%%05d.jpg,flow_y_%%05d.jpg]\n"
+           "      --flow-bound B   the bound B, pixels: levels 2B/255 px apart [20]\n"
            "Method and parameters (the method's defaults, then a -p file, then the\n"
            "parameter options):\n",
            flow_field_format_list(formats, sizeof formats));
@@ -222,12 +237,15 @@ static int check_contradictions(const compute_options *o)
                     o->scale_label ? "--scale-label" : o->legend ? "--legend" : "--color-max");
     if (!o->vectors && (o->vector_step || o->vector_zoom || o->vector_scale > 0))
         CONTRADICTS("--vector-step, --vector-scale and --vector-zoom apply to --vectors");
+    if ((o->images_named || o->images_bound > 0) && !o->images_dir)
+        CONTRADICTS("--flow-names and --flow-bound apply to --flow-images");
     if ((o->color || o->vectors) && !o->output)
         CONTRADICTS("--color and --vectors name their pictures after -o OUT: give -o");
     if (!o->timing && !o->timing_file && (o->timing_depth >= 0 || o->repeat > 0))
         CONTRADICTS("%s applies to timing: add --timing or --timing-file",
                     o->repeat > 0 ? "--repeat" : "--timing-depth");
-    if (!o->output && !o->timing && !o->timing_file && !o->workflow_dir && !o->trace && o->quiet)
+    if (!output_wanted(o) && !o->timing && !o->timing_file && !o->workflow_dir && !o->trace
+        && o->quiet)
         CONTRADICTS("nothing to do: give -o OUT (or --timing, --workflow, --trace); without "
                     "them flow-compute only measures, and --quiet silences the summary");
     if (o->device && cli_device_list(o->device) && (o->timing || o->timing_file || o->workflow_dir || o->trace || o->fb_check > 0))
@@ -298,6 +316,28 @@ static int parse_options(int argc, char **argv, compute_options *o)
             break;
         case OPT_INIT: o->init = optarg; break;
         case OPT_INIT_CONFIDENCE: o->init_confidence = optarg; break;
+        case OPT_FLOW_IMAGES: o->images_dir = optarg; break;
+        case OPT_FLOW_NAMES: {
+            static char names[2][1024];
+            const char *comma = strchr(optarg, ',');
+            if (!comma || strchr(comma + 1, ',') || comma == optarg || !comma[1]
+                || (size_t)(comma - optarg) >= sizeof names[0] || strlen(comma + 1) >= sizeof names[1])
+                return cli_usage_error(COMPUTE_USAGE, "flow-compute",
+                                       "--flow-names %s: expected two name patterns X,Y such as "
+                                       "flow_x_%%05d.jpg,flow_y_%%05d.jpg",
+                                       optarg);
+            snprintf(names[0], sizeof names[0], "%.*s", (int)(comma - optarg), optarg);
+            snprintf(names[1], sizeof names[1], "%s", comma + 1);
+            o->images_x = names[0];
+            o->images_y = names[1];
+            o->images_named = 1;
+            break;
+        }
+        case OPT_FLOW_BOUND:
+            if (cli_parse_double("--flow-bound", optarg, 1e-6, FLOW_IMAGES_BOUND_MAX,
+                                 &o->images_bound) != 0)
+                return CLI_EXIT_USAGE;
+            break;
         case OPT_VECTOR_ZOOM:
             if (cli_parse_int("--vector-zoom", optarg, 1, 64, &o->vector_zoom) != 0)
                 return CLI_EXIT_USAGE;
@@ -353,6 +393,8 @@ static int parse_options(int argc, char **argv, compute_options *o)
         o->vector_zoom = 1;
     if (!o->device)
         o->device = "auto";
+    if (o->images_bound <= 0)
+        o->images_bound = FLOW_IMAGES_BOUND;
     return CLI_EXIT_OK;
 }
 
@@ -362,6 +404,8 @@ int main(int argc, char **argv)
     static compute_options o;
     source_options_init(&o.input, COMPUTE_USAGE, "flow-compute");
     o.timing_depth = -1;
+    o.images_x = FLOW_IMAGES_X;
+    o.images_y = FLOW_IMAGES_Y;
     record_command_line(&o, argc, argv);
     int rc = parse_options(argc, argv, &o);
     if (rc == CLI_EXIT_OK)

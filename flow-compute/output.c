@@ -3,17 +3,40 @@
  * request the colour and vector pictures (libflow/include/flow/render.h,
  * the code flow-tool uses).  Names: -o is a plain name for one flow, or a
  * pattern with one integer field filled with the number of the pair's
- * first frame; pictures are STEM-color.png and STEM-vectors.png.  A pair's
- * files are written as a group (tools-common/outputs.h): all of them
- * appear, or none. */
+ * first frame; pictures are STEM-color.png and STEM-vectors.png.  With
+ * --flow-images DIR each flow is also (or only) written as two 8-bit
+ * images in DIR (tools-common/flowimages.h), numbered from 1 in the order
+ * of the pairs as denseflow numbers them, and DIR/flow.params comes with
+ * the first.  A pair's files are written as a group
+ * (tools-common/outputs.h): all of them appear, or none. */
 #include "compute.h"
+#include "flowimages.h"
 #include "pattern.h"
 
 #include <stdio.h>
 #include <string.h>
 
+int output_wanted(const compute_options *o)
+{
+    return o->output || o->images_dir;
+}
+
 int output_check_name(const compute_options *o)
 {
+    if (o->images_dir) {
+        int rc = flow_images_check_name("--flow-names", o->images_x, COMPUTE_USAGE,
+                                        "flow-compute");
+        if (rc == CLI_EXIT_OK)
+            rc = flow_images_check_name("--flow-names", o->images_y, COMPUTE_USAGE,
+                                        "flow-compute");
+        if (rc == CLI_EXIT_OK && strcmp(o->images_x, o->images_y) == 0)
+            rc = cli_usage_error(COMPUTE_USAGE, "flow-compute",
+                                 "--flow-names: the x and y images need names of their own "
+                                 "(both %s)",
+                                 o->images_x);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    }
     if (!o->output)
         return CLI_EXIT_OK;
     char formats[128];
@@ -52,6 +75,10 @@ int output_check(const compute_options *o, long flows)
 
 int output_name(const compute_options *o, long n, char *buf, size_t size)
 {
+    if (!o->output) {
+        buf[0] = '\0';
+        return CLI_EXIT_OK;
+    }
     if (cli_pattern_format(buf, size, o->output, n) != 0) {
         cli_error("-o %s: the name for pair %ld is too long", o->output, n);
         return CLI_EXIT_IO;
@@ -124,10 +151,35 @@ static int sidecar_names(const compute_options *o, const char *name,
     return n;
 }
 
+/* The three files of the flow images numbered `index`: x, y and (the
+ * first only, else empty) DIR/flow.params. */
+static int image_names(const compute_options *o, long index, char names[3][OUTPUT_NAME_MAX])
+{
+    char x[OUTPUT_NAME_MAX], y[OUTPUT_NAME_MAX];
+    if (cli_pattern_format(x, sizeof x, o->images_x, index) != 0
+        || cli_pattern_format(y, sizeof y, o->images_y, index) != 0
+        || snprintf(names[0], OUTPUT_NAME_MAX, "%s/%s", o->images_dir, x) >= OUTPUT_NAME_MAX
+        || snprintf(names[1], OUTPUT_NAME_MAX, "%s/%s", o->images_dir, y) >= OUTPUT_NAME_MAX) {
+        cli_error("--flow-images %s: the names of flow %ld are too long", o->images_dir, index);
+        return CLI_EXIT_IO;
+    }
+    names[2][0] = '\0';
+    if (index == 1)
+        snprintf(names[2], OUTPUT_NAME_MAX, "%s/flow.params", o->images_dir);
+    return CLI_EXIT_OK;
+}
+
 int output_check_targets(const compute_options *o, long n)
 {
     char name[OUTPUT_NAME_MAX], side[3][OUTPUT_NAME_MAX];
-    int rc = output_name(o, n, name, sizeof name);
+    int rc = CLI_EXIT_OK;
+    if (o->images_dir && (rc = cli_make_dirs(o->images_dir)) == CLI_EXIT_OK
+        && (rc = image_names(o, 1, side)) == CLI_EXIT_OK)
+        for (int i = 0; i < 3 && rc == CLI_EXIT_OK; i++)
+            rc = output_check_target(side[i]);
+    if (rc != CLI_EXIT_OK || !o->output)
+        return rc;
+    rc = output_name(o, n, name, sizeof name);
     if (rc == CLI_EXIT_OK)
         rc = output_check_target(name);
     const int k = rc == CLI_EXIT_OK ? sidecar_names(o, name, side) : 0;
@@ -136,7 +188,36 @@ int output_check_targets(const compute_options *o, long n)
     return rc;
 }
 
-int output_write(const compute_options *o, const char *name, const flow_field *f,
+/* The flow images numbered `index` into the group (and DIR/flow.params
+ * with the first). */
+static int write_images(const compute_options *o, output_group *g, long index,
+                        const flow_field *f, const char *header, const flow_params *params)
+{
+    char names[3][OUTPUT_NAME_MAX], tmp[OUTPUT_NAME_MAX];
+    int rc = image_names(o, index, names);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    flow_image img[2];
+    if (flow_images_from_field(f, o->images_bound, &img[0], &img[1]) != FLOW_OK)
+        return cli_report_status(FLOW_ERR_NOMEM);
+    for (int i = 0; i < 2 && rc == CLI_EXIT_OK; i++)
+        if ((rc = output_group_add(g, names[i], tmp, sizeof tmp)) == CLI_EXIT_OK) {
+            const flow_status s = flow_image_write(tmp, &img[i]);
+            rc = s == FLOW_OK ? CLI_EXIT_OK : output_report(s, tmp, names[i]);
+        }
+    flow_image_free(&img[0]);
+    flow_image_free(&img[1]);
+    if (rc == CLI_EXIT_OK && names[2][0]
+        && (rc = output_group_add(g, names[2], tmp, sizeof tmp)) == CLI_EXIT_OK) {
+        const flow_status s = flow_params_write(tmp, params, header);
+        rc = s == FLOW_OK ? CLI_EXIT_OK : output_report(s, tmp, names[2]);
+    }
+    if (rc == CLI_EXIT_OK && o->verbose)
+        cli_info("wrote %s and %s", names[0], names[1]);
+    return rc;
+}
+
+int output_write(const compute_options *o, const char *name, long index, const flow_field *f,
                  const flow_image *frame1, const char *header, const flow_params *params,
                  output_group *extra)
 {
@@ -147,15 +228,17 @@ int output_write(const compute_options *o, const char *name, const flow_field *f
         return rc;
     }
     rc = output_group_adopt(g, extra);
+    if (rc == CLI_EXIT_OK && o->images_dir)
+        rc = write_images(o, g, index, f, header, params);
     char tmp[OUTPUT_NAME_MAX], side[3][OUTPUT_NAME_MAX];
-    const int n = sidecar_names(o, name, side);
-    if (rc == CLI_EXIT_OK && (rc = output_group_add(g, name, tmp, sizeof tmp)) == CLI_EXIT_OK) {
+    const int n = name[0] ? sidecar_names(o, name, side) : 0;
+    if (rc == CLI_EXIT_OK && name[0] && (rc = output_group_add(g, name, tmp, sizeof tmp)) == CLI_EXIT_OK) {
         const flow_status s = flow_field_write(tmp, f);
         rc = s == FLOW_OK ? CLI_EXIT_OK : output_report(s, tmp, name);
     }
     /* a flow file is not written without its parameters: it could not be
      * reproduced */
-    if (rc == CLI_EXIT_OK && (rc = output_group_add(g, side[0], tmp, sizeof tmp)) == CLI_EXIT_OK) {
+    if (rc == CLI_EXIT_OK && n && (rc = output_group_add(g, side[0], tmp, sizeof tmp)) == CLI_EXIT_OK) {
         const flow_status s = flow_params_write(tmp, params, header);
         rc = s == FLOW_OK ? CLI_EXIT_OK : output_report(s, tmp, side[0]);
     }
@@ -168,7 +251,7 @@ int output_write(const compute_options *o, const char *name, const flow_field *f
     if (rc == CLI_EXIT_OK)
         rc = output_group_commit(g);
     output_group_destroy(g);
-    if (rc == CLI_EXIT_OK && o->verbose) {
+    if (rc == CLI_EXIT_OK && o->verbose && n) {
         cli_info("wrote %s", name);
         for (int i = 0; i < n; i++)
             cli_info("wrote %s", side[i]);

@@ -78,7 +78,7 @@ int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image
             return rc;
         }
         params_header(r->o, by, name1, name2, header, sizeof header);
-        rc = output_queue_put(r->queue, name, field, frame1, header,
+        rc = output_queue_put(r->queue, name, r->t.flows + 1, field, frame1, header,
                               flow_context_params(r->ctx), wf);
         if (rc != CLI_EXIT_OK)
             return rc;

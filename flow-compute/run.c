@@ -169,13 +169,14 @@ int run_compute(const compute_options *o)
         != CLI_EXIT_OK)
         goto done;
     /* where the outputs go is checked before anything is computed */
-    if (o->output && (rc = output_check_targets(o, source_first_number(r.src))) != CLI_EXIT_OK)
+    if (output_wanted(o)
+        && (rc = output_check_targets(o, source_first_number(r.src))) != CLI_EXIT_OK)
         goto done;
     if (o->timing_file && (rc = output_check_target(o->timing_file)) != CLI_EXIT_OK)
         goto done;
     if (o->workflow_dir && (rc = workflow_open(o->workflow_dir, &r.wf)) != CLI_EXIT_OK)
         goto done;
-    if (o->output
+    if (output_wanted(o)
         && (rc = output_queue_start(o, r.d, (int)held + 1, &r.queue)) != CLI_EXIT_OK)
         goto done;
     const int timed = o->timing || o->timing_file;
@@ -211,7 +212,7 @@ int run_compute(const compute_options *o)
         goto done;
     }
     /* without outputs the summary is the result: the run measured the rate */
-    const int measured = !o->output && !o->timing && !o->timing_file && !o->workflow_dir
+    const int measured = !output_wanted(o) && !o->timing && !o->timing_file && !o->workflow_dir
                          && !o->trace;
     if (!o->quiet && (r.t.flows > 1 || source_is_stream(r.src) || o->verbose || measured)) {
         if (stream)

@@ -24,6 +24,7 @@ typedef struct job {
     flow_field field;
     flow_image frame1; /* the job's first frame (vectors only) */
     char name[4200];
+    long index;        /* the flow's place in the run, from 1 (flow images) */
     char header[8192];
     const flow_params *params; /* as the computation ran them */
     output_group *extra;       /* the pair's workflow images, or NULL */
@@ -78,7 +79,7 @@ static void *writer(void *arg)
         if (skip)
             output_group_destroy(extra);
         else
-            rc = output_write(q->o, j->name, &j->field, &j->frame1, j->header, j->params, extra);
+            rc = output_write(q->o, j->name, j->index, &j->field, &j->frame1, j->header, j->params, extra);
         const double ms = ftimer_now_ms() - t0;
         pthread_mutex_lock(&q->mu);
         q->write_ms += ms;
@@ -180,7 +181,7 @@ static job *job_of(output_queue *q, const flow_field *field)
     return NULL;
 }
 
-int output_queue_put(output_queue *q, const char *name, flow_field *field,
+int output_queue_put(output_queue *q, const char *name, long index, flow_field *field,
                      const flow_image *frame1, const char *header, const flow_params *params,
                      output_group *extra)
 {
@@ -196,6 +197,7 @@ int output_queue_put(output_queue *q, const char *name, flow_field *field,
                sizeof(float) * (size_t)frame1->width * frame1->height * frame1->channels);
     }
     snprintf(j->name, sizeof j->name, "%s", name);
+    j->index = index;
     snprintf(j->header, sizeof j->header, "%s", header);
     j->params = params;
     j->extra = extra;

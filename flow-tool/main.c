@@ -40,6 +40,8 @@ static const struct {
     {"info", cmd_info, "info IN                 size, ranges, magnitudes, unknown count"},
     {"video", cmd_video, "video FLOW... OUT.y4m   colour codings as a video (.avi, .mp4 with OpenCV)"},
     {"frames", cmd_frames, "frames VIDEO PATTERN    a video's frames as images (.y4m; more with OpenCV)"},
+    {"from-images", cmd_from_images,
+     "from-images X Y OUT     a flow from its two 8-bit images (flow-compute --flow-images)"},
     {"formats", cmd_formats, "formats                 the flow file formats, one per line"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
@@ -94,7 +96,7 @@ int main(int argc, char **argv)
     return cli_usage_error("flow-tool COMMAND [OPTIONS] ARGS...", "flow-tool",
                            "unknown command '%s' (commands: convert, error, fb-check, warp, "
                            "photo-error, color, legend, vectors, blend, mix, montage, info, "
-                           "video, frames, formats)",
+                           "video, frames, from-images, formats)",
                            cmd);
 }
 

@@ -255,6 +255,10 @@ flow_status flow_image_read(const char *path, flow_image *img)
         case FLOW_FMT_PNG:
             s = flow_png_read(path, img);
             break;
+        case FLOW_FMT_JPEG:
+            s = flow_jpeg_available() ? flow_jpeg_read(path, img)
+                                      : needs_opencv(path, "reading", "JPEG");
+            break;
         case FLOW_FMT_UNKNOWN:
             s = flow_fail(FLOW_ERR_FORMAT,
                           "%s: not a PGM, PPM or PNG image (first bytes %02x %02x %02x %02x); "
@@ -416,14 +420,18 @@ flow_status flow_image_write(const char *path, const flow_image *img)
     }
     if (!known)
         return flow_fail(FLOW_ERR_INVALID,
-                         "%s: no image writer for the extension '%s' (expected .png, .pgm, .ppm "
-                         "or .pnm)",
-                         path, ext);
+                         "%s: no image writer for the extension '%s' (expected .png, .pgm, .ppm, "
+                         ".pnm%s)",
+                         path, ext, flow_jpeg_available() ? " or .jpg" : " or another that OpenCV writes");
     switch (known->fmt) {
     case FLOW_FMT_PNM:
         return flow_pnm_write(path, img);
     case FLOW_FMT_PNG:
         return flow_png_write(path, img);
+    case FLOW_FMT_JPEG:
+        if (flow_jpeg_available())
+            return flow_jpeg_write(path, img);
+        return needs_opencv(path, "writing", "JPEG");
     default:
         return needs_opencv(path, "writing", flow_image_format_name(known->fmt));
     }

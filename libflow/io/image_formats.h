@@ -81,6 +81,14 @@ int flow_png_available(void);
 flow_status flow_png_read8(const char *path, flow_image8 *img);
 flow_status flow_png_write(const char *path, const flow_image *img);
 
+/* JPEG through libjpeg (jpeg/jpeg_libjpeg.c), used in builds without
+ * OpenCV, or FLOW_ERR_UNSUPPORTED saying JPEG needs libjpeg or OpenCV
+ * (nojpeg/jpeg_none.c).  The reader gives gray or RGB; the writer writes
+ * 8-bit gray or RGB at quality 95 (OpenCV's default). */
+int flow_jpeg_available(void);
+flow_status flow_jpeg_read(const char *path, flow_image *img);
+flow_status flow_jpeg_write(const char *path, const flow_image *img);
+
 /* The checks of a path about to be written (image.c): it is not a
  * directory and the directory it names exists.  Returns FLOW_OK or
  * FLOW_ERR_IO with a message naming the path. */

@@ -62,6 +62,7 @@ from ._flowplatform import (
     write_image,
 )
 from ._flowplatform import error as _error
+from .flowimages import read_flow_images, flow_image_count
 from ._flowplatform import version as _version
 
 if _TYPE_CHECKING:
@@ -74,9 +75,10 @@ __version__ = _version
 __all__ = [
     "Context", "Error", "ErrorStats", "ParameterError", "TRACK_LOST", "TRACK_NEW", "TRACK_TRACKED",
     "Tracker", "Video", "applies", "color_legend", "compute", "default_method", "error",
-    "fb_check", "flow_formats", "flow_to_color", "flow_to_vectors", "has_cuda", "has_opencv",
-    "methods", "montage", "occlusion_score", "photometric_error", "read_flow", "read_image",
-    "read_params", "schema", "sparsification", "warp", "write_flow", "write_image",
+    "fb_check", "flow_formats", "flow_image_count", "flow_to_color", "flow_to_vectors", "has_cuda",
+    "has_opencv", "methods", "montage", "occlusion_score", "photometric_error", "read_flow",
+    "read_flow_images", "read_image", "read_params", "schema", "sparsification", "warp",
+    "write_flow", "write_image",
 ]
 
 
