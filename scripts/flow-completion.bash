@@ -109,7 +109,8 @@ _flow_complete() {
             fi
         done
         [[ -n $method && $method != -* ]] ||
-            method=$(sed -n 's/^  -m, --method NAME .*\[\([a-z0-9-]*\)\].*/\1/p' <<<"$help")
+            method=$(sed '/--method NAME/{/\]/!{N;s/\n */ /;}}' <<<"$help" |
+                sed -n 's/^  -m, --method NAME .*\[\([a-z0-9-]*\)\].*/\1/p')
         [[ -z $method ]] || help=$("$tool" -m "$method" --help 2>/dev/null) ||
             help=$("$tool" --help 2>/dev/null) || return 0
     fi

@@ -41,7 +41,7 @@ fi
 if printf '%s\n' "$help" | grep -q ' -m NAME --help$'; then
     printf '.SH METHODS\n.PP\n'
     printf 'The parameters of each method, with its defaults (\\fB%s \\-m\\fR \\fINAME\\fR \\fB\\-\\-help\\fR).\n' "$name"
-    methods=$(printf '%s\n' "$help" | sed -n 's/^  -m, --method NAME *\([^[]*\) \[.*/\1/p' | sed 's/,//g; s/ or / /')
+    methods=$(printf '%s\n' "$help" | sed '/--method NAME/{/\]/!{N;s/\n */ /;}}' | sed -n 's/^  -m, --method NAME *\([^[]*\) \[.*/\1/p' | sed 's/,//g; s/ or / /')
     for m in $methods; do
         printf '.SS %s\n' "$m"
         "$bin" -m "$m" --help | awk '/^Parameters of / { on = 1; next } on && /^[^ ]/ { exit } on' |

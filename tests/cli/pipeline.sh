@@ -52,7 +52,7 @@ for m in $METHODS; do
 done
 # every method flow-compute has is in the pipeline: a parameter file each,
 # named after it
-all_methods=$("$BIN/flow-compute" --help | sed -n 's/^ *-m, --method NAME *\(.*\) \[[a-z-]*\]$/\1/p' | sed 's/,//g; s/ or / /')
+all_methods=$("$BIN/flow-compute" --help | sed '/--method NAME/{/\]/!{N;s/\n */ /;}}' | sed -n 's/^ *-m, --method NAME *\(.*\) \[[a-z-]*\]$/\1/p' | sed 's/,//g; s/ or / /')
 check "flow-compute lists its methods ($all_methods)" [ -n "$all_methods" ]
 for m in $all_methods; do
     check "method $m: params/$m.params, with method,$m" grep -q "^method,$m\$" "params/$m.params"
