@@ -54,10 +54,11 @@ struct flow_context {
     int luminance;
     flow_plane gray[FLOW_FRAMES_MAX];
     const flow_pair *result;   /* where the method leaves the flow */
-    /* where it left it in the run each graph recorded: a replay does not
-     * call the method, and the forms of its work may end in different
-     * places (an initial flow skips levels) */
-    const flow_pair *result_of[FLOW_GRAPH_VARIANTS];
+    /* the planes it left it in when each graph was recorded, copied: a
+     * replay does not call the method, the forms of its work may end in
+     * different planes (an initial flow skips levels), and a method may
+     * reassign its pairs' planes from run to run */
+    flow_pair result_of[FLOW_GRAPH_VARIANTS];
     int computed;              /* a flow has been computed (residual is meaningful) */
     int nframes;               /* the frames the method reads (flow_method_desc.frames) */
     int held;                  /* frames held: frame[1], frame[0], frame[2], ... in turn */
@@ -402,9 +403,8 @@ static flow_status run_method(flow_context *ctx)
     ctx->result = NULL;
     FLOW_TRY(flow_graphs_run(&ctx->graphs, ex, key, direct, device_work, ctx));
     if (ctx->result) /* the method ran (directly or recorded) */
-        ctx->result_of[key] = ctx->result;
-    else /* a replay */
-        ctx->result = ctx->result_of[key];
+        ctx->result_of[key] = *ctx->result;
+    ctx->result = &ctx->result_of[key];
     FLOW_TRY(flow_workflow(ex, "u", &ctx->result->u));
     return flow_workflow(ex, "v", &ctx->result->v);
 }
