@@ -62,7 +62,7 @@ from ._flowplatform import (
     write_image,
 )
 from ._flowplatform import error as _error
-from .flowimages import read_flow_images, flow_image_count
+from ._flowimages import flow_image_count, read_flow_images
 from ._flowplatform import version as _version
 
 if _TYPE_CHECKING:
