@@ -26,6 +26,21 @@ flow_status flow_terms_add(flow_terms *t, flow_mg_model *m, int kind, double wei
     return FLOW_OK;
 }
 
+flow_status flow_terms_robust(flow_terms *t, flow_mg_model *m, int channels, int normalise,
+                              double zeta, double gamma, double eps_d, double alpha,
+                              double eps_s, int edge)
+{
+    *t = flow_terms_begin(channels, normalise, zeta);
+    FLOW_TRY(flow_terms_add(t, m, FLOW_TERM_BRIGHTNESS, 1.0, 1, eps_d));
+    if (gamma > 0)
+        FLOW_TRY(flow_terms_add(t, m, FLOW_TERM_GRADIENT, gamma, 1, eps_d));
+    m->alpha = (float)alpha;
+    m->eps_s2 = (float)(eps_s * eps_s);
+    m->robust_smooth = 1;
+    m->edge = edge;
+    return FLOW_OK;
+}
+
 void flow_terms_previous(flow_terms *t, double wprev, double tol)
 {
     t->wprev = (float)wprev;

@@ -27,6 +27,15 @@ flow_terms flow_terms_begin(int channels, int normalise, double zeta);
  * that the multigrid solver reads.  FLOW_ERR_INVALID past FLOW_TERMS_MAX. */
 flow_status flow_terms_add(flow_terms *t, flow_mg_model *m, int kind, double weight,
                            int robust, double eps);
+/* Method robust's model, which dis and epic refine with too: brightness
+ * constancy with weight 1 and gradient constancy with weight gamma (0:
+ * none), each under Psi with eps_d, normalised by zeta (normalise 0: not),
+ * into *t and *m; the smoothness term alpha Psi(|grad u|^2 + |grad v|^2)
+ * with eps_s, its Psi' weighted per pixel when edge (FLOW_SYS_EDGE).
+ * FLOW_ERR_INVALID as flow_terms_add. */
+flow_status flow_terms_robust(flow_terms *t, flow_mg_model *m, int channels, int normalise,
+                              double zeta, double gamma, double eps_d, double alpha,
+                              double eps_s, int edge);
 /* The frame before's terms: weight wprev, falling where they miss by more
  * than tol pixels (0: never). */
 void flow_terms_previous(flow_terms *t, double wprev, double tol);

@@ -255,17 +255,9 @@ static flow_status dis_create(flow_device *d, int width, int height, int channel
     st->p = resolve(params);
     st->channels = channels;
     st->patch = (flow_patch_opts){ st->p.size, st->p.iterations, st->p.normalise, 0.0f, 0, 0 };
-    /* method robust's model: normalised brightness and gradient constancy
-     * under Charbonnier penalisers, robust smoothness */
-    st->data = flow_terms_begin(channels, 1, 1.0);
-    flow_status ts = flow_terms_add(&st->data, &st->model, FLOW_TERM_BRIGHTNESS, 1.0, 1,
-                                    st->p.eps_d);
-    if (ts == FLOW_OK && st->p.gamma > 0)
-        ts = flow_terms_add(&st->data, &st->model, FLOW_TERM_GRADIENT, st->p.gamma, 1,
-                            st->p.eps_d);
-    st->model.alpha = (float)st->p.alpha;
-    st->model.eps_s2 = (float)(st->p.eps_s * st->p.eps_s);
-    st->model.robust_smooth = 1;
+    /* method robust's model, normalised */
+    const flow_status ts = flow_terms_robust(&st->data, &st->model, channels, 1, 1.0, st->p.gamma,
+                                             st->p.eps_d, st->p.alpha, st->p.eps_s, 0);
     st->pyr = dis_pyramid(&st->p, width, height);
     static const flow_pyramid_hooks refined = { .level_create = level_create,
                                                 .level_destroy = level_destroy,

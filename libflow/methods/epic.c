@@ -384,18 +384,10 @@ static flow_status epic_create(flow_device *d, int width, int height, int channe
     flow_pyramid_level_size(&st->pyr, width, height, st->match, &mw, &mh);
     st->nx = seed_count(mw, st->p.step);
     st->ny = seed_count(mh, st->p.step);
-    /* method robust's model: normalised brightness and gradient constancy
-     * under Charbonnier penalisers, robust edge-aware smoothness */
-    st->data = flow_terms_begin(channels, 1, 1.0);
-    flow_status ts = flow_terms_add(&st->data, &st->model, FLOW_TERM_BRIGHTNESS, 1.0, 1,
-                                    st->p.eps_d);
-    if (ts == FLOW_OK && st->p.gamma > 0)
-        ts = flow_terms_add(&st->data, &st->model, FLOW_TERM_GRADIENT, st->p.gamma, 1,
-                            st->p.eps_d);
-    st->model.alpha = (float)st->p.alpha;
-    st->model.eps_s2 = (float)(st->p.eps_s * st->p.eps_s);
-    st->model.robust_smooth = 1;
-    st->model.edge = st->p.smooth_edge > 0;
+    /* method robust's model, normalised, with edge-aware smoothness */
+    const flow_status ts = flow_terms_robust(&st->data, &st->model, channels, 1, 1.0, st->p.gamma,
+                                             st->p.eps_d, st->p.alpha, st->p.eps_s,
+                                             st->p.smooth_edge > 0);
     static const flow_pyramid_hooks hooks = { .level_create = level_create,
                                               .level_destroy = level_destroy,
                                               .prepare = prepare,

@@ -326,15 +326,9 @@ static flow_status filter(void *user, flow_exec *ex, flow_pyr_level *L, int last
 static flow_status robust_model(robust_state *r)
 {
     const robust_params *p = &r->p;
-    r->data = flow_terms_begin(r->channels, p->normalise, p->zeta);
-    FLOW_TRY(flow_terms_add(&r->data, &r->model, FLOW_TERM_BRIGHTNESS, 1.0, 1, p->eps_d));
-    if (p->gamma > 0)
-        FLOW_TRY(flow_terms_add(&r->data, &r->model, FLOW_TERM_GRADIENT, p->gamma, 1, p->eps_d));
+    FLOW_TRY(flow_terms_robust(&r->data, &r->model, r->channels, p->normalise, p->zeta, p->gamma,
+                               p->eps_d, p->alpha, p->eps_s, p->edge > 0));
     flow_terms_previous(&r->data, p->previous, p->previous_tol);
-    r->model.alpha = (float)p->alpha;
-    r->model.eps_s2 = (float)(p->eps_s * p->eps_s);
-    r->model.robust_smooth = 1;
-    r->model.edge = p->edge > 0;
     return FLOW_OK;
 }
 
