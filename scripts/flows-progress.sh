@@ -10,8 +10,7 @@
 #
 # The time left is the time so far per run done, times the runs left: runs
 # of different methods and sizes differ, so it is an estimate that firms up
-# as the runs go.  Each run appends a line to DIR/done (one short write:
-# whole under concurrent appends).  Without DIR/total (a stage run on its
+# as the runs go.  Each run appends a line to DIR/done.  Without DIR/total (a stage run on its
 # own) `done` prints nothing.
 set -eu
 
@@ -33,6 +32,10 @@ case "${1:-}" in
     done)
         [ $# -eq 3 ] || { echo "usage: flows-progress.sh done DIR WHAT" >&2; exit 1; }
         [ -n "$2" ] && [ -f "$2/total" ] || exit 0
+        # the append, the count and the line under one lock: two runs that
+        # end together print 1/N and 2/N, in that order, never 2/N twice
+        exec 9>>"$2/lock"
+        ! command -v flock >/dev/null 2>&1 || flock 9
         echo "$3" >> "$2/done"
         total=$(cat "$2/total") start=$(cat "$2/start") now=$(date +%s)
         k=$(wc -l < "$2/done")
