@@ -52,14 +52,21 @@ function activeSets() {
   return app.sets.slice(0, app.compare ? 2 : 1);
 }
 
+// A pending computation shows as busy from the moment a control moves, so
+// that the flow on the page is never taken for the one the controls (and
+// the address) now describe.
 function schedule() {
   clearTimeout(app.timer);
+  if (app.mode === 'pair') $('busy').hidden = false;
   app.timer = setTimeout(app.mode === 'pair' ? compute : () => app.live.restart(), DEBOUNCE_MS);
 }
 
 async function compute() {
   const seq = app.sequence;
-  if (!seq || seq.kind !== 'frames') return;
+  if (!seq || seq.kind !== 'frames') {
+    $('busy').hidden = true;
+    return;
+  }
   writeState(pageState());
   const generation = ++app.generation;
   if (app.inflight) app.inflight.abort();
