@@ -62,4 +62,12 @@ if [ "$(ls "$T/i" | wc -l)" -lt 6 ]; then ok; else skip "SIGINT came after the l
 expect "re-run after SIGINT" 0 err ", 0 failed" scripts/flow-corpus "$T/v" -o "$T/i" -d cpu -q -- -m lk
 check "SIGINT: outputs equal an uninterrupted run" \
     '(cd "$T/ref" && find . -type f ! -name flow.params | sort | xargs cat) | cmp -s - "$(cd "$T/i" && find . -type f ! -name flow.params | sort | xargs cat >"$T/icat"; echo "$T/icat")"'
+
+# scripts/bench-corpus: the rate over a generated corpus, every output checked
+expect "bench-corpus: png outputs verified" 0 out "checked: 2 of 2 videos" \
+    scripts/bench-corpus -n 2 -f 4 -s 64x48 --format png -d cpu -j 2 -- -m lk
+expect "bench-corpus: a clamped flow fails the png check" 2 err "more than half a level" \
+    scripts/bench-corpus -n 2 -f 3 -s 64x48 --format png -d cpu -j 2 -- -m lk --flow-bound 0.2
+expect "bench-corpus: a bad option is named" 1 err "--format must be jpg or png, not 'gif'" \
+    scripts/bench-corpus --format gif
 harness_report
