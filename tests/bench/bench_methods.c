@@ -32,8 +32,9 @@
  * here.  A context replays its CUDA graph (flow_context_set_graphs) unless
  * FLOW_BENCH_GRAPHS=0.  Environment: FLOW_BENCH_QUICK=1 runs only the
  * 316x252 sizes with few runs (for a CPU); FLOW_BENCH_ONLY=text keeps the
- * methods whose name contains text, FLOW_BENCH_SIZE=WxH[rgb] one size;
- * FLOW_BENCH_RUNS=n times exactly n runs after the warm-up (for
+ * methods whose name contains text, FLOW_BENCH_SIZE=WxH[rgb] one size
+ * (and no other table); FLOW_BENCH_TABLE=methods, stages, klt or
+ * concurrent prints that table only; FLOW_BENCH_RUNS=n times exactly n runs after the warm-up (for
  * profilers); FLOW_BENCH_PARAMS="key=value ..." sets parameters on every
  * run (with FLOW_BENCH_ONLY, on one method's).
  *
@@ -1281,6 +1282,13 @@ static int klt_table(double bw, int quick)
 
 int main(void)
 {
+    const char *table = getenv("FLOW_BENCH_TABLE");
+    if (table && strcmp(table, "methods") && strcmp(table, "stages") && strcmp(table, "klt")
+        && strcmp(table, "concurrent")) {
+        fprintf(stderr, "bench_methods: FLOW_BENCH_TABLE=%s: not methods, stages, klt or "
+                        "concurrent\n", table);
+        return 1;
+    }
     const char *dev = getenv("FLOW_DEVICE");
     if (!dev)
         dev = flow_device_has_cuda() ? "auto" : "cpu";
@@ -1296,25 +1304,28 @@ int main(void)
         fprintf(stderr, "bench_methods: %s\n", flow_last_error());
         return 3;
     }
+#define WANTS(name) (!table || !strcmp(table, name))
     const int quick = getenv("FLOW_BENCH_QUICK") != NULL;
     int measured;
     const double bw = bandwidth_gbs(&measured);
     printf("bench_methods on %s; bandwidth %.0f GB/s (%s)\n", flow_device_name(be), bw,
            measured ? "measured: device-to-device copy" : "FLOW_BW_GBS");
-    printf("device ms: motion tensor + solve, median; frame ms: with upload and download;\n"
-           "stream ms: a frame of a sequence (compute_next: one frame uploaded; page-locked flow field);\n"
-           "seq ms: a frame of a streamed sequence (submit8/collect, two flows in flight, 8-bit frames\n"
-           "and flow fields page-locked; wall time per flow);\n"
-           "B/px: device bytes per pixel, each operation's planes read once and written once\n"
-           "(jacobi sweep: tensor 12-24 B + x 8 + f 8 if given + x' 8); floor = bytes / bandwidth;\n"
-           "launches: kernel launches per frame, (graph): replayed as one CUDA graph; H2D+D2H: MB through PCIe per frame\n\n");
-    printf("| method | size | device ms | fps | frame ms | stream ms | seq ms | B/px | floor ms | x floor | launches | runs | H2D+D2H MB |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    if (WANTS("methods")) {
+        printf("device ms: motion tensor + solve, median; frame ms: with upload and download;\n"
+               "stream ms: a frame of a sequence (compute_next: one frame uploaded; page-locked flow field);\n"
+               "seq ms: a frame of a streamed sequence (submit8/collect, two flows in flight, 8-bit frames\n"
+               "and flow fields page-locked; wall time per flow);\n"
+               "B/px: device bytes per pixel, each operation's planes read once and written once\n"
+               "(jacobi sweep: tensor 12-24 B + x 8 + f 8 if given + x' 8); floor = bytes / bandwidth;\n"
+               "launches: kernel launches per frame, (graph): replayed as one CUDA graph; H2D+D2H: MB through PCIe per frame\n\n");
+        printf("| method | size | device ms | fps | frame ms | stream ms | seq ms | B/px | floor ms | x floor | launches | runs | H2D+D2H MB |\n"
+               "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    }
     const size sizes[5] = { { 316, 252, 1 }, { 640, 480, 1 }, { 1920, 1080, 1 },
                             { 3840, 2160, 1 }, { 316, 252, 3 } };
     int failed = 0;
     const char *only = getenv("FLOW_BENCH_ONLY"), *only_size = getenv("FLOW_BENCH_SIZE");
-    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++)
+    for (size_t k = 0; WANTS("methods") && k < sizeof runs / sizeof runs[0]; k++)
         for (int z = 0; z < 5; z++) {
             char sz_name[32];
             snprintf(sz_name, sizeof sz_name, "%dx%d%s", sizes[z].w, sizes[z].h,
@@ -1325,10 +1336,14 @@ int main(void)
             failed += !bench_one(&runs[k], &sizes[z], bw, quick);
         }
     if (!only_size) {
-        stage_table(quick);
-        failed += klt_table(bw, quick);
-        failed += conc_table(quick);
+        if (WANTS("stages"))
+            stage_table(quick);
+        if (WANTS("klt"))
+            failed += klt_table(bw, quick);
+        if (WANTS("concurrent"))
+            failed += conc_table(quick);
     }
+#undef WANTS
     printf("\nseed 001 figure 6.6 (316x252, GeForce of 2010): LK 15.4 ms, HS FMG 43.8 ms, "
            "CLG FMG 50.1 ms, CLG-NL FMG 88.6 ms, CLG J(3000) 3414 ms\n");
     flow_event_destroy(ev_tensor);
