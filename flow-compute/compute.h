@@ -36,6 +36,8 @@ typedef struct compute_options {
     double fb_check;         /* --fb-check T: forward-backward threshold, px; 0: off */
     const char *init;        /* --init FLOW: the method refines this flow */
     const char *init_confidence; /* --init-confidence IMAGE: its confidence, 255 = 1 */
+    const char *matches;     /* --matches FILE: the matches the method interpolated */
+    const char *use_matches; /* --use-matches FILE: matches in place of the method's matcher */
     int color, vectors;      /* pictures beside each flow file */
     double color_max;        /* fixed colour scale R; 0: per field */
     int legend;              /* colour picture with the direction key around it */

@@ -21,7 +21,7 @@ enum {
     OPT_COUNT = 300, OPT_RGB, OPT_COLOR, OPT_COLOR_MAX, OPT_LEGEND, OPT_SCALE_LABEL,
     OPT_VECTORS, OPT_VECTOR_STEP, OPT_VECTOR_SCALE, OPT_VECTOR_ZOOM,
     OPT_TIMING_DEPTH, OPT_TIMING_FILE, OPT_REPEAT, OPT_TRACE, OPT_FB_CHECK, OPT_PROGRESS,
-    OPT_INIT, OPT_INIT_CONFIDENCE,
+    OPT_INIT, OPT_INIT_CONFIDENCE, OPT_MATCHES, OPT_USE_MATCHES,
     OPT_FLOW_IMAGES, OPT_FLOW_NAMES, OPT_FLOW_BOUND
 };
 enum { OPT_PARAM_BASE = 1000 }; /* getopt value of parameter option i: base + i */
@@ -46,6 +46,8 @@ static const struct option tool_options[] = {
     {"fb-check", required_argument, 0, OPT_FB_CHECK},
     {"init", required_argument, 0, OPT_INIT},
     {"init-confidence", required_argument, 0, OPT_INIT_CONFIDENCE},
+    {"matches", required_argument, 0, OPT_MATCHES},
+    {"use-matches", required_argument, 0, OPT_USE_MATCHES},
     {"flow-images", required_argument, 0, OPT_FLOW_IMAGES},
     {"flow-names", required_argument, 0, OPT_FLOW_NAMES},
     {"flow-bound", required_argument, 0, OPT_FLOW_BOUND},
@@ -117,6 +119,13 @@ static void print_help(const param_cli *pc, const char *method)
            "                       a grey image of the frames' size: how far to trust\n"
            "                       --init at each pixel (255 fully, 0 not: the method's\n"
            "                       own flow there) [255 everywhere]\n"
+           "      --matches FILE   also write the sparse matches the method interpolated\n"
+           "                       (epic), one \"x y u v weight\" a line (weight 0: dropped\n"
+           "                       by its forward-backward check; docs/FORMATS.md)\n"
+           "      --use-matches FILE\n"
+           "                       interpolate and refine these matches (the same format,\n"
+           "                       from any matcher) in place of the method's own\n"
+           "                       matching (epic)\n"
            "      --flow-images DIR also (or instead of -o) write each flow as two 8-bit\n"
            "                       images in DIR (made when missing), x and y, each sample\n"
            "                       clamp(round(255 (v + B) / 2B), 0, 255), and\n"
@@ -259,6 +268,13 @@ static int check_contradictions(const compute_options *o)
     if (o->init && (o->fb_check > 0 || (o->device && cli_device_list(o->device))))
         CONTRADICTS("--init refines one flow on one device: not with %s",
                     o->fb_check > 0 ? "--fb-check" : "several devices");
+    if ((o->matches || o->use_matches) && o->input.nframes != 2)
+        CONTRADICTS("%s applies to one pair: give two frames",
+                    o->matches ? "--matches" : "--use-matches");
+    if ((o->matches || o->use_matches) && (o->fb_check > 0 || (o->device && cli_device_list(o->device))))
+        CONTRADICTS("%s applies to one pair on one device: not with %s",
+                    o->matches ? "--matches" : "--use-matches",
+                    o->fb_check > 0 ? "--fb-check" : "several devices");
 #undef CONTRADICTS
     return CLI_EXIT_OK;
 }
@@ -316,6 +332,8 @@ static int parse_options(int argc, char **argv, compute_options *o)
             break;
         case OPT_INIT: o->init = optarg; break;
         case OPT_INIT_CONFIDENCE: o->init_confidence = optarg; break;
+        case OPT_MATCHES: o->matches = optarg; break;
+        case OPT_USE_MATCHES: o->use_matches = optarg; break;
         case OPT_FLOW_IMAGES: o->images_dir = optarg; break;
         case OPT_FLOW_NAMES: {
             static char names[2][1024];

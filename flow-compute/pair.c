@@ -88,6 +88,11 @@ int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image
         if (rc != CLI_EXIT_OK)
             return rc;
     }
+    if (r->o->matches) {
+        const int rc = matches_write(r);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    }
     if (++r->t.flows == 1)
         r->t.first_flow_ms = ftimer_now_ms();
     if (r->show_progress)
@@ -180,7 +185,12 @@ int create_context(run *r, const source_frame *first)
     if (s != FLOW_OK)
         return compute_failure(s, first->name);
     report_fitted(r->o->params, flow_context_params(r->ctx), r->width, r->height);
-    return r->o->init ? set_init(r) : CLI_EXIT_OK;
+    int rc = r->o->init ? set_init(r) : CLI_EXIT_OK;
+    if (rc == CLI_EXIT_OK && r->o->matches)
+        rc = matches_request(r);
+    if (rc == CLI_EXIT_OK && r->o->use_matches)
+        rc = matches_give(r);
+    return rc;
 }
 
 flow_status submit_frame(flow_context *ctx, const source_frame *f, flow_field *out)

@@ -240,6 +240,7 @@ done:
     field_unpin(r.d, &r.back);
     flow_field_free(&r.back);
     flow_context_destroy(r.ctx);
+    matches_free(&r);
     ftimer_destroy(r.tm);
     workflow_close(r.wf);
     source_close(r.src);

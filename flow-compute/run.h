@@ -56,7 +56,20 @@ typedef struct run {
     int width, height;
     int show_progress;
     double last_progress;
+    float *match_planes[3];             /* --matches: match_u, match_v, match_weight */
 } run;
+
+/* ---- sparse matches in and out (matches.c) ------------------------------ */
+
+/* --matches: the context's match planes requested (usage error for a
+ * method without them). */
+int matches_request(run *r);
+/* --matches: the planes of the last flow written to the file. */
+int matches_write(run *r);
+void matches_free(run *r);
+/* --use-matches: the file read and given to the context (usage error for a
+ * method that takes none; input error for a bad line or match, named). */
+int matches_give(run *r);
 
 /* ---- a mode of the loop -------------------------------------------------- */
 

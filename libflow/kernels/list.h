@@ -85,6 +85,8 @@
     X(epic_geo_init, flow_epic_geo_init_args, a->dist.width, a->dist.height, GRID)             \
     X(epic_geo_step, flow_epic_geo_step_args, a->dist.width, a->dist.height, GRID)             \
     X(epic_interp, flow_epic_interp_args, a->w.u.width, a->w.u.height, GRID)                   \
+    X(epic_take, flow_epic_take_args, a->seeds.u.width, a->seeds.u.height, GRID)               \
+    X(epic_scatter, flow_epic_scatter_args, a->u.width, a->u.height, GRID)                     \
     X(klt_response, flow_klt_response_args, a->R.width, a->R.height, GRID)                     \
     X(klt_cells, flow_klt_cells_args, a->cv.width, a->cv.height, GRID)                         \
     X(klt_suppress, flow_klt_suppress_args, a->n, 1, GRID)                                     \

@@ -109,6 +109,9 @@ typedef struct epic_state {
     flow_plane seed_cost, valid;
     flow_plane dist[2], label[2], cost; /* the match level */
     int nx, ny;             /* the seed grid */
+    flow_plane out[3];      /* the matches at full size (outputs) */
+    const flow_plane *given; /* the caller's matches of this run, or NULL */
+    int ngiven;
 } epic_state;
 
 static flow_plane view(flow_plane p, int w, int h)
@@ -182,10 +185,13 @@ static flow_status interpolate(epic_state *st, flow_exec *ex, flow_pyr_level *L)
                               .inv_edge = (float)(1.0 / st->p.edge) };
     for (int k = 0; k < st->channels; k++)
         c.f[k] = e.f[k] = L->frame[0][k];
-    flow_stage_begin(ex, "consistency");
-    flow_status s = flow_k_epic_check(d, &c);
-    flow_stage_end(ex, "consistency");
-    FLOW_TRY(s);
+    flow_status s = FLOW_OK;
+    if (!st->given) {
+        flow_stage_begin(ex, "consistency");
+        s = flow_k_epic_check(d, &c);
+        flow_stage_end(ex, "consistency");
+        FLOW_TRY(s);
+    }
     flow_stage_begin(ex, "geodesic");
     s = flow_k_epic_cost(d, &e);
     const flow_epic_geo_init_args gi = { view(st->dist[0], w, h), view(st->label[0], w, h),
@@ -231,6 +237,19 @@ static flow_status init(void *user, flow_exec *ex, flow_pyr_level *L)
     const int shift = L->level - st->match;
     if (shift < 0)
         return FLOW_OK;
+    if (st->given) {
+        if (shift > 0)
+            return FLOW_OK;
+        const flow_epic_take_args a = { .seeds = st->seeds[0][0], .valid = st->valid,
+                                        .matches = *st->given, .n = st->ngiven,
+                                        .step = st->p.step,
+                                        .scale = 1.0f / (float)(1 << st->match) };
+        flow_stage_begin(ex, "matching");
+        const flow_status s = flow_k_epic_take(d, &a);
+        flow_stage_end(ex, "matching");
+        FLOW_TRY(s);
+        return interpolate(st, ex, L);
+    }
     flow_plane c[2] = { view(st->census[0], L->width, L->height),
                         view(st->census[1], L->width, L->height) };
     flow_stage_begin(ex, "descriptors");
@@ -269,6 +288,7 @@ static flow_status init(void *user, flow_exec *ex, flow_pyr_level *L)
         const flow_epic_subpixel_args a = { c[0], c[1], st->seeds[0][0], st->p.step };
         s = flow_k_epic_subpixel(d, &a);
     }
+
     flow_stage_end(ex, "matching");
     FLOW_TRY(s);
     return shift == 0 ? interpolate(st, ex, L) : FLOW_OK;
@@ -356,6 +376,7 @@ static void epic_destroy(void *state)
     flow_patch_input_free(d, &st->in);
     for (int k = 0; k < 2; k++) {
         flow_plane_free(d, &st->census[k]);
+        flow_plane_free(d, &st->out[k]);
         flow_plane_free(d, &st->dist[k]);
         flow_plane_free(d, &st->label[k]);
         for (int j = 0; j < 2; j++)
@@ -364,6 +385,7 @@ static void epic_destroy(void *state)
     flow_plane_free(d, &st->seed_cost);
     flow_plane_free(d, &st->valid);
     flow_plane_free(d, &st->cost);
+    flow_plane_free(d, &st->out[2]);
     free(st);
 }
 
@@ -414,6 +436,8 @@ static flow_status epic_create(flow_device *d, int width, int height, int channe
         s = flow_plane_alloc(d, &st->valid, st->nx, st->ny);
     if (s == FLOW_OK)
         s = flow_plane_alloc(d, &st->cost, mw, mh);
+    for (int k = 0; k < 3 && s == FLOW_OK; k++)
+        s = flow_plane_alloc(d, &st->out[k], width, height);
     if (s == FLOW_OK)
         s = flow_pyramid_create(d, width, height, channels, &st->pyr, &hooks, st, &st->py);
     if (s != FLOW_OK) {
@@ -430,9 +454,33 @@ static flow_status epic_run(void *state, flow_exec *ex, const flow_frames *in,
     epic_state *st = state;
     const flow_plane *f1, *f2;
     FLOW_TRY(flow_patch_input_smooth(&st->in, ex, in, &f1, &f2));
-    FLOW_TRY(flow_pyramid_run(st->py, ex, NULL, f1, f2));
+    st->given = in->matches;
+    st->ngiven = in->matches ? in->matches->width : 0;
+    const flow_status s = flow_pyramid_run(st->py, ex, NULL, f1, f2);
+    st->given = NULL;
+    FLOW_TRY(s);
+    const flow_epic_scatter_args a = { .u = st->out[0], .v = st->out[1], .weight = st->out[2],
+                                       .seeds = st->seeds[0][0], .valid = st->valid,
+                                       .step = st->p.step, .level = st->match };
+    FLOW_TRY(flow_k_epic_scatter(ex->dev, &a));
     *flow = st->py->lev[0].x;
     return FLOW_OK;
+}
+
+/* The matches the flow was interpolated from, at the full-size pixel of
+ * each seed (pixel/epic_match.h, flow_epic_scatter_px). */
+static int epic_outputs(const void *params, const char **names)
+{
+    (void)params;
+    names[0] = "match_u";
+    names[1] = "match_v";
+    names[2] = "match_weight";
+    return 3;
+}
+
+static const flow_plane *epic_output(void *state, int i)
+{
+    return &((epic_state *)state)->out[i];
 }
 
 const flow_method_desc flow_method_epic = {
@@ -446,4 +494,7 @@ const flow_method_desc flow_method_epic = {
     .fit = epic_fit,
     .run = epic_run,
     .destroy = epic_destroy,
+    .inputs = FLOW_INPUT_MATCHES,
+    .outputs = epic_outputs,
+    .output = epic_output,
 };

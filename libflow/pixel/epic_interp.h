@@ -50,7 +50,7 @@ FLOW_HD void flow_epic_cost_px(const flow_epic_cost_args *a, int x, int y)
  * elsewhere. */
 typedef struct flow_epic_geo_init_args {
     flow_plane dist, label;
-    flow_plane valid; /* one per seed */
+    flow_plane valid; /* one per seed: a seed counts where it is above 0 */
     int step;
 } flow_epic_geo_init_args;
 
@@ -60,7 +60,7 @@ FLOW_HD void flow_epic_geo_init_px(const flow_epic_geo_init_args *a, int x, int 
     const int sx = (x - h) / a->step, sy = (y - h) / a->step;
     const int on = x >= h && y >= h && (x - h) % a->step == 0 && (y - h) % a->step == 0 &&
                    sx < a->valid.width && sy < a->valid.height &&
-                   FLOW_PX(a->valid, sx, sy) > 0.5f;
+                   FLOW_PX(a->valid, sx, sy) > 0.0f;
     FLOW_PX(a->dist, x, y) = on ? 0.0f : FLOW_EPIC_FAR;
     FLOW_PX(a->label, x, y) = on ? (float)(sy * a->valid.width + sx) : -1.0f;
 }

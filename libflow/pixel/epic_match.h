@@ -161,6 +161,12 @@ FLOW_HD void flow_epic_match_px(const flow_epic_match_args *a, int sx, int sy)
     FLOW_PX(a->cost, sx, sy) = (float)best;
 }
 
+/* The seed nearest to a point at coordinate p of the match level. */
+FLOW_HD int flow_epic_nearest_seed(float p, int step, int n)
+{
+    return flow_clampi((int)floorf((p - (float)(step / 2)) / (float)step + 0.5f), 0, n - 1);
+}
+
 /* ---- sub-pixel matches -------------------------------------------------------
  * Each component of a seed's whole-pixel flow moves to the vertex of the
  * parabola through the patch costs one pixel to either side (at most half a
@@ -214,8 +220,8 @@ FLOW_HD void flow_epic_check_px(const flow_epic_check_args *a, int sx, int sy)
     const int x = flow_epic_seed_pos(sx, a->step, 0, w), y = flow_epic_seed_pos(sy, a->step, 0, h);
     const float u = FLOW_PX(a->fw.u, sx, sy), v = FLOW_PX(a->fw.v, sx, sy);
     /* the seed of the second frame nearest to (x + u, y + v) */
-    const int bx = flow_clampi((int)floorf(((float)x + u - (float)(a->step / 2)) / (float)a->step + 0.5f), 0, nx - 1);
-    const int by = flow_clampi((int)floorf(((float)y + v - (float)(a->step / 2)) / (float)a->step + 0.5f), 0, ny - 1);
+    const int bx = flow_epic_nearest_seed((float)x + u, a->step, nx);
+    const int by = flow_epic_nearest_seed((float)y + v, a->step, ny);
     const float eu = u + FLOW_PX(a->bw.u, bx, by), ev = v + FLOW_PX(a->bw.v, bx, by);
     float g = 0.0f;
     for (int dy = -4; dy <= 4; dy += 2)
@@ -229,6 +235,63 @@ FLOW_HD void flow_epic_check_px(const flow_epic_check_args *a, int sx, int sy)
         }
     const int ok = eu * eu + ev * ev <= a->tol2 && g >= 25.0f * a->min_texture;
     FLOW_PX(a->valid, sx, sy) = ok ? 1.0f : 0.0f;
+}
+
+/* ---- matches given by the caller ---------------------------------------------
+ * In place of the matcher: each seed takes, of the caller's matches (a point
+ * set of the rows FLOW_MATCH_X .. FLOW_MATCH_WEIGHT, full-size pixels) whose
+ * point lies nearest to it among the seeds, the one of the highest weight
+ * (the first of equals); its flow scaled to the match level, valid = that
+ * weight (0: none).  Every seed reads every match: the caller's matches are
+ * few and the result is the same on any device. */
+typedef struct flow_epic_take_args {
+    flow_pair seeds;   /* written */
+    flow_plane valid;  /* written */
+    flow_plane matches;
+    int n, step;
+    float scale;       /* full size to the match level: 2^-level */
+} flow_epic_take_args;
+
+FLOW_HD void flow_epic_take_px(const flow_epic_take_args *a, int sx, int sy)
+{
+    const int nx = a->seeds.u.width, ny = a->seeds.u.height;
+    float best = 0.0f, u = 0.0f, v = 0.0f;
+    for (int i = 0; i < a->n; i++) {
+        const float wt = flow_at(&a->matches, i, 4);
+        if (wt <= best ||
+            flow_epic_nearest_seed(flow_at(&a->matches, i, 0) * a->scale, a->step, nx) != sx ||
+            flow_epic_nearest_seed(flow_at(&a->matches, i, 1) * a->scale, a->step, ny) != sy)
+            continue;
+        best = wt;
+        u = flow_at(&a->matches, i, 2) * a->scale;
+        v = flow_at(&a->matches, i, 3) * a->scale;
+    }
+    FLOW_PX(a->seeds.u, sx, sy) = u;
+    FLOW_PX(a->seeds.v, sx, sy) = v;
+    FLOW_PX(a->valid, sx, sy) = best;
+}
+
+/* ---- the matches as planes of the frames' size --------------------------------
+ * At the full-size pixel of each seed its flow (scaled to full size) and its
+ * weight (1 kept by the forward-backward check, 0 dropped); weight -1 and
+ * flow 0 at every other pixel. */
+typedef struct flow_epic_scatter_args {
+    flow_plane u, v, weight; /* written, full size */
+    flow_pair seeds;
+    flow_plane valid;
+    int step, level;
+} flow_epic_scatter_args;
+
+FLOW_HD void flow_epic_scatter_px(const flow_epic_scatter_args *a, int x, int y)
+{
+    const int m = 1 << a->level, h = a->step / 2;
+    const int xm = x / m, ym = y / m;
+    const int sx = (xm - h) / a->step, sy = (ym - h) / a->step;
+    const int on = x % m == 0 && y % m == 0 && xm >= h && ym >= h && (xm - h) % a->step == 0 &&
+                   (ym - h) % a->step == 0 && sx < a->valid.width && sy < a->valid.height;
+    FLOW_PX(a->u, x, y) = on ? FLOW_PX(a->seeds.u, sx, sy) * (float)m : 0.0f;
+    FLOW_PX(a->v, x, y) = on ? FLOW_PX(a->seeds.v, sx, sy) * (float)m : 0.0f;
+    FLOW_PX(a->weight, x, y) = on ? FLOW_PX(a->valid, sx, sy) : -1.0f;
 }
 
 #endif

@@ -126,6 +126,14 @@ static double bytes_epic_interp(const flow_epic_interp_args *a)
 {
     return 5 * PX(&a->w.u) + 2 * PX(&a->seeds.u);
 }
+static double bytes_epic_take(const flow_epic_take_args *a)
+{
+    return 3 * PX(&a->seeds.u) + 5.0 * a->n * 4;
+}
+static double bytes_epic_scatter(const flow_epic_scatter_args *a)
+{
+    return 3 * PX(&a->u) + 3 * PX(&a->seeds.u);
+}
 static double bytes_copy_pair(const flow_copy_pair_args *a)
 {
     return 4 * PX(&a->dst.u);
@@ -627,6 +635,7 @@ static const method_run runs[] = {
     { "dis medium", "dis", NULL, 0, 0, "medium" },
     { "dis fast", "dis", NULL, 0, 0, "fast" },
     { "dis ultrafast", "dis", NULL, 0, 0, "ultrafast" },
+    { "epic (defaults)", "epic", NULL, 0, 0, NULL },
 };
 
 typedef struct size {

@@ -703,6 +703,28 @@ expect "init: not with fb-check" 1 err "^flow-compute: --init refines one flow o
 check "fb-check: no output after a bad value" '[ ! -e x.flo ]'
 expect "fb-check in --help" 0 out "^      --fb-check T " $FC --help
 
+# ---- sparse matches out and in (epic) --------------------------------------------------
+"$FS" -m translate --dx 4.5 --dy -2.5 -s 96x72 -n 2 -o "mt%d.png" --gt mt.flo
+expect "matches: written" 0 err EMPTY $FCC -m epic mt0.png mt1.png -o mt.out.flo --matches mt.txt
+check "matches: a header and x y u v weight lines" 'head -1 mt.txt | grep -q "^# matches of 96x72 frames" && awk "!/^#/ && NF != 5 { exit 1 }" mt.txt'
+check "matches: the kept ones within 2 px of (4.5, -2.5)" 'awk "!/^#/ && \$5 > 0 { n++; if ((\$3 - 4.5)^2 + (\$4 + 2.5)^2 > 4) bad++ } END { exit !(n > 20 && bad + 0 <= n / 10) }" mt.txt'
+expect "use-matches: epic's own matches given back" 0 err EMPTY $FCC -m epic mt0.png mt1.png --use-matches mt.txt -o mt.in.flo
+check "use-matches: the same flow bit for bit" 'cmp -s mt.out.flo mt.in.flo'
+printf '# one match\n10 10 4.5 -2.5 1\n\n40.5 30 4.5 -2.5 0.5\n' >mt1.txt
+expect "use-matches: a hand-written file" 0 err EMPTY $FCC -m epic mt0.png mt1.png --use-matches mt1.txt -o mt.one.flo
+printf '10 10 4.5 -2.5\n' >mtbad.txt
+expect "use-matches: a short line" 2 err "^flow-compute: --use-matches mtbad.txt:1: expected \"x y u v weight\"" $FCC -m epic mt0.png mt1.png --use-matches mtbad.txt -o mtx.flo
+printf '100 10 4.5 -2.5 1\n' >mtout.txt
+expect "use-matches: a point outside the frame" 2 err "^flow-compute: --use-matches mtout.txt: match 0 at \(100, 10\)" $FCC -m epic mt0.png mt1.png --use-matches mtout.txt -o mtx.flo
+printf '10 10 4.5 -2.5 2\n' >mtw.txt
+expect "use-matches: a weight above 1" 2 err "weight 2: expected" $FCC -m epic mt0.png mt1.png --use-matches mtw.txt -o mtx.flo
+expect "use-matches: a missing file" 2 err "^flow-compute: --use-matches nothere.txt: No such file" $FCC -m epic mt0.png mt1.png --use-matches nothere.txt -o mtx.flo
+check "use-matches: nothing written after a failure" '[ ! -e mtx.flo ]'
+expect "use-matches: a method without matches" 1 err "^flow-compute: --use-matches: method hs takes no matches" $FCC -m hs mt0.png mt1.png --use-matches mt1.txt -o mtx.flo
+expect "matches: a method without matches" 1 err "^flow-compute: --matches: method hs gives no matches" $FCC -m hs mt0.png mt1.png --matches mtx.txt -o mtx.flo
+expect "matches: one pair" 1 err "^flow-compute: --matches applies to one pair: give two frames" $FCC -m epic f0.png f1.png f2.png --matches mtx.txt -o "mtx%d.flo"
+check "matches: no matches file after a failure" '[ ! -e mtx.txt ]'
+
 # ---- coarse-to-fine warping ------------------------------------------------------
 "$FS" -m translate --dx 4.5 --dy -2.5 -s 96x72 -n 2 -o "big%d.png" --gt big.flo
 expect "warping" 0 err EMPTY $FCC -m clg-nl big0.png big1.png --warp-levels 3 -o bigw.flo

@@ -1,0 +1,161 @@
+/* matches.c -- sparse matches in and out of flow-compute (docs/FORMATS.md,
+ * "Matches"): --matches FILE writes the matches a method interpolated
+ * (its output planes match_u, match_v and match_weight), --use-matches
+ * FILE gives a method that takes matches (flow_context_takes_matches)
+ * these in place of its own matcher.
+ *
+ * The format is text, one match a line: "x y u v weight", a point of the
+ * first frame in pixels (x right, y down, the top-left pixel's centre at
+ * 0 0), its displacement to the second frame and a weight in [0, 1] (0: a
+ * match the method dropped); blank lines and lines from '#' are
+ * comments. */
+#include "run.h"
+#include "flow/atomic_file.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const plane_names[3] = { "match_u", "match_v", "match_weight" };
+
+int matches_request(run *r)
+{
+    const int n = flow_context_outputs(r->ctx);
+    int found = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            found += strcmp(flow_context_output_name(r->ctx, i), plane_names[k]) == 0;
+    if (found != 3) {
+        cli_error("--matches: method %s gives no matches", flow_params_method(r->o->params));
+        return CLI_EXIT_USAGE;
+    }
+    const size_t size = (size_t)r->width * r->height;
+    for (int k = 0; k < 3; k++) {
+        r->match_planes[k] = malloc(sizeof(float) * size);
+        if (!r->match_planes[k])
+            return compute_failure(FLOW_ERR_NOMEM, "--matches");
+        const flow_status s = flow_context_request_output(r->ctx, plane_names[k],
+                                                          r->match_planes[k]);
+        if (s != FLOW_OK)
+            return compute_failure(s, "--matches");
+    }
+    return CLI_EXIT_OK;
+}
+
+int matches_write(run *r)
+{
+    const char *path = r->o->matches;
+    flow_atomic a;
+    flow_status s = flow_atomic_open(&a, path);
+    if (s != FLOW_OK) {
+        cli_error("--matches %s: %s", path, flow_last_error());
+        return CLI_EXIT_IO;
+    }
+    fprintf(a.f, "# matches of %dx%d frames: x y u v weight (weight 0: dropped by the method's "
+                 "check)\n",
+            r->width, r->height);
+    const float *u = r->match_planes[0], *v = r->match_planes[1], *w = r->match_planes[2];
+    for (int y = 0; y < r->height; y++)
+        for (int x = 0; x < r->width; x++) {
+            const size_t i = (size_t)y * r->width + x;
+            if (w[i] >= 0.0f)
+                fprintf(a.f, "%d %d %.9g %.9g %g\n", x, y, (double)u[i], (double)v[i],
+                        (double)w[i]);
+        }
+    s = ferror(a.f) ? FLOW_ERR_IO : FLOW_OK;
+    if (s != FLOW_OK) {
+        flow_atomic_abort(&a);
+        cli_error("--matches %s: cannot write: %s", path, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    s = flow_atomic_commit(&a);
+    if (s != FLOW_OK) {
+        cli_error("--matches %s: %s", path, flow_last_error());
+        return CLI_EXIT_IO;
+    }
+    return CLI_EXIT_OK;
+}
+
+void matches_free(run *r)
+{
+    for (int k = 0; k < 3; k++) {
+        free(r->match_planes[k]);
+        r->match_planes[k] = NULL;
+    }
+}
+
+/* Reads the matches of `path` into a growing array: the line of the first
+ * bad one named. */
+static int read_matches(const char *path, flow_match **out, int *count)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        cli_error("--use-matches %s: %s", path, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    flow_match *m = NULL;
+    int n = 0, cap = 0, rc = CLI_EXIT_OK;
+    char line[512];
+    for (long no = 1; fgets(line, sizeof line, f); no++) {
+        const char *p = line + strspn(line, " \t\r\n");
+        if (*p == '\0' || *p == '#')
+            continue;
+        flow_match k;
+        char rest[2];
+        if (sscanf(p, "%f %f %f %f %f %1s", &k.x, &k.y, &k.u, &k.v, &k.weight, rest) != 5) {
+            cli_error("--use-matches %s:%ld: expected \"x y u v weight\", got \"%.60s\"", path,
+                      no, p);
+            rc = CLI_EXIT_IO;
+            break;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            flow_match *g = cap < (1 << 26) ? realloc(m, sizeof *m * (size_t)cap) : NULL;
+            if (!g) {
+                rc = compute_failure(FLOW_ERR_NOMEM, "--use-matches");
+                break;
+            }
+            m = g;
+        }
+        m[n++] = k;
+    }
+    if (rc == CLI_EXIT_OK && ferror(f)) {
+        cli_error("--use-matches %s: cannot read: %s", path, strerror(errno));
+        rc = CLI_EXIT_IO;
+    }
+    if (rc == CLI_EXIT_OK && n == 0) {
+        cli_error("--use-matches %s: no matches in the file", path);
+        rc = CLI_EXIT_IO;
+    }
+    fclose(f);
+    if (rc != CLI_EXIT_OK) {
+        free(m);
+        return rc;
+    }
+    *out = m;
+    *count = n;
+    return CLI_EXIT_OK;
+}
+
+int matches_give(run *r)
+{
+    const char *path = r->o->use_matches;
+    if (!flow_context_takes_matches(r->ctx)) {
+        cli_error("--use-matches: method %s takes no matches", flow_params_method(r->o->params));
+        return CLI_EXIT_USAGE;
+    }
+    flow_match *m = NULL;
+    int n = 0;
+    int rc = read_matches(path, &m, &n);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    const flow_status s = flow_context_set_matches(r->ctx, m, n);
+    if (s != FLOW_OK) {
+        cli_error("--use-matches %s: %s", path, flow_last_error());
+        rc = s == FLOW_ERR_INVALID ? CLI_EXIT_IO : CLI_EXIT_COMPUTE;
+    }
+    free(m);
+    return rc;
+}
