@@ -292,12 +292,64 @@ static void test_method(void)
     CHECK(e2 < 0.1);
 }
 
+/* Given matches in place of the matcher (flow_epic_take_px): each seed
+ * takes the match of the highest weight among those nearest to it, scaled
+ * to the match level; a seed without one gets weight 0; then the matches
+ * as full-size planes (flow_epic_scatter_px) put each seed's flow, scaled
+ * back, at its full-size pixel, weight -1 elsewhere. */
+static void test_take_scatter(void)
+{
+    enum { NX = 4, NY = 3, STEP = 3, W = 24, H = 18 };
+    /* the full-size points of three matches near seed (1, 0) (match-level
+     * pixel (4, 1), full size (8, 2)), one near seed (3, 2) */
+    static const float rows[5][4] = {
+        { 8.0f, 9.0f, 7.5f, 21.0f },   /* x */
+        { 2.0f, 3.0f, 2.5f, 14.0f },   /* y */
+        { 4.0f, 6.0f, 8.0f, -2.0f },   /* u */
+        { -2.0f, 2.0f, 1.0f, 10.0f },  /* v */
+        { 0.5f, 0.75f, 0.75f, 1.0f },  /* weight */
+    };
+    flow_plane m = plane(4, 5);
+    for (int r = 0; r < 5; r++)
+        for (int i = 0; i < 4; i++)
+            m.data[r * 4 + i] = rows[r][i];
+    flow_pair seeds = pair(NX, NY);
+    flow_plane valid = plane(NX, NY);
+    const flow_epic_take_args a = { seeds, valid, m, 4, STEP, 0.5f };
+    for (int y = 0; y < NY; y++)
+        for (int x = 0; x < NX; x++)
+            flow_epic_take_px(&a, x, y);
+    /* seed (1, 0): the first of the two of weight 0.75 */
+    CHECK(valid.data[1] == 0.75f && seeds.u.data[1] == 3.0f && seeds.v.data[1] == 1.0f);
+    CHECK(valid.data[2 * NX + 3] == 1.0f && seeds.u.data[2 * NX + 3] == -1.0f &&
+          seeds.v.data[2 * NX + 3] == 5.0f);
+    int none = 0;
+    for (int i = 0; i < NX * NY; i++)
+        none += valid.data[i] == 0.0f;
+    CHECK(none == NX * NY - 2);
+    flow_plane u = plane(W, H), v = plane(W, H), wt = plane(W, H);
+    const flow_epic_scatter_args b = { u, v, wt, seeds, valid, STEP, 1 };
+    int seeds_seen = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            flow_epic_scatter_px(&b, x, y);
+            seeds_seen += wt.data[y * W + x] >= 0.0f;
+        }
+    CHECK(seeds_seen == NX * NY);
+    CHECK(wt.data[2 * W + 8] == 0.75f && u.data[2 * W + 8] == 6.0f && v.data[2 * W + 8] == 2.0f);
+    CHECK(wt.data[14 * W + 20] == 1.0f && u.data[14 * W + 20] == -2.0f);
+    CHECK(wt.data[2 * W + 9] == -1.0f && u.data[2 * W + 9] == 0.0f);
+    free(m.data), free(valid.data), free(u.data), free(v.data), free(wt.data);
+    pair_free(&seeds);
+}
+
 int main(void)
 {
     RUN(test_match_translation);
     RUN(test_check_textureless);
     RUN(test_interp_affine);
     RUN(test_interp_edge);
+    RUN(test_take_scatter);
     RUN(test_method);
     return harness_report();
 }
