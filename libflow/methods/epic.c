@@ -62,7 +62,7 @@ static const flow_param_def epic_schema[] = {
     FLOW_P_REAL(T, min_texture, "min_texture", 1.0, 0, 1e6, 0,
                 "matches where the first frame's mean gradient around the seed is lower are "
                 "dropped, grey levels per pixel"),
-    FLOW_P_REAL(T, edge, "edge", 5.0, 0, 1e6, FLOW_PARAM_MIN_OPEN,
+    FLOW_P_REAL(T, edge, "edge", 2.0, 0, 1e6, FLOW_PARAM_MIN_OPEN,
                 "interpolation: the geodesic cost of a pixel is 1 + |grad f1| / edge, grey "
                 "levels per pixel"),
     FLOW_P_REAL(T, geo_sigma, "geo_sigma", 3.0, 0, 1e6, FLOW_PARAM_MIN_OPEN,
