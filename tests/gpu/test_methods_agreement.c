@@ -322,11 +322,78 @@ static void test_three_frames_agree(void)
     }
 }
 
+/* epic given matches (epic_take) and returning them (epic_scatter): the
+ * CPU's own matches of a translation given to both devices; the match
+ * planes must be equal bit for bit (a seed takes a match by comparisons
+ * and scales it by a power of two) and the flows agree as epic's do. */
+static void test_epic_matches_agree(void)
+{
+    if (!open_devices())
+        return;
+    const flow_synth s = { .motion = FLOW_SYNTH_TRANSLATE, .dx = 6.5, .dy = -3.25, .seed = 19 };
+    flow_image a, b;
+    CHECK_OK(flow_synth_frame(&s, W, H, 1, 0, &a));
+    CHECK_OK(flow_synth_frame(&s, W, H, 1, 1, &b));
+    flow_params *p = NULL;
+    CHECK_OK(flow_params_create("epic", &p));
+    static const char *const names[3] = { "match_u", "match_v", "match_weight" };
+    float *planes[2][3];
+    flow_field f[2];
+    flow_match *m = malloc(sizeof *m * W * H);
+    int n = 0;
+    for (int d = 0; d < 2; d++) {
+        flow_context *ctx = NULL;
+        CHECK_OK(flow_field_alloc(&f[d], W, H));
+        for (int k = 0; k < 3; k++)
+            planes[d][k] = calloc(W * H, sizeof(float));
+        CHECK_OK(flow_context_create(d ? gpu : cpu, W, H, 1, p, &ctx));
+        for (int k = 0; k < 3 && ctx; k++)
+            CHECK_OK(flow_context_request_output(ctx, names[k], planes[d][k]));
+        if (ctx && d == 0) {
+            /* the CPU's own matches, then given back */
+            CHECK_OK(flow_context_compute(ctx, &a, &b, &f[0]));
+            for (int i = 0; i < W * H; i++)
+                if (planes[0][2][i] > 0)
+                    m[n++] = (flow_match){ (float)(i % W), (float)(i / W), planes[0][0][i],
+                                           planes[0][1][i], planes[0][2][i] };
+        }
+        if (ctx) {
+            CHECK_OK(flow_context_set_matches(ctx, m, n));
+            CHECK_OK(flow_context_compute(ctx, &a, &b, &f[d]));
+        }
+        flow_context_destroy(ctx);
+    }
+    int differ = 0;
+    double diff = 0, norm = 0;
+    for (int i = 0; i < W * H; i++) {
+        for (int k = 0; k < 3; k++)
+            differ += planes[0][k][i] != planes[1][k][i];
+        diff += (f[0].u[i] - f[1].u[i]) * (f[0].u[i] - f[1].u[i]) +
+                (f[0].v[i] - f[1].v[i]) * (f[0].v[i] - f[1].v[i]);
+        norm += f[0].u[i] * f[0].u[i] + f[0].v[i] * f[0].v[i];
+    }
+    const double rel = sqrt(diff / (norm > 0 ? norm : 1));
+    printf("    epic given %d matches: match planes differing at %d values, flow rel. error %.2e\n",
+           n, differ, rel);
+    CHECK(n > 50);
+    CHECK(differ == 0);
+    CHECK(rel <= ROBUST_BOUND);
+    for (int d = 0; d < 2; d++) {
+        for (int k = 0; k < 3; k++)
+            free(planes[d][k]);
+        flow_field_free(&f[d]);
+    }
+    free(m);
+    flow_params_destroy(p);
+    flow_image_free(&a), flow_image_free(&b);
+}
+
 int main(void)
 {
     RUN(test_methods_agree);
     RUN(test_trace_agrees);
     RUN(test_three_frames_agree);
+    RUN(test_epic_matches_agree);
     flow_device_close(cpu);
     flow_device_close(gpu);
     return harness_report();
