@@ -71,7 +71,7 @@ static const flow_param_def epic_schema[] = {
                "relaxation passes between neighbours after the jump-flooding passes"),
     FLOW_P_INT(T, gather, "gather", 2, 1, FLOW_EPIC_GATHER_MAX, 0,
                "interpolation: the matches of a (2 gather + 1)^2 grid of pixels a step apart"),
-    FLOW_P_BOOL(T, affine, "affine", 1,
+    FLOW_P_BOOL(T, affine, "affine", 0,
                 "interpolation: locally weighted affine fits (0: weighted means)"),
     FLOW_P_INT(T, warps, "warps", 3, 0, 100, 0,
                "refinement: warps per level from the match level to the finest (0: none)"),
