@@ -36,6 +36,11 @@ typedef struct compute_options {
     double fb_check;         /* --fb-check T: forward-backward threshold, px; 0: off */
     const char *init;        /* --init FLOW: the method refines this flow */
     const char *init_confidence; /* --init-confidence IMAGE: its confidence, 255 = 1 */
+    const char *backward;    /* --backward OUT: the backward flow's name or pattern */
+    const char *occlusion;   /* --occlusion OUT: the occlusion mask (8-bit PNG) */
+    const char *confidence;  /* --confidence OUT: the confidence (.pfm or 16-bit .png) */
+    double occlusion_a, occlusion_b; /* the forward-backward test's a and b */
+    int occlusion_ab;        /* --occlusion-a or --occlusion-b given */
     int color, vectors;      /* pictures beside each flow file */
     double color_max;        /* fixed colour scale R; 0: per field */
     int legend;              /* colour picture with the direction key around it */
@@ -58,6 +63,9 @@ typedef struct compute_options {
     int images_named;                /* --flow-names given */
     double images_bound;             /* B, pixels */
 } compute_options;
+
+/* Whether --backward, --occlusion or --confidence is given (consistency.c). */
+int consistency_wanted(const compute_options *o);
 
 /* ---- parameter options (params_cli.c) ---------------------------------- */
 
