@@ -136,24 +136,26 @@ FLOW_HD void flow_occlusion_px(const flow_occlusion_args *a, int x, int y)
 
 /* ---- the planes of a pair computed both ways ---------------------------- */
 
-/* The confidence of a forward vector combines three cues, each mapped to
- * (0, 1] and multiplied:
- *   exp(-e / FB_SCALE)             e the forward-backward miss |w_f + w_b(x + w_f)|
- *                                  (px; FB_UNSEEN where the round trip cannot be made:
- *                                  x + w_f outside the frame, an unknown backward vector)
- *   exp(-r / RESIDUAL_SCALE)       r the data residual |I1(x + w_f) - I0(x)| (grey levels,
- *                                  the root mean square over the channels)
- *   l / (l + STRUCTURE_SCALE)      l the smallest eigenvalue of the structure tensor of
- *                                  I0 over a (2 RADIUS + 1)^2 window (central differences):
- *                                  small where the image has no texture to match (the
- *                                  aperture problem)
- * and 0 for an unknown forward vector.  The scales were chosen by the
- * area under the sparsification curve (AUSE) on generated sequences
- * (docs/EVALUATION.md says how and what it measures). */
+/* The confidence of a forward vector combines three cues in
+ *   c = exp(-e / FB_SCALE - r / RESIDUAL_SCALE - STRUCTURE_WEIGHT exp(-l / STRUCTURE_SCALE)):
+ *   e  the forward-backward miss |w_f + w_b(x + w_f)| (px; FB_UNSEEN where
+ *      the round trip cannot be made: x + w_f outside the frame, an
+ *      unknown backward vector);
+ *   r  the data residual |I1(x + w_f) - I0(x)| (grey levels, the root mean
+ *      square over the channels);
+ *   l  the smallest eigenvalue of the structure tensor of I0 over a
+ *      (2 RADIUS + 1)^2 window (central differences): near 0 where the
+ *      image has no texture to match (the aperture problem);
+ * and c = 0 for an unknown forward vector.  The weights were chosen by the
+ * area under the sparsification curve (AUSE, docs/EVALUATION.md): the miss
+ * orders vectors best, the residual refines it at a small weight, and the
+ * structure only separates vectors the other two leave equal (a larger
+ * weight ranked well-matched smooth regions too low). */
 #define FLOW_CONFIDENCE_FB_SCALE 1.0f
-#define FLOW_CONFIDENCE_FB_UNSEEN 8.0f
-#define FLOW_CONFIDENCE_RESIDUAL_SCALE 100.0f
-#define FLOW_CONFIDENCE_STRUCTURE_SCALE 10.0f
+#define FLOW_CONFIDENCE_FB_UNSEEN 2.0f
+#define FLOW_CONFIDENCE_RESIDUAL_SCALE 200.0f
+#define FLOW_CONFIDENCE_STRUCTURE_WEIGHT 0.01f
+#define FLOW_CONFIDENCE_STRUCTURE_SCALE 1.0f
 #define FLOW_CONFIDENCE_RADIUS 2
 
 typedef struct flow_consistency_args {
@@ -213,9 +215,9 @@ FLOW_HD void flow_consistency_px(const flow_consistency_args *a, int x, int y)
     }
     const float r = sqrtf(r2 / (float)a->channels);
     const float l = flow_structure_min_at(a->f1, a->channels, x, y);
-    FLOW_PX(a->confidence, x, y) = expf(-e / FLOW_CONFIDENCE_FB_SCALE
-                                        - r / FLOW_CONFIDENCE_RESIDUAL_SCALE)
-                                   * (l / (l + FLOW_CONFIDENCE_STRUCTURE_SCALE));
+    FLOW_PX(a->confidence, x, y) =
+        expf(-e / FLOW_CONFIDENCE_FB_SCALE - r / FLOW_CONFIDENCE_RESIDUAL_SCALE
+             - FLOW_CONFIDENCE_STRUCTURE_WEIGHT * expf(-l / FLOW_CONFIDENCE_STRUCTURE_SCALE));
 }
 
 #endif
