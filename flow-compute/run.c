@@ -216,7 +216,7 @@ int run_compute(const compute_options *o)
         goto done;
     }
     /* without outputs the summary is the result: the run measured the rate */
-    const int measured = !output_wanted(o) && !o->timing && !o->timing_file && !o->workflow_dir
+    const int measured = !output_wanted(o) && !consistency_wanted(o) && !o->timing && !o->timing_file && !o->workflow_dir
                          && !o->trace;
     if (!o->quiet && (r.t.flows > 1 || source_is_stream(r.src) || o->verbose || measured)) {
         if (stream)

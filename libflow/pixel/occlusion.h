@@ -136,27 +136,20 @@ FLOW_HD void flow_occlusion_px(const flow_occlusion_args *a, int x, int y)
 
 /* ---- the planes of a pair computed both ways ---------------------------- */
 
-/* The confidence of a forward vector combines three cues in
- *   c = exp(-e / FB_SCALE - r / RESIDUAL_SCALE - STRUCTURE_WEIGHT exp(-l / STRUCTURE_SCALE)):
+/* The confidence of a forward vector:
+ *   c = exp(-e / FB_SCALE - r / RESIDUAL_SCALE),
  *   e  the forward-backward miss |w_f + w_b(x + w_f)| (px; FB_UNSEEN where
  *      the round trip cannot be made: x + w_f outside the frame, an
  *      unknown backward vector);
  *   r  the data residual |I1(x + w_f) - I0(x)| (grey levels, the root mean
  *      square over the channels);
- *   l  the smallest eigenvalue of the structure tensor of I0 over a
- *      (2 RADIUS + 1)^2 window (central differences): near 0 where the
- *      image has no texture to match (the aperture problem);
- * and c = 0 for an unknown forward vector.  The weights were chosen by the
- * area under the sparsification curve (AUSE, docs/EVALUATION.md): the miss
- * orders vectors best, the residual refines it at a small weight, and the
- * structure only separates vectors the other two leave equal (a larger
- * weight ranked well-matched smooth regions too low). */
+ * and c = 0 for an unknown forward vector.  The scales were chosen by the
+ * area under the sparsification curve (AUSE, docs/ALGORITHMS.md says what
+ * was measured, the structure tensor's smallest eigenvalue included, which
+ * raised it). */
 #define FLOW_CONFIDENCE_FB_SCALE 1.0f
 #define FLOW_CONFIDENCE_FB_UNSEEN 2.0f
 #define FLOW_CONFIDENCE_RESIDUAL_SCALE 200.0f
-#define FLOW_CONFIDENCE_STRUCTURE_WEIGHT 0.01f
-#define FLOW_CONFIDENCE_STRUCTURE_SCALE 1.0f
-#define FLOW_CONFIDENCE_RADIUS 2
 
 typedef struct flow_consistency_args {
     flow_fb_args fb;         /* the forward and backward flows, a and b */
@@ -166,33 +159,6 @@ typedef struct flow_consistency_args {
     flow_plane f1[3], f2[3]; /* the frames the flows were computed from */
     int channels;
 } flow_consistency_args;
-
-/* The smallest eigenvalue of the structure tensor sum grad f grad f^T of
- * the channels of f over the window around (x, y), each channel's
- * gradient by central differences with clamped borders, the sum divided
- * by the channels and the window's pixels. */
-FLOW_HD float flow_structure_min_at(const flow_plane *f, int channels, int x, int y)
-{
-    const int r = FLOW_CONFIDENCE_RADIUS;
-    float j11 = 0.0f, j12 = 0.0f, j22 = 0.0f;
-    for (int c = 0; c < channels; c++)
-        for (int dy = -r; dy <= r; dy++)
-            for (int dx = -r; dx <= r; dx++) {
-                const int px = x + dx, py = y + dy;
-                const float gx = 0.5f * (flow_at(&f[c], px + 1, py) - flow_at(&f[c], px - 1, py));
-                const float gy = 0.5f * (flow_at(&f[c], px, py + 1) - flow_at(&f[c], px, py - 1));
-                j11 += gx * gx;
-                j12 += gx * gy;
-                j22 += gy * gy;
-            }
-    const float n = (float)(channels * (2 * r + 1) * (2 * r + 1));
-    j11 /= n;
-    j12 /= n;
-    j22 /= n;
-    const float h = 0.5f * (j11 - j22);
-    const float l = 0.5f * (j11 + j22) - sqrtf(h * h + j12 * j12);
-    return l > 0.0f ? l : 0.0f;
-}
 
 FLOW_HD void flow_consistency_px(const flow_consistency_args *a, int x, int y)
 {
@@ -214,10 +180,8 @@ FLOW_HD void flow_consistency_px(const flow_consistency_args *a, int x, int y)
         r2 += d * d;
     }
     const float r = sqrtf(r2 / (float)a->channels);
-    const float l = flow_structure_min_at(a->f1, a->channels, x, y);
     FLOW_PX(a->confidence, x, y) =
-        expf(-e / FLOW_CONFIDENCE_FB_SCALE - r / FLOW_CONFIDENCE_RESIDUAL_SCALE
-             - FLOW_CONFIDENCE_STRUCTURE_WEIGHT * expf(-l / FLOW_CONFIDENCE_STRUCTURE_SCALE));
+        expf(-e / FLOW_CONFIDENCE_FB_SCALE - r / FLOW_CONFIDENCE_RESIDUAL_SCALE);
 }
 
 #endif

@@ -701,8 +701,8 @@ expect "both: a and b without a mask" 1 err "^flow-compute: --occlusion-a and --
 expect "both: a and b with --fb-check" 1 err "^flow-compute: --fb-check T is the test with a = 0" \
     $FCC f0.png f1.png -o x.flo --fb-check 1 --occlusion m.png --occlusion-a 0.1
 check "both: nothing written by the refused runs" '[ ! -e x.flo ] && [ ! -e m.png ] && [ ! -e b.flo ] && [ ! -e x0.flo ]'
-mkdir -p bddir
-expect "both: an unwritable mask" 3 err "bddir" $FCC f0.png f1.png -o bdw.flo --occlusion bddir
+mkdir -p bddir.png
+expect "both: a directory for the mask" 2 err "bddir.png" $FCC f0.png f1.png -o bdw.flo --occlusion bddir.png
 check "both: no flow written without its mask" '[ ! -e bdw.flo ]'
 
 # ---- --init: refine a given flow -----------------------------------------------------------

@@ -189,10 +189,8 @@ flow_status flow_context_request_output(flow_context *ctx, const char *name, flo
  *   "occlusion"   1 where the test fails (the pixel is taken for occluded
  *                 in the second frame), 0 where it passes;
  *   "confidence"  in [0, 1], higher where the vector is more likely right:
- *                 the forward-backward miss, the data residual
- *                 |I1(x + w_f) - I0(x)| and the smallest eigenvalue of
- *                 the first frame's structure tensor combined
- *                 (docs/ALGORITHMS.md);
+ *                 the forward-backward miss and the data residual
+ *                 |I1(x + w_f) - I0(x)| combined (docs/ALGORITHMS.md);
  *   "fb_verdict"  the test's verdict (flow_fb_verdict, field.h).
  * The flow itself, the method's own output planes and the residual are
  * those of the forward flow, unchanged.  Set while no flow is queued;
