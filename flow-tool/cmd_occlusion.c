@@ -4,6 +4,7 @@
  * grey or colour with its key.  The drawing is libflow's (flow/render.h). */
 #include "tool.h"
 #include "cli.h"
+#include "outputs.h"
 
 #include <getopt.h>
 #include <stdio.h>

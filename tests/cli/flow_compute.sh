@@ -701,6 +701,18 @@ expect "both: a and b without a mask" 1 err "^flow-compute: --occlusion-a and --
 expect "both: a and b with --fb-check" 1 err "^flow-compute: --fb-check T is the test with a = 0" \
     $FCC f0.png f1.png -o x.flo --fb-check 1 --occlusion m.png --occlusion-a 0.1
 check "both: nothing written by the refused runs" '[ ! -e x.flo ] && [ ! -e m.png ] && [ ! -e b.flo ] && [ ! -e x0.flo ]'
+if [ -x "$BIN/flow-tool" ]; then
+    expect "flow-tool occlusion: the mask over the frame" 0 err EMPTY "$BIN/flow-tool" occlusion f0.png bdo.png bdo-over.png
+    check "  a picture of the frame's size" '[ "$(png_size bdo-over.png)" = "64 48" ]'
+    expect "flow-tool confidence: grey, with its key" 0 err EMPTY "$BIN/flow-tool" confidence bdc.png bdc-grey.png
+    expect "flow-tool confidence: colour" 0 err EMPTY "$BIN/flow-tool" confidence --colour --no-key bdc.png bdc-col.png
+    check "  pictures of the map's size, grey and colour differ" '[ "$(png_size bdc-col.png)" = "64 48" ] && ! cmp -s bdc-grey.png bdc-col.png'
+    expect "flow-tool occlusion: a mask of three channels" 2 err "mask bdo-over.png is 64x48 with 3 channels: expected one grey channel" \
+        "$BIN/flow-tool" occlusion f0.png bdo-over.png bdx.png
+    expect "flow-tool confidence: a picture is no map" 2 err "confidence map bdc-col.png has 3 channels" \
+        "$BIN/flow-tool" confidence bdc-col.png bdx.png
+    check "  nothing written" '[ ! -e bdx.png ]'
+fi
 mkdir -p bddir.png
 expect "both: a directory for the mask" 2 err "bddir.png" $FCC f0.png f1.png -o bdw.flo --occlusion bddir.png
 check "both: no flow written without its mask" '[ ! -e bdw.flo ]'
