@@ -38,6 +38,11 @@ typedef struct compute_options {
     const char *init_confidence; /* --init-confidence IMAGE: its confidence, 255 = 1 */
     const char *matches;     /* --matches FILE: the matches the method interpolated */
     const char *use_matches; /* --use-matches FILE: matches in place of the method's matcher */
+    const char *backward;    /* --backward OUT: the backward flow's name or pattern */
+    const char *occlusion;   /* --occlusion OUT: the occlusion mask (8-bit PNG) */
+    const char *confidence;  /* --confidence OUT: the confidence (.pfm or 16-bit .png) */
+    double occlusion_a, occlusion_b; /* the forward-backward test's a and b */
+    int occlusion_ab;        /* --occlusion-a or --occlusion-b given */
     int color, vectors;      /* pictures beside each flow file */
     double color_max;        /* fixed colour scale R; 0: per field */
     int legend;              /* colour picture with the direction key around it */
@@ -60,6 +65,9 @@ typedef struct compute_options {
     int images_named;                /* --flow-names given */
     double images_bound;             /* B, pixels */
 } compute_options;
+
+/* Whether --backward, --occlusion or --confidence is given (consistency.c). */
+int consistency_wanted(const compute_options *o);
 
 /* ---- parameter options (params_cli.c) ---------------------------------- */
 

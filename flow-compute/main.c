@@ -21,7 +21,8 @@ enum {
     OPT_COUNT = 300, OPT_RGB, OPT_COLOR, OPT_COLOR_MAX, OPT_LEGEND, OPT_SCALE_LABEL,
     OPT_VECTORS, OPT_VECTOR_STEP, OPT_VECTOR_SCALE, OPT_VECTOR_ZOOM,
     OPT_TIMING_DEPTH, OPT_TIMING_FILE, OPT_REPEAT, OPT_TRACE, OPT_FB_CHECK, OPT_PROGRESS,
-    OPT_INIT, OPT_INIT_CONFIDENCE, OPT_MATCHES, OPT_USE_MATCHES,
+    OPT_INIT, OPT_INIT_CONFIDENCE, OPT_MATCHES, OPT_USE_MATCHES, OPT_BACKWARD, OPT_OCCLUSION,
+    OPT_CONFIDENCE, OPT_OCCLUSION_A, OPT_OCCLUSION_B,
     OPT_FLOW_IMAGES, OPT_FLOW_NAMES, OPT_FLOW_BOUND
 };
 enum { OPT_PARAM_BASE = 1000 }; /* getopt value of parameter option i: base + i */
@@ -44,6 +45,11 @@ static const struct option tool_options[] = {
     {"vector-scale", required_argument, 0, OPT_VECTOR_SCALE},
     {"vector-zoom", required_argument, 0, OPT_VECTOR_ZOOM},
     {"fb-check", required_argument, 0, OPT_FB_CHECK},
+    {"backward", required_argument, 0, OPT_BACKWARD},
+    {"occlusion", required_argument, 0, OPT_OCCLUSION},
+    {"confidence", required_argument, 0, OPT_CONFIDENCE},
+    {"occlusion-a", required_argument, 0, OPT_OCCLUSION_A},
+    {"occlusion-b", required_argument, 0, OPT_OCCLUSION_B},
     {"init", required_argument, 0, OPT_INIT},
     {"init-confidence", required_argument, 0, OPT_INIT_CONFIDENCE},
     {"matches", required_argument, 0, OPT_MATCHES},
@@ -111,6 +117,20 @@ static void print_help(const param_cli *pc, const char *method)
            "                       (drawn black) every vector the two flows disagree on by\n"
            "                       more than T pixels (or that leaves the frame); prints\n"
            "                       the density kept per pair on stderr [off]\n"
+           "      --backward OUT   also write the backward flow (second frame to first),\n"
+           "                       computed in the same call from the frames already on\n"
+           "                       the device; a name or a pattern as -o [off]\n"
+           "      --occlusion OUT  also write the occlusion mask of the first frame as an\n"
+           "                       8-bit PNG, 255 where the forward-backward test fails:\n"
+           "                       |wf + wb(x+wf)|^2 > a (|wf|^2 + |wb(x+wf)|^2) + b\n"
+           "                       (Sundaram, Brox, Keutzer 2010), computed on the\n"
+           "                       device; a name or a pattern as -o [off]\n"
+           "      --confidence OUT also write the confidence of each vector in [0, 1]\n"
+           "                       (the forward-backward miss and the data residual\n"
+           "                       combined): .pfm (float) or .png (16 bits, 65535 = 1);\n"
+           "                       a name or a pattern as -o [off]\n"
+           "      --occlusion-a A  the test's relative tolerance a [0.01]\n"
+           "      --occlusion-b B  the test's absolute tolerance b, pixels^2 [0.5]\n"
            "      --init FLOW      refine this flow of the pair (any flow file of the\n"
            "                       frames' size, a vector at every pixel) instead of\n"
            "                       starting from nothing; for the methods that take an\n"
@@ -253,7 +273,7 @@ static int check_contradictions(const compute_options *o)
     if (!o->timing && !o->timing_file && (o->timing_depth >= 0 || o->repeat > 0))
         CONTRADICTS("%s applies to timing: add --timing or --timing-file",
                     o->repeat > 0 ? "--repeat" : "--timing-depth");
-    if (!output_wanted(o) && !o->timing && !o->timing_file && !o->workflow_dir && !o->trace
+    if (!output_wanted(o) && !consistency_wanted(o) && !o->timing && !o->timing_file && !o->workflow_dir && !o->trace
         && o->quiet)
         CONTRADICTS("nothing to do: give -o OUT (or --timing, --workflow, --trace); without "
                     "them flow-compute only measures, and --quiet silences the summary");
@@ -261,6 +281,19 @@ static int check_contradictions(const compute_options *o)
         CONTRADICTS("--device %s: several devices stream the pairs; --timing, --timing-file, "
                     "--workflow, --trace and --fb-check look at one device's computation",
                     o->device);
+    if (o->occlusion_ab && !o->occlusion && !o->confidence)
+        CONTRADICTS("--occlusion-a and --occlusion-b set the test of --occlusion and "
+                    "--confidence: add one of them");
+    if (o->occlusion_ab && o->fb_check > 0)
+        CONTRADICTS("--fb-check T is the test with a = 0, b = T^2: not with --occlusion-a or "
+                    "--occlusion-b");
+    if (o->device && cli_device_list(o->device) && consistency_wanted(o))
+        CONTRADICTS("--device %s: several devices stream the pairs; --backward, --occlusion "
+                    "and --confidence compute on one device",
+                    o->device);
+    if (o->init && consistency_wanted(o) && o->fb_check <= 0)
+        CONTRADICTS("--init refines the forward flow alone: not with --backward, --occlusion "
+                    "or --confidence");
     if (o->init_confidence && !o->init)
         CONTRADICTS("--init-confidence applies to --init: add --init FLOW");
     if (o->init && o->input.nframes != 2)
@@ -334,6 +367,19 @@ static int parse_options(int argc, char **argv, compute_options *o)
         case OPT_INIT_CONFIDENCE: o->init_confidence = optarg; break;
         case OPT_MATCHES: o->matches = optarg; break;
         case OPT_USE_MATCHES: o->use_matches = optarg; break;
+        case OPT_BACKWARD: o->backward = optarg; break;
+        case OPT_OCCLUSION: o->occlusion = optarg; break;
+        case OPT_CONFIDENCE: o->confidence = optarg; break;
+        case OPT_OCCLUSION_A:
+            if (cli_parse_double("--occlusion-a", optarg, 0, 1e3, &o->occlusion_a) != 0)
+                return CLI_EXIT_USAGE;
+            o->occlusion_ab = 1;
+            break;
+        case OPT_OCCLUSION_B:
+            if (cli_parse_double("--occlusion-b", optarg, 0, 1e12, &o->occlusion_b) != 0)
+                return CLI_EXIT_USAGE;
+            o->occlusion_ab = 1;
+            break;
         case OPT_FLOW_IMAGES: o->images_dir = optarg; break;
         case OPT_FLOW_NAMES: {
             static char names[2][1024];
@@ -422,6 +468,8 @@ int main(int argc, char **argv)
     static compute_options o;
     source_options_init(&o.input, COMPUTE_USAGE, "flow-compute");
     o.timing_depth = -1;
+    o.occlusion_a = FLOW_OCCLUSION_A;
+    o.occlusion_b = FLOW_OCCLUSION_B;
     o.images_x = FLOW_IMAGES_X;
     o.images_y = FLOW_IMAGES_Y;
     record_command_line(&o, argc, argv);

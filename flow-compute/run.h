@@ -22,9 +22,8 @@ typedef struct totals {
     long flows, frames;
     double frame_wait_ms;  /* the computing thread waiting for frames */
     double decode_ms;      /* reading and decoding, in the reader thread */
-    double compute_ms;     /* the forward flows */
-    double backward_ms;    /* --fb-check: the backward flows */
-    double check_ms;       /* --fb-check: the checks */
+    double compute_ms;     /* the flows (with --fb-check, --backward, ... both ways) */
+    double check_ms;       /* --fb-check: applying the verdicts */
     double density_sum;    /* --fb-check: over the flows */
     double write_ms;       /* writing, in the writer thread */
     double write_wait_ms;  /* the computing thread waiting for the writer */
@@ -48,7 +47,8 @@ typedef struct run {
     ftimer *tm;
     output_queue *queue;
     flow_field own[FLOW_CONTEXT_DEPTH]; /* the fields computed into without -o */
-    flow_field back;                    /* the backward flow of --fb-check */
+    flow_field back;                    /* the backward flow (--fb-check, --backward) */
+    float *verdict, *occluded, *confidence; /* the planes asked for (consistency.c) */
     stream_state *stream;               /* the stream mode's flows in flight */
     spread *spread;                     /* the spread mode's devices and pairs */
     totals t;
@@ -119,5 +119,19 @@ int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image
               long number, const char *name1, const char *name2, output_group *wf);
 /* The progress line; `final` draws it once more and ends it. */
 void run_progress(run *r, int final);
+
+/* ---- both directions (consistency.c) -------------------------------------- */
+
+/* Their names against the number of flows (-1: a stream): usage errors. */
+int consistency_check(const compute_options *o, long flows);
+/* Their files for the pair numbered n can be written. */
+int consistency_check_targets(const compute_options *o, long n);
+/* Both directions on r->ctx for --fb-check and the options above, with the
+ * planes they need requested into r's buffers. */
+int consistency_start(run *r);
+/* The files of the options above for the pair numbered n, written into a
+ * new group *group (NULL when none is asked for) to commit with the flow. */
+int consistency_write(run *r, long n, output_group **group);
+void consistency_free(run *r);
 
 #endif

@@ -35,27 +35,14 @@ static void on_workflow(void *user, const char *name, const float *data, int wid
         workflow_plane(r->wf, name, data, width, height);
 }
 
-/* The backward flow f2 -> f1 into back, as the timer's stage "backward"
- * (the library's stages nest inside it), without the trace and workflow
- * hooks.  It leaves f1 on the device as the second frame: the forward flow
- * that follows is a compute_next, one upload instead of two. */
-static flow_status compute_backward(flow_context *ctx, ftimer *tm, const flow_observer *obs,
-                                    const flow_image *f1, const flow_image *f2, flow_field *back)
-{
-    flow_context_set_observer(ctx, obs);
-    ftimer_stage_begin(tm, "backward");
-    const flow_status s = flow_context_compute(ctx, f2, f1, back);
-    ftimer_stage_end(tm, "backward");
-    return s;
-}
-
-/* The check of the forward flow against the backward one, in place, as the
+/* The check's verdicts, made on the device with the flow (the context
+ * computes both directions), applied to the forward flow in place, as the
  * timer's stage "fb check". */
-static flow_status check_forward(ftimer *tm, flow_field *field, const flow_field *back,
-                                 double threshold, flow_fb_stats *st)
+static flow_status check_forward(ftimer *tm, flow_field *field, const float *verdict,
+                                 flow_fb_stats *st)
 {
     ftimer_stage_begin(tm, "fb check");
-    const flow_status s = flow_fb_check(field, back, threshold, st);
+    const flow_status s = flow_fb_apply(field, verdict, st);
     ftimer_stage_end(tm, "fb check");
     return s;
 }
@@ -88,12 +75,7 @@ static int start(run *r, const source_frame *first)
      * production, graph and all. */
     if (r->o->timing)
         flow_context_set_graphs(r->ctx, 0);
-    if (r->o->fb_check > 0) {
-        if (flow_field_alloc(&r->back, r->width, r->height) != FLOW_OK)
-            return compute_failure(FLOW_ERR_NOMEM, "backward flow field");
-        field_pin(r->d, &r->back);
-    }
-    return CLI_EXIT_OK;
+    return consistency_start(r);
 }
 
 /* Computes the flow f1 -> f2 (`names`, for a failure's message) into
@@ -112,28 +94,16 @@ static int compute_pair(run *r, const flow_image *f1, const flow_image *f2, flow
         if (rc != CLI_EXIT_OK)
             return rc;
         const char *failed = ""; /* which part of an --fb-check run failed */
-        flow_status s = FLOW_OK;
-        double t0;
-        if (fb) {
-            t0 = ftimer_now_ms();
-            s = compute_backward(r->ctx, r->tm, &timing_only, f1, f2, &r->back);
-            t->backward_ms += ftimer_now_ms() - t0;
-            failed = " (the backward flow)";
-        }
-        if (s == FLOW_OK) {
-            failed = "";
-            flow_context_set_observer(r->ctx, k == 0 ? &first_run : &timing_only);
-            t0 = ftimer_now_ms();
-            /* after the first pair (or the backward flow) the device
-             * keeps f1 as its second frame: only the new frame crosses
-             * the bus */
-            s = fb || (k == 0 && t->flows > 0) ? flow_context_compute_next(r->ctx, f2, field)
+        flow_context_set_observer(r->ctx, k == 0 ? &first_run : &timing_only);
+        double t0 = ftimer_now_ms();
+        /* after the first pair the device keeps f1 as its second frame:
+         * only the new frame crosses the bus */
+        flow_status s = k == 0 && t->flows > 0 ? flow_context_compute_next(r->ctx, f2, field)
                                                : flow_context_compute(r->ctx, f1, f2, field);
-            t->compute_ms += ftimer_now_ms() - t0;
-        }
+        t->compute_ms += ftimer_now_ms() - t0;
         if (s == FLOW_OK && fb) {
             t0 = ftimer_now_ms();
-            s = check_forward(r->tm, field, &r->back, o->fb_check, fb_stats);
+            s = check_forward(r->tm, field, r->verdict, fb_stats);
             t->check_ms += ftimer_now_ms() - t0;
             failed = " (the forward-backward check)";
         }
@@ -180,6 +150,17 @@ static int pair(run *r, long k, const source_frame *from, const source_frame *to
     output_group *wf_files = NULL;
     if (r->wf && (rc = workflow_end_pair(r->wf, field, &wf_files)) != CLI_EXIT_OK)
         goto failed;
+    output_group *both = NULL;
+    if ((rc = consistency_write(r, from->number, &both)) != CLI_EXIT_OK) {
+        output_group_destroy(wf_files);
+        goto failed;
+    }
+    if (both && wf_files && (rc = output_group_adopt(both, wf_files)) != CLI_EXIT_OK) {
+        output_group_destroy(both);
+        goto failed;
+    }
+    if (both)
+        wf_files = both;
     rc = pair_done(r, r->d, field, f1, from->number, from->name, to->name, wf_files);
     if (rc == CLI_EXIT_OK) {
         source_give_back(r->src, from);

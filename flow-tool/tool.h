@@ -26,6 +26,8 @@ int cmd_frames(int argc, char **argv);
 int cmd_video(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
 int cmd_from_images(int argc, char **argv);
+int cmd_occlusion(int argc, char **argv);
+int cmd_confidence(int argc, char **argv);
 
 /* Read/write with the failure printed; each returns an exit code (0 ok). */
 int tool_read_field(const char *path, flow_field *f);

@@ -28,12 +28,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The planes both directions add to the method's outputs, in
+ * output_plane's order. */
+static const char *const context_outputs[] = { "backward_u", "backward_v", "occlusion",
+                                               "confidence", "fb_verdict" };
+#define CONTEXT_OUTPUTS 5
+#define OUTPUTS_MAX (FLOW_OUTPUTS_MAX + CONTEXT_OUTPUTS)
+
 /* A flow in flight, from its submit to its collect. */
 typedef struct queued_flow {
     flow_field *out;
     flow_pair staged;  /* the result, copied for the download lane */
-    flow_plane staged_out[FLOW_OUTPUTS_MAX]; /* the requested output planes, likewise */
-    float *out_dst[FLOW_OUTPUTS_MAX];        /* where they go (NULL: not requested) */
+    flow_plane staged_out[OUTPUTS_MAX]; /* the requested output planes, likewise */
+    float *out_dst[OUTPUTS_MAX];        /* where they go (NULL: not requested) */
     void *start;       /* computing lane: the flow's work begins */
     void *done;        /* computing lane: staged holds the result */
     void *downloaded;  /* download lane: out holds the flow */
@@ -69,10 +76,11 @@ struct flow_context {
     int has_init, has_confidence;
     flow_plane matches;        /* FLOW_MATCH_ROWS x nmatches */
     int nmatches;
-    /* the method's extra output planes and the buffers asked for them */
-    int noutputs;
-    const char *output_names[FLOW_OUTPUTS_MAX];
-    float *output_dst[FLOW_OUTPUTS_MAX];
+    /* the method's extra output planes, then (both directions on) the
+     * context's, and the buffers asked for them */
+    int noutputs, method_outputs;
+    const char *output_names[OUTPUTS_MAX];
+    float *output_dst[OUTPUTS_MAX];
     /* the frame being uploaded: floats or bytes */
     flow_plane stage[3];
     void *stage8;
@@ -81,6 +89,12 @@ struct flow_context {
     queued_flow q[FLOW_CONTEXT_DEPTH];
     int head, queued;          /* q[head] is the oldest flow in flight */
     int next_slot;             /* the staging pair the next flow uses */
+    /* both directions (flow_context_set_backward): the backward flow and
+     * the planes of the forward-backward test, the context's outputs */
+    int backward;
+    double occ_a, occ_b;
+    flow_pair back;
+    flow_plane verdict, occluded, confidence;
     /* CUDA graphs of the device work of a frame, one per count of frames
      * and set of inputs (graph_key) */
     flow_graphs graphs;
@@ -143,6 +157,11 @@ void flow_context_destroy(flow_context *ctx)
     flow_plane_free(d, &ctx->init.v);
     flow_plane_free(d, &ctx->init_confidence);
     flow_plane_free(d, &ctx->matches);
+    flow_plane_free(d, &ctx->back.u);
+    flow_plane_free(d, &ctx->back.v);
+    flow_plane_free(d, &ctx->verdict);
+    flow_plane_free(d, &ctx->occluded);
+    flow_plane_free(d, &ctx->confidence);
     for (int c = 0; c < 3; c++)
         flow_plane_free(d, &ctx->stage[c]);
     d->ops->buffer_free(d, ctx->stage8);
@@ -152,7 +171,7 @@ void flow_context_destroy(flow_context *ctx)
         queued_flow *q = &ctx->q[i];
         flow_plane_free(d, &q->staged.u);
         flow_plane_free(d, &q->staged.v);
-        for (int k = 0; k < FLOW_OUTPUTS_MAX; k++)
+        for (int k = 0; k < OUTPUTS_MAX; k++)
             flow_plane_free(d, &q->staged_out[k]);
         d->ops->event_destroy(d, q->start);
         d->ops->event_destroy(d, q->done);
@@ -208,7 +227,8 @@ flow_status flow_context_create(flow_device *d, int width, int height, int chann
         const void *values = flow_params_values(ctx->params);
         ctx->nframes = ctx->method->frames ? ctx->method->frames(values) : 2;
         if (ctx->method->outputs)
-            ctx->noutputs = ctx->method->outputs(values, ctx->output_names);
+            ctx->method_outputs = ctx->method->outputs(values, ctx->output_names);
+        ctx->noutputs = ctx->method_outputs;
     }
     for (int k = 0; k < ctx->nframes && s == FLOW_OK; k++) {
         for (int c = 0; c < channels && s == FLOW_OK; c++)
@@ -366,7 +386,52 @@ static flow_status convert_stage(flow_context *ctx, int bytes)
     return d->ops->lane_record(d, FLOW_LANE_COMPUTE, ctx->converted);
 }
 
-/* The method's device work on the frames (user: the context). */
+/* The backward flow of the pair of `fwd` into ctx->back: the method on
+ * the same frames (as converted for the forward flow) the other way
+ * round, the pair alone, without the forward flow's inputs: the flow the
+ * method computes from the second frame to the first on its own. */
+static flow_status backward_work(flow_context *ctx, const flow_frames *fwd)
+{
+    flow_frames in;
+    memset(&in, 0, sizeof in);
+    in.count = 2;
+    in.channels = fwd->channels;
+    for (int c = 0; c < in.channels; c++) {
+        in.f[0][c] = fwd->f[1][c];
+        in.f[1][c] = fwd->f[0][c];
+    }
+    const flow_pair *b = NULL;
+    FLOW_TRY(ctx->method->run(ctx->state, &ctx->ex, &in, &b));
+    const flow_copy_pair_args a = { ctx->back, *b };
+    return flow_k_copy_pair(ctx->ex.dev, &a);
+}
+
+/* The forward-backward test, the occlusion mask and the confidence of the
+ * forward flow (pixel/occlusion.h), on the device. */
+static flow_status consistency_work(flow_context *ctx, const flow_frames *in)
+{
+    flow_consistency_args a;
+    memset(&a, 0, sizeof a);
+    a.fb.fwd = *ctx->result;
+    a.fb.bwd = ctx->back;
+    a.fb.a = ctx->occ_a;
+    a.fb.b = ctx->occ_b;
+    a.fb.unknown = FLOW_UNKNOWN_THRESHOLD;
+    a.verdict = ctx->verdict;
+    a.occluded = ctx->occluded;
+    a.confidence = ctx->confidence;
+    a.channels = in->channels;
+    for (int c = 0; c < in->channels; c++) {
+        a.f1[c] = in->f[0][c];
+        a.f2[c] = in->f[1][c];
+    }
+    return flow_k_consistency(ctx->ex.dev, &a);
+}
+
+/* The method's device work on the frames (user: the context): the flow
+ * and, with both directions on, the backward flow first (the method's
+ * own output planes and residual then describe the forward flow) and the
+ * forward-backward planes after. */
 static flow_status device_work(void *user)
 {
     flow_context *ctx = user;
@@ -384,13 +449,25 @@ static flow_status device_work(void *user)
             in.f[k][0] = ctx->gray[k];
         }
         in.channels = 1;
-        return ctx->method->run(ctx->state, &ctx->ex, &in, &ctx->result);
+    } else {
+        in.channels = ctx->channels;
+        for (int k = 0; k < in.count; k++)
+            for (int c = 0; c < ctx->channels; c++)
+                in.f[k][c] = ctx->frame[k][c];
     }
-    in.channels = ctx->channels;
-    for (int k = 0; k < in.count; k++)
-        for (int c = 0; c < ctx->channels; c++)
-            in.f[k][c] = ctx->frame[k][c];
-    return ctx->method->run(ctx->state, &ctx->ex, &in, &ctx->result);
+    if (ctx->backward) {
+        flow_stage_begin(&ctx->ex, "backward");
+        const flow_status s = backward_work(ctx, &in);
+        flow_stage_end(&ctx->ex, "backward");
+        FLOW_TRY(s);
+    }
+    FLOW_TRY(ctx->method->run(ctx->state, &ctx->ex, &in, &ctx->result));
+    if (!ctx->backward)
+        return FLOW_OK;
+    flow_stage_begin(&ctx->ex, "consistency");
+    const flow_status s = consistency_work(ctx, &in);
+    flow_stage_end(&ctx->ex, "consistency");
+    return s;
 }
 
 static flow_status run_method(flow_context *ctx)
@@ -409,6 +486,16 @@ static flow_status run_method(flow_context *ctx)
     return flow_workflow(ex, "v", &ctx->result->v);
 }
 
+/* Output plane k: the method's, then the context's (context_outputs). */
+static const flow_plane *output_plane(flow_context *ctx, int k)
+{
+    if (k < ctx->method_outputs)
+        return ctx->method->output(ctx->state, k);
+    const flow_plane *own[] = { &ctx->back.u, &ctx->back.v, &ctx->occluded, &ctx->confidence,
+                                &ctx->verdict };
+    return own[k - ctx->method_outputs];
+}
+
 /* The result to the host into q->out, and each requested output plane into
  * its buffer: on the download lane from staged copies, or (timed) straight
  * from the method's planes on the computing lane. */
@@ -425,7 +512,7 @@ static flow_status download(flow_context *ctx, queued_flow *q)
         for (int k = 0; k < ctx->noutputs; k++)
             if (q->out_dst[k])
                 FLOW_TRY(d->ops->download_async(d, FLOW_LANE_COMPUTE, q->out_dst[k], w,
-                                                ctx->method->output(ctx->state, k)));
+                                                output_plane(ctx, k)));
         return d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->downloaded);
     }
     FLOW_TRY(d->ops->lane_wait(d, FLOW_LANE_COMPUTE, q->downloaded));
@@ -433,7 +520,7 @@ static flow_status download(flow_context *ctx, queued_flow *q)
     FLOW_TRY(flow_k_copy_pair(d, &a));
     for (int k = 0; k < ctx->noutputs; k++)
         if (q->out_dst[k])
-            FLOW_TRY(flow_copy(d, &q->staged_out[k], ctx->method->output(ctx->state, k)));
+            FLOW_TRY(flow_copy(d, &q->staged_out[k], output_plane(ctx, k)));
     FLOW_TRY(d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->done));
     FLOW_TRY(d->ops->lane_wait(d, FLOW_LANE_DOWNLOAD, q->done));
     FLOW_TRY(d->ops->download_async(d, FLOW_LANE_DOWNLOAD, q->out->u, w, &q->staged.u));
@@ -698,6 +785,41 @@ flow_status flow_context_set_matches(flow_context *ctx, const flow_match *m, int
     if (s == FLOW_OK)
         ctx->nmatches = n;
     return s;
+}
+
+flow_status flow_context_set_backward(flow_context *ctx, int enable, double a, double b)
+{
+    FLOW_TRY(no_queue(ctx, "flow_context_set_backward"));
+    if (enable && !(isfinite(a) && a >= 0 && a <= 1e3))
+        return flow_fail(FLOW_ERR_INVALID, "occlusion test's a = %g: expected a number in "
+                                           "[0, 1000] (relative tolerance)",
+                         a);
+    if (enable && !(isfinite(b) && b >= 0 && b <= 1e12))
+        return flow_fail(FLOW_ERR_INVALID, "occlusion test's b = %g px^2: expected a number "
+                                           "in [0, 1e12]",
+                         b);
+    flow_device *d = ctx->ex.dev;
+    flow_plane *own[] = { &ctx->back.u, &ctx->back.v, &ctx->verdict, &ctx->occluded,
+                          &ctx->confidence };
+    for (int i = 0; enable && i < 5; i++)
+        if (!own[i]->data)
+            FLOW_TRY(flow_plane_alloc(d, own[i], ctx->width, ctx->height));
+    /* the device work changes (or its parameters do): record it anew */
+    drop_graphs(ctx);
+    ctx->backward = enable != 0;
+    ctx->occ_a = a;
+    ctx->occ_b = b;
+    for (int k = ctx->method_outputs; k < ctx->method_outputs + CONTEXT_OUTPUTS; k++) {
+        ctx->output_names[k] = enable ? context_outputs[k - ctx->method_outputs] : NULL;
+        ctx->output_dst[k] = NULL;
+    }
+    ctx->noutputs = ctx->method_outputs + (enable ? CONTEXT_OUTPUTS : 0);
+    return FLOW_OK;
+}
+
+int flow_context_backward(const flow_context *ctx)
+{
+    return ctx->backward;
 }
 
 int flow_context_outputs(const flow_context *ctx)

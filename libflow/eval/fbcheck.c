@@ -14,6 +14,12 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+_Static_assert(FLOW_FB_VERDICT_KEPT == FLOW_FB_KEPT && FLOW_FB_VERDICT_UNKNOWN_FWD == FLOW_FB_UNKNOWN_FWD
+                   && FLOW_FB_VERDICT_OUTSIDE == FLOW_FB_OUTSIDE
+                   && FLOW_FB_VERDICT_UNKNOWN_BWD == FLOW_FB_UNKNOWN_BWD
+                   && FLOW_FB_VERDICT_INCONSISTENT == FLOW_FB_INCONSISTENT,
+               "the public verdicts are pixel/occlusion.h's");
+
 static flow_status check_args(const flow_field *fwd, const flow_field *bwd, double threshold)
 {
     if (!fwd || !bwd || !fwd->u || !fwd->v || !bwd->u || !bwd->v)
@@ -87,7 +93,7 @@ flow_status flow_fb_check(flow_field *fwd, const flow_field *bwd, double thresho
     /* compare squares: no sqrt per pixel */
     fb_loop l = {.fwd = fwd,
                  .a = {.fwd = field_pair(fwd), .bwd = field_pair(bwd),
-                       .t2 = threshold * threshold, .unknown = FLOW_UNKNOWN_THRESHOLD}};
+                       .a = 0, .b = threshold * threshold, .unknown = FLOW_UNKNOWN_THRESHOLD}};
     for (int k = 0; k < FLOW_FB_VERDICTS; k++)
         atomic_init(&l.count[k], 0);
     flow_pool_for(pool, h, chunks, check_rows, &l);
@@ -100,6 +106,36 @@ flow_status flow_fb_check(flow_field *fwd, const flow_field *bwd, double thresho
         out->unknown_bwd = atomic_load(&l.count[FLOW_FB_UNKNOWN_BWD]);
         out->inconsistent = atomic_load(&l.count[FLOW_FB_INCONSISTENT]);
         out->density = (double)out->kept / ((double)w * h);
+    }
+    return FLOW_OK;
+}
+
+flow_status flow_fb_apply(flow_field *fwd, const float *verdict, flow_fb_stats *out)
+{
+    if (!fwd || !fwd->u || !fwd->v || !verdict || fwd->width < 1 || fwd->height < 1)
+        return flow_fail(FLOW_ERR_INVALID, "flow_fb_apply: missing field or verdicts");
+    const size_t n = (size_t)fwd->width * fwd->height;
+    for (size_t i = 0; i < n; i++)
+        if (!(verdict[i] >= 0 && verdict[i] < FLOW_FB_VERDICTS && verdict[i] == (int)verdict[i]))
+            return flow_fail(FLOW_ERR_INVALID, "flow_fb_apply: %g at pixel (%zu, %zu) is no "
+                                               "verdict (0 .. %d)",
+                             (double)verdict[i], i % fwd->width, i / fwd->width,
+                             FLOW_FB_VERDICTS - 1);
+    long count[FLOW_FB_VERDICTS] = {0};
+    for (size_t i = 0; i < n; i++) {
+        const int s = (int)verdict[i];
+        count[s]++;
+        if (s != FLOW_FB_KEPT && s != FLOW_FB_UNKNOWN_FWD)
+            fwd->u[i] = fwd->v[i] = FLOW_UNKNOWN;
+    }
+    if (out) {
+        out->total = (long)n;
+        out->kept = count[FLOW_FB_KEPT];
+        out->unknown_fwd = count[FLOW_FB_UNKNOWN_FWD];
+        out->outside = count[FLOW_FB_OUTSIDE];
+        out->unknown_bwd = count[FLOW_FB_UNKNOWN_BWD];
+        out->inconsistent = count[FLOW_FB_INCONSISTENT];
+        out->density = (double)out->kept / (double)n;
     }
     return FLOW_OK;
 }

@@ -80,6 +80,8 @@ int flow_png_available(void);
  * decodes to 16 bits is FLOW_ERR_UNSUPPORTED. */
 flow_status flow_png_read8(const char *path, flow_image8 *img);
 flow_status flow_png_write(const char *path, const flow_image *img);
+/* A 16-bit gray PNG of w x h samples (flow_map_write). */
+flow_status flow_png_write_gray16(const char *path, const unsigned short *v, int w, int h);
 
 /* JPEG through libjpeg (jpeg/jpeg_libjpeg.c), used in builds without
  * OpenCV, or FLOW_ERR_UNSUPPORTED saying JPEG needs libjpeg or OpenCV

@@ -30,6 +30,7 @@
 #include "pixel/inputs.h"
 #include "pixel/klt.h"
 #include "pixel/lk.h"
+#include "pixel/occlusion.h"
 #include "pixel/patch.h"
 #include "pixel/robust.h"
 #include "pixel/terms.h"
@@ -69,6 +70,7 @@
     X(terms, flow_terms_args, a->f1[0].width, a->f1[0].height, GRID)                           \
     X(median, flow_median_args, a->dst.u.width, a->dst.u.height, GRID)                         \
     X(occlusion, flow_occlusion_args, a->o.width, a->o.height, GRID)                            \
+    X(consistency, flow_consistency_args, a->verdict.width, a->verdict.height, GRID)           \
     X(edge_weight, flow_edge_weight_args, a->g.width, a->g.height, GRID)                      \
     X(gradient, flow_gradient_args, a->f.width, a->f.height, GRID)                             \
     X(plk, flow_plk_args, a->w.u.width, a->w.u.height, GRID)                                   \

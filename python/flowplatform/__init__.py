@@ -74,9 +74,9 @@ if _TYPE_CHECKING:
 __version__ = _version
 __all__ = [
     "Context", "Error", "ErrorStats", "ParameterError", "TRACK_LOST", "TRACK_NEW", "TRACK_TRACKED",
-    "Tracker", "Video", "applies", "color_legend", "compute", "default_method", "error",
-    "fb_check", "flow_formats", "flow_image_count", "flow_to_color", "flow_to_vectors", "has_cuda",
-    "has_opencv", "methods", "montage", "occlusion_score", "photometric_error", "read_flow",
+    "Tracker", "Video", "applies", "color_legend", "compute", "compute_both", "default_method",
+    "error", "fb_check", "flow_formats", "flow_image_count", "flow_to_color", "flow_to_vectors",
+    "has_cuda", "has_opencv", "methods", "montage", "occlusion_score", "photometric_error", "read_flow",
     "read_flow_images", "read_image", "read_params", "schema", "sparsification", "warp",
     "write_flow", "write_image",
 ]
@@ -94,6 +94,22 @@ def compute(frame1: "_Frame", frame2: "_Frame", method: str = default_method,
     """
     with Context(method, device, **params) as ctx:
         return ctx.compute(frame1, frame2)
+
+
+def compute_both(frame1: "_Frame", frame2: "_Frame", method: str = default_method,
+                 device: str = "auto", a: float = 0.01, b: float = 0.5,
+                 **params: "_ParamValue") -> "dict[str, _NDArray]":
+    """Both directions in one call, as Context.compute_both: a dict of "flow"
+    (frame1 to frame2) and "backward" (frame2 to frame1), H x W x 2 float32;
+    "occlusion", H x W bool, True where the forward-backward test of
+    Sundaram, Brox and Keutzer (ECCV 2010)
+    |wf + wb(x + wf)|^2 > a (|wf|^2 + |wb(x + wf)|^2) + b fails; and
+    "confidence", H x W float32 in [0, 1], higher where a vector is more
+    likely right.  The backward flow is the method's flow of (frame2,
+    frame1) computed alone; both come from the frames uploaded once.
+    """
+    with Context(method, device, **params) as ctx:
+        return ctx.compute_both(frame1, frame2, a, b)
 
 
 _MEASURES = ("px1 px3 px5 fl epe_noc epe_occ scored_noc scored_occ fl_noc fl_occ fl_bg fl_fg "

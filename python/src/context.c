@@ -214,6 +214,108 @@ done:
     return result;
 }
 
+/* A plane of floats as an H x W array of `type` (NPY_FLOAT32, or NPY_BOOL:
+ * nonzero -> True). */
+static PyObject *plane_to_array(const float *p, int width, int height, int type)
+{
+    npy_intp dims[2] = {height, width};
+    PyObject *out = PyArray_SimpleNew(2, dims, type);
+    if (!out)
+        return NULL;
+    const size_t n = (size_t)width * height;
+    if (type == NPY_BOOL) {
+        npy_bool *b = PyArray_DATA((PyArrayObject *)out);
+        for (size_t i = 0; i < n; i++)
+            b[i] = p[i] != 0.0f;
+    } else {
+        memcpy(PyArray_DATA((PyArrayObject *)out), p, sizeof(float) * n);
+    }
+    return out;
+}
+
+/* compute_both(frame1, frame2, a=0.01, b=0.5): both directions in one call
+ * (flow_context_set_backward): a dict of "flow" and "backward" (H x W x 2
+ * float32), "occlusion" (H x W bool, True where the forward-backward test
+ * |wf + wb|^2 > a (|wf|^2 + |wb|^2) + b fails) and "confidence" (H x W
+ * float32 in [0, 1]).  Starts a new sequence, as compute does. */
+static PyObject *ctx_compute_both(fp_context *self, PyObject *args, PyObject *kw)
+{
+    static char *keywords[] = {"frame1", "frame2", "a", "b", NULL};
+    PyObject *o1, *o2;
+    double a = FLOW_OCCLUSION_A, b = FLOW_OCCLUSION_B;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|dd:compute_both", keywords, &o1, &o2, &a, &b)
+        || usable(self) < 0)
+        return NULL;
+    fp_frame f1, f2;
+    if (fp_frame_get(o1, "frame1", &f1) < 0)
+        return NULL;
+    if (fp_frame_get(o2, "frame2", &f2) < 0) {
+        fp_frame_release(&f1);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    flow_field back = {0};
+    float *occ = NULL, *conf = NULL;
+    if (f1.width != f2.width || f1.height != f2.height || f1.channels != f2.channels) {
+        size_error("frame1", &f1, "frame2 is", f2.width, f2.height, f2.channels, "");
+        goto done;
+    }
+    const size_t n = (size_t)f1.width * f1.height;
+    if (flow_field_alloc(&back, f1.width, f1.height) != FLOW_OK
+        || !(occ = malloc(sizeof *occ * n)) || !(conf = malloc(sizeof *conf * n))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    flow_status s;
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    s = prepare(self, f1.width, f1.height, f1.channels);
+    if (s == FLOW_OK && flow_context_takes_init(self->ctx))
+        s = flow_context_set_init(self->ctx, NULL, NULL);
+    if (s == FLOW_OK)
+        s = flow_context_set_backward(self->ctx, 1, a, b);
+    if (s == FLOW_OK)
+        s = flow_context_request_output(self->ctx, "backward_u", back.u);
+    if (s == FLOW_OK)
+        s = flow_context_request_output(self->ctx, "backward_v", back.v);
+    if (s == FLOW_OK)
+        s = flow_context_request_output(self->ctx, "occlusion", occ);
+    if (s == FLOW_OK)
+        s = flow_context_request_output(self->ctx, "confidence", conf);
+    if (s == FLOW_OK)
+        s = submit(self, &f1, NULL);
+    if (s == FLOW_OK)
+        s = submit(self, &f2, &self->out);
+    if (s == FLOW_OK)
+        s = flow_context_collect(self->ctx, NULL, NULL);
+    /* compute and next go on computing one direction */
+    if (self->ctx) {
+        const flow_status off = flow_context_set_backward(self->ctx, 0, 0, 0);
+        s = s == FLOW_OK ? off : s;
+    }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    self->kept = s == FLOW_OK;
+    if (s != FLOW_OK) {
+        result = fp_raise(s);
+        goto done;
+    }
+    PyObject *flow = fp_field_to_array(&self->out), *bwd = fp_field_to_array(&back);
+    PyObject *o = plane_to_array(occ, f1.width, f1.height, NPY_BOOL);
+    PyObject *c = plane_to_array(conf, f1.width, f1.height, NPY_FLOAT32);
+    if (flow && bwd && o && c)
+        result = Py_BuildValue("{sOsOsOsO}", "flow", flow, "backward", bwd, "occlusion", o,
+                               "confidence", c);
+    Py_XDECREF(flow), Py_XDECREF(bwd), Py_XDECREF(o), Py_XDECREF(c);
+done:
+    flow_field_free(&back);
+    free(occ);
+    free(conf);
+    fp_frame_release(&f1);
+    fp_frame_release(&f2);
+    return result;
+}
+
 static PyObject *ctx_next(fp_context *self, PyObject *arg)
 {
     if (usable(self) < 0)
@@ -476,6 +578,12 @@ static PyMethodDef methods[] = {
      "method refines instead of starting from nothing (the methods that take\n"
      "one: robust, at its finest level); confidence (H x W in [0, 1]): how far\n"
      "to trust it at each pixel, the method's own flow making up the rest."},
+    {"compute_both", (PyCFunction)(void (*)(void))ctx_compute_both, METH_VARARGS | METH_KEYWORDS,
+     "compute_both(frame1, frame2, a=0.01, b=0.5) -> dict: both directions in one call: "
+     "\"flow\" and \"backward\" (H x W x 2 float32), \"occlusion\" (H x W bool, True where "
+     "the forward-backward test |wf + wb(x+wf)|^2 > a (|wf|^2 + |wb|^2) + b fails; Sundaram, "
+     "Brox, Keutzer 2010) and \"confidence\" (H x W float32 in [0, 1]); starts a new "
+     "sequence."},
     {"next", (PyCFunction)ctx_next, METH_O,
      "next(frame) -> ndarray or None\n\n"
      "The flow from the previous frame of the sequence to this one; None for\n"

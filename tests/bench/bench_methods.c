@@ -33,8 +33,8 @@
  * FLOW_BENCH_GRAPHS=0.  Environment: FLOW_BENCH_QUICK=1 runs only the
  * 316x252 sizes with few runs (for a CPU); FLOW_BENCH_ONLY=text keeps the
  * methods whose name contains text, FLOW_BENCH_SIZE=WxH[rgb] one size
- * (and no other table); FLOW_BENCH_TABLE=methods, stages, klt or
- * concurrent prints that table only; FLOW_BENCH_RUNS=n times exactly n runs after the warm-up (for
+ * (and no other table); FLOW_BENCH_TABLE=methods, stages, klt,
+ * concurrent or both prints that table only; FLOW_BENCH_RUNS=n times exactly n runs after the warm-up (for
  * profilers); FLOW_BENCH_PARAMS="key=value ..." sets parameters on every
  * run (with FLOW_BENCH_ONLY, on one method's).
  *
@@ -248,6 +248,12 @@ static double bytes_median(const flow_median_args *a)
 static double bytes_occlusion(const flow_occlusion_args *a)
 {
     return (3.0 + 2.0 * a->channels) * PX(&a->o);
+}
+/* Both flows, the forward one's neighbours and each channel of both
+ * frames read; verdict, mask and confidence written. */
+static double bytes_consistency(const flow_consistency_args *a)
+{
+    return (4.0 + 2.0 * a->channels + 3.0) * 4.0 * PX(&a->verdict);
 }
 /* Each channel of the frame read, g written. */
 static double bytes_edge_weight(const flow_edge_weight_args *a)
@@ -1087,6 +1093,121 @@ static double conc_flows_per_s(int n, const flow_image *a, const flow_image *c, 
     return ok ? n * flows / ((t1 - t0) * 1e-3) : 0;
 }
 
+/* Both directions against one: per method, the device time of a frame
+ * (flow_context_compute, events around it, graphs as configured) with one
+ * direction and with both plus the occlusion mask and the confidence
+ * downloaded, medians, and the forward-backward operation's own time
+ * (`consistency`, a launch on planes of the frame's size). */
+static int both_table(int quick)
+{
+    static const char *const methods[] = { "robust", "dis", "epic", "tvl1" };
+    static const size sizes[2] = { { 640, 480, 1 }, { 1920, 1080, 1 } };
+    const char *only = getenv("FLOW_BENCH_ONLY");
+    const char *graphs = getenv("FLOW_BENCH_GRAPHS");
+    int failed = 0;
+    printf("\nboth directions: frame ms with flow_context_set_backward (backward flow, occlusion\n"
+           "mask and confidence downloaded) against one direction, medians; test ms: the\n"
+           "consistency operation alone\n\n"
+           "| method | size | one ms | both ms | both / one | test ms | test / one |\n"
+           "|---|---|---|---|---|---|---|\n");
+    for (int m = 0; m < 4; m++) {
+        if (only && !strstr(methods[m], only))
+            continue;
+        for (int z = 0; z < (quick ? 1 : 2); z++) {
+            const int w = quick ? 316 : sizes[z].w, h = quick ? 252 : sizes[z].h;
+            flow_synth sy = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 1.0, .wavelength = 60,
+                              .seed = 9 };
+            flow_image a = {0}, c = {0};
+            flow_field out = {0};
+            flow_params *p = NULL;
+            flow_context *ctx = NULL;
+            float *occ = malloc(sizeof(float) * w * h), *conf = malloc(sizeof(float) * w * h);
+            flow_event *e0 = NULL, *e1 = NULL;
+            int ok = occ && conf && flow_synth_frame(&sy, w, h, 1, 0, &a) == FLOW_OK
+                     && flow_synth_frame(&sy, w, h, 1, 1, &c) == FLOW_OK
+                     && flow_field_alloc(&out, w, h) == FLOW_OK
+                     && flow_params_create(methods[m], &p) == FLOW_OK
+                     && flow_context_create(be, w, h, 1, p, &ctx) == FLOW_OK
+                     && flow_event_create(be, &e0) == FLOW_OK
+                     && flow_event_create(be, &e1) == FLOW_OK;
+            if (ok)
+                flow_context_set_graphs(ctx, !(graphs && strcmp(graphs, "0") == 0));
+            double ms[2] = { 0, 0 };
+            const int nruns = quick ? 3 : 15;
+            for (int both = 0; ok && both < 2; both++) {
+                if (both)
+                    ok = flow_context_set_backward(ctx, 1, FLOW_OCCLUSION_A, FLOW_OCCLUSION_B)
+                             == FLOW_OK
+                         && flow_context_request_output(ctx, "occlusion", occ) == FLOW_OK
+                         && flow_context_request_output(ctx, "confidence", conf) == FLOW_OK;
+                double t[MAX_RUNS];
+                for (int i = 0; ok && i < 2 + nruns; i++) {
+                    float f = 0;
+                    ok = flow_event_record(e0) == FLOW_OK
+                         && flow_context_compute(ctx, &a, &c, &out) == FLOW_OK
+                         && flow_event_record(e1) == FLOW_OK
+                         && flow_event_elapsed(e0, e1, &f) == FLOW_OK;
+                    if (i >= 2)
+                        t[i - 2] = f;
+                }
+                if (ok) {
+                    qsort(t, (size_t)nruns, sizeof t[0], cmp_double);
+                    ms[both] = t[nruns / 2];
+                }
+            }
+            /* the operation alone, on planes of the frame's size */
+            double test_ms = 0;
+            flow_consistency_args k;
+            memset(&k, 0, sizeof k);
+            flow_plane *planes[] = { &k.fb.fwd.u, &k.fb.fwd.v, &k.fb.bwd.u, &k.fb.bwd.v,
+                                     &k.verdict, &k.occluded, &k.confidence, &k.f1[0], &k.f2[0] };
+            for (int i = 0; ok && i < 9; i++) {
+                flow_fill_args fa;
+                fa.value = 0.5f * (float)(i % 3);
+                ok = flow_plane_alloc(be, planes[i], w, h) == FLOW_OK;
+                fa.p = *planes[i];
+                ok = ok && flow_k_fill(be, &fa) == FLOW_OK;
+            }
+            k.fb.a = FLOW_OCCLUSION_A;
+            k.fb.b = FLOW_OCCLUSION_B;
+            k.fb.unknown = FLOW_UNKNOWN_THRESHOLD;
+            k.channels = 1;
+            if (ok) {
+                double t[MAX_RUNS];
+                for (int i = 0; ok && i < 2 + nruns; i++) {
+                    float f = 0;
+                    ok = flow_event_record(e0) == FLOW_OK && flow_k_consistency(be, &k) == FLOW_OK
+                         && flow_event_record(e1) == FLOW_OK
+                         && flow_event_elapsed(e0, e1, &f) == FLOW_OK;
+                    if (i >= 2)
+                        t[i - 2] = f;
+                }
+                if (ok) {
+                    qsort(t, (size_t)nruns, sizeof t[0], cmp_double);
+                    test_ms = t[nruns / 2];
+                }
+            }
+            for (int i = 0; i < 9; i++)
+                flow_plane_free(be, planes[i]);
+            if (ok)
+                printf("| %s | %dx%d | %.3f | %.3f | %.2f | %.3f | %.1f%% |\n", methods[m], w, h,
+                       ms[0], ms[1], ms[1] / ms[0], test_ms, 100.0 * test_ms / ms[0]);
+            else
+                fprintf(stderr, "bench: both directions, %s %dx%d: %s\n", methods[m], w, h,
+                        flow_last_error());
+            failed += !ok;
+            flow_event_destroy(e0);
+            flow_event_destroy(e1);
+            flow_context_destroy(ctx);
+            flow_params_destroy(p);
+            flow_image_free(&a), flow_image_free(&c);
+            flow_field_free(&out);
+            free(occ), free(conf);
+        }
+    }
+    return failed;
+}
+
 static int conc_table(int quick)
 {
     const char *only = getenv("FLOW_BENCH_ONLY");
@@ -1293,9 +1414,9 @@ int main(void)
 {
     const char *table = getenv("FLOW_BENCH_TABLE");
     if (table && strcmp(table, "methods") && strcmp(table, "stages") && strcmp(table, "klt")
-        && strcmp(table, "concurrent")) {
-        fprintf(stderr, "bench_methods: FLOW_BENCH_TABLE=%s: not methods, stages, klt or "
-                        "concurrent\n", table);
+        && strcmp(table, "concurrent") && strcmp(table, "both")) {
+        fprintf(stderr, "bench_methods: FLOW_BENCH_TABLE=%s: not methods, stages, klt, "
+                        "concurrent or both\n", table);
         return 1;
     }
     const char *dev = getenv("FLOW_DEVICE");
@@ -1351,6 +1472,8 @@ int main(void)
             failed += klt_table(bw, quick);
         if (WANTS("concurrent"))
             failed += conc_table(quick);
+        if (WANTS("both"))
+            failed += both_table(quick);
     }
 #undef WANTS
     printf("\nseed 001 figure 6.6 (316x252, GeForce of 2010): LK 15.4 ms, HS FMG 43.8 ms, "

@@ -669,6 +669,54 @@ expect "fb-check negative" 1 err "^flow-compute: --fb-check: -0.5 is out of rang
 expect "fb-check not a number" 1 err "^flow-compute: --fb-check: 'one' is not a finite number" $FCC f0.png f1.png -o x.flo --fb-check one
 expect "fb-check without a value" 1 err "option '--fb-check' needs a value" $FCC f0.png f1.png -o x.flo --fb-check
 
+# ---- both directions: --backward, --occlusion, --confidence ------------------------
+expect "both directions" 0 err EMPTY $FCC f0.png f1.png -o bd.flo --backward bdb.flo \
+    --occlusion bdo.png --confidence bdc.png
+check "both: the forward flow as without" 'cmp -s bd.flo ab.flo'
+check "both: the backward flow as computed alone" 'cmp -s bdb.flo ba.flo'
+check "both: an 8-bit grey mask of 0 and 255" '[ "$(od -An -tu1 -j 24 -N 2 bdo.png | tr -s " ")" = " 8 0" ]'
+check "both: a 16-bit grey confidence" '[ "$(od -An -tu1 -j 24 -N 2 bdc.png | tr -s " ")" = " 16 0" ]'
+expect "both: confidence as .pfm, no -o" 0 err EMPTY $FCC -q f0.png f1.png --confidence bdc.pfm
+check "both: a grey float map" '[ "$(head -c 11 bdc.pfm)" = "$(printf "Pf\n64 48\n-1")" ] && [ "$(wc -c <bdc.pfm)" -eq $((12 + 4 * 3072)) ]'
+expect "both: a = 0 and b = 1 is --fb-check 1" 0 err EMPTY $FCC f0.png f1.png --occlusion fbo.png \
+    --occlusion-a 0 --occlusion-b 1
+expect "both: a sequence by patterns" 0 err EMPTY $FCC -q "f%d.png" -o "bds%d.flo" --backward "bdsb%d.flo" \
+    --occlusion "bdso%d.png"
+check "both: a backward flow and a mask per pair" 'is_flo bdsb0.flo 64 48 && is_flo bdsb2.flo 64 48 && is_png bdso2.png'
+check "both: pair 0 of the sequence as alone" 'cmp -s bdsb0.flo ba.flo'
+expect "both: one name for several flows" 1 err "^flow-compute: --backward b.flo names one file but several flows are computed" \
+    $FCC "f%d.png" -o "x%d.flo" --backward b.flo
+expect "both: not a flow format" 1 err "^flow-compute: --backward b.txt: unknown flow format" \
+    $FCC f0.png f1.png -o x.flo --backward b.txt
+expect "both: the mask is a PNG" 1 err "^flow-compute: --occlusion m.jpg: the mask is an 8-bit .png" \
+    $FCC f0.png f1.png -o x.flo --occlusion m.jpg
+expect "both: the confidence is .pfm or .png" 1 err "^flow-compute: --confidence c.flo: the confidence is a .pfm" \
+    $FCC f0.png f1.png -o x.flo --confidence c.flo
+expect "both: a negative" 1 err "^flow-compute: --occlusion-a: -1 is out of range" \
+    $FCC f0.png f1.png --occlusion m.png --occlusion-a -1
+expect "both: b not a number" 1 err "^flow-compute: --occlusion-b: 'half' is not a finite number" \
+    $FCC f0.png f1.png --occlusion m.png --occlusion-b half
+expect "both: a and b without a mask" 1 err "^flow-compute: --occlusion-a and --occlusion-b set the test" \
+    $FCC f0.png f1.png -o x.flo --occlusion-b 1
+expect "both: a and b with --fb-check" 1 err "^flow-compute: --fb-check T is the test with a = 0" \
+    $FCC f0.png f1.png -o x.flo --fb-check 1 --occlusion m.png --occlusion-a 0.1
+check "both: nothing written by the refused runs" '[ ! -e x.flo ] && [ ! -e m.png ] && [ ! -e b.flo ] && [ ! -e x0.flo ]'
+if [ -x "$BIN/flow-tool" ]; then
+    expect "flow-tool occlusion: the mask over the frame" 0 err EMPTY "$BIN/flow-tool" occlusion f0.png bdo.png bdo-over.png
+    check "  a picture of the frame's size" '[ "$(png_size bdo-over.png)" = "64 48" ]'
+    expect "flow-tool confidence: grey, with its key" 0 err EMPTY "$BIN/flow-tool" confidence bdc.png bdc-grey.png
+    expect "flow-tool confidence: colour" 0 err EMPTY "$BIN/flow-tool" confidence --colour --no-key bdc.png bdc-col.png
+    check "  pictures of the map's size, grey and colour differ" '[ "$(png_size bdc-col.png)" = "64 48" ] && ! cmp -s bdc-grey.png bdc-col.png'
+    expect "flow-tool occlusion: a mask of three channels" 2 err "mask bdo-over.png is 64x48 with 3 channels: expected one grey channel" \
+        "$BIN/flow-tool" occlusion f0.png bdo-over.png bdx.png
+    expect "flow-tool confidence: a picture is no map" 2 err "confidence map bdc-col.png has 3 channels" \
+        "$BIN/flow-tool" confidence bdc-col.png bdx.png
+    check "  nothing written" '[ ! -e bdx.png ]'
+fi
+mkdir -p bddir.png
+expect "both: a directory for the mask" 2 err "bddir.png" $FCC f0.png f1.png -o bdw.flo --occlusion bddir.png
+check "both: no flow written without its mask" '[ ! -e bdw.flo ]'
+
 # ---- --init: refine a given flow -----------------------------------------------------------
 { printf 'P5\n64 48\n255\n'; head -c 3072 /dev/zero | tr '\0' '\377'; } >white.pgm
 { printf 'P5\n64 48\n255\n'; head -c 3072 /dev/zero; } >black.pgm

@@ -113,7 +113,7 @@ if command -v bash >/dev/null; then
     check "flow-track --no-: its switches" '[ "$(words flow-track --no-)" = "--no-affine --no-replace" ]'
     cmds=$("$BIN/flow-tool" --help | awk '/^  [a-z][a-z-]* / { print $1 }' | tr '\n' ' ')
     check "flow-tool: its commands ($cmds) and --help --version" '[ "$(words flow-tool "")" = "$cmds--help --version" ]'
-    check "flow-tool co: color convert" '[ "$(words flow-tool co)" = "convert color" ]'
+    check "flow-tool co: color, confidence, convert" '[ "$(words flow-tool co)" = "convert color confidence" ]'
     check "flow-tool color --: color's options" '[ "$(words flow-tool color --)" = "--max --legend --border --scale-label --exact --verbose --help" ]'
     check "flow-tool -v color --l: color's options after an option" '[ "$(words flow-tool color -v --l)" = "--legend" ]'
     check "flow-tool vectors --step: auto" '[ "$(words flow-tool vectors --step "")" = "auto" ]'

@@ -533,6 +533,33 @@ static const field_score field_bounds[NFIELD][NFMETHODS] = {
       { 1.29, 10.5, 0 }, { 0, 0, 0 }, { 0.913, 6.55, 0 } },
 };
 
+/* Lower bounds of the occlusion mask's F1 against Sintel's occlusions/
+ * (flow_context_set_backward with the paper's a and b, robust's defaults),
+ * on the six Sintel pairs in field_pairs' order: the F1 measured on the
+ * CPU less 10% and 0.02 (docs/EVALUATION.md has the figures). */
+static const double robust_occlusion_f1[6] = { 0.25, 0.21, 0.22, 0.29, 0.13, 0.49 };
+#define FIELD_ROBUST 4
+
+/* The F1 of the occlusion plane against Sintel's mask over the valid pixels. */
+static double occlusion_f1(const float *estimate, const flow_image *occ, const flow_image *invalid)
+{
+    const size_t n = (size_t)occ->width * occ->height;
+    unsigned char *e = malloc(n), *t = malloc(n), *keep = malloc(n);
+    double f1 = NAN;
+    if (e && t && keep) {
+        for (size_t i = 0; i < n; i++) {
+            e[i] = estimate[i] != 0.0f;
+            t[i] = occ->data[i] != 0.0f;
+            keep[i] = invalid->data[i] == 0.0f;
+        }
+        flow_occlusion_scores sc;
+        CHECK_OK(flow_occlusion_score(e, t, keep, occ->width, occ->height, &sc));
+        f1 = sc.f1;
+    }
+    free(e), free(t), free(keep);
+    return f1;
+}
+
 static field_score field_evaluate(const flow_field *est, const flow_field *gt, const flow_image *occ,
                                   const flow_image *invalid)
 {
@@ -596,8 +623,22 @@ static void test_sintel_kitti(void)
             flow_params_destroy(p);
             if (!ctx)
                 continue;
+            /* robust on Sintel: both directions, its flow unchanged, and the
+             * occlusion mask scored */
+            float *mask = NULL;
+            if (m == FIELD_ROBUST && fp->occ && (mask = malloc(sizeof *mask * hp.a.width * hp.a.height))) {
+                CHECK_OK(flow_context_set_backward(ctx, 1, FLOW_OCCLUSION_A, FLOW_OCCLUSION_B));
+                CHECK_OK(flow_context_request_output(ctx, "occlusion", mask));
+            }
             CHECK_OK(flow_context_compute(ctx, &hp.a, &hp.b, &out));
             flow_context_destroy(ctx);
+            if (mask) {
+                const double f1 = occlusion_f1(mask, &occ, &invalid);
+                printf("    %-24s %-6s occlusion F1 %.3f (bound %g)\n", fp->name,
+                       field_methods[m], f1, robust_occlusion_f1[k]);
+                CHECK(f1 >= robust_occlusion_f1[k]);
+                free(mask);
+            }
             const field_score s
                 = field_evaluate(&out, &hp.gt, fp->occ ? &occ : NULL, fp->occ ? &invalid : NULL);
             const field_score *b = &field_bounds[k][m];

@@ -172,6 +172,37 @@ int flow_context_outputs(const flow_context *ctx);
 const char *flow_context_output_name(const flow_context *ctx, int i);
 flow_status flow_context_request_output(flow_context *ctx, const char *name, float *dst);
 
+/* Both directions, occlusion and confidence.  With `enable` set, every
+ * flow computed also has its backward flow (from the second frame to the
+ * first: what the method computes for the pair the other way round on
+ * its own, the frames before the first and the initial flow or matches
+ * not used), computed on the device from the frames already there, and
+ * the forward-backward test of Sundaram, Brox and Keutzer (ECCV 2010) at
+ * each pixel of the first frame: the forward vector w_f fails it when
+ *   |w_f + w_b(x + w_f)|^2 > a (|w_f|^2 + |w_b(x + w_f)|^2) + b,
+ * w_b the backward flow sampled bilinearly at x + w_f (a relative, b in
+ * pixels^2; FLOW_OCCLUSION_A and _B are the paper's values; a = 0,
+ * b = t^2 is flow_fb_check with threshold t), or when x + w_f leaves the
+ * frame or meets an unknown vector.  The context's output planes then
+ * include, after the method's (flow_context_request_output):
+ *   "backward_u", "backward_v"  the backward flow;
+ *   "occlusion"   1 where the test fails (the pixel is taken for occluded
+ *                 in the second frame), 0 where it passes;
+ *   "confidence"  in [0, 1], higher where the vector is more likely right:
+ *                 the forward-backward miss and the data residual
+ *                 |I1(x + w_f) - I0(x)| combined (docs/ALGORITHMS.md);
+ *   "fb_verdict"  the test's verdict (flow_fb_verdict, field.h).
+ * The flow itself, the method's own output planes and the residual are
+ * those of the forward flow, unchanged.  Set while no flow is queued;
+ * FLOW_ERR_INVALID for a or b out of range (a in [0, 1000], b in
+ * [0, 1e12]) or while flows are queued, FLOW_ERR_NOMEM when the planes do
+ * not fit.  Turning it off or on forgets which planes were requested. */
+#define FLOW_OCCLUSION_A 0.01
+#define FLOW_OCCLUSION_B 0.5
+flow_status flow_context_set_backward(flow_context *ctx, int enable, double a, double b);
+/* Whether both directions are on. */
+int flow_context_backward(const flow_context *ctx);
+
 /* CUDA graphs (on by default): on a device that can capture, the first
  * compute records the device work of a frame and later computes replay it,
  * one launch instead of hundreds.  While a trace or workflow observer is set

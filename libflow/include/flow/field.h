@@ -123,6 +123,26 @@ typedef struct flow_fb_stats {
 flow_status flow_fb_check(flow_field *fwd, const flow_field *bwd, double threshold,
                           flow_fb_stats *out);
 
+/* The verdicts of the check, per pixel, as a context computing both
+ * directions leaves them in its output plane "fb_verdict"
+ * (flow_context_set_backward, context.h). */
+typedef enum flow_fb_verdict {
+    FLOW_FB_VERDICT_KEPT = 0,
+    FLOW_FB_VERDICT_UNKNOWN_FWD = 1,  /* the forward vector was unknown */
+    FLOW_FB_VERDICT_OUTSIDE = 2,      /* p + f(p) outside the frame */
+    FLOW_FB_VERDICT_UNKNOWN_BWD = 3,  /* a backward sample needed is unknown */
+    FLOW_FB_VERDICT_INCONSISTENT = 4  /* the round trip misses by more than the tolerance */
+} flow_fb_verdict;
+
+/* flow_fb_check's result from verdicts computed elsewhere (the plane
+ * "fb_verdict" of a context computing both directions, width * height
+ * values, row-major): every known vector of fwd whose verdict is not KEPT
+ * becomes unknown, and out (may be NULL) counts the verdicts.  With the
+ * context's test set to a = 0, b = threshold^2 the result is
+ * flow_fb_check's exactly.  FLOW_ERR_INVALID for a missing argument or a
+ * value that is no verdict (the detail names the pixel; fwd unchanged). */
+flow_status flow_fb_apply(flow_field *fwd, const float *verdict, flow_fb_stats *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -90,6 +90,12 @@ flow_status flow_image_probe(const char *path, int *width, int *height);
 /* Writes by extension: .png (8-bit), .pgm/.ppm (binary, 8-bit); with OpenCV
  * also whatever it writes.  Values are rounded and clamped to 0..255. */
 flow_status flow_image_write(const char *path, const flow_image *img);
+/* A map of width x height values in [0, 1] (a confidence; row-major) by
+ * extension: .pfm (a grey Portable Float Map, the values exactly) or .png
+ * (16-bit grey, round(65535 v)).  FLOW_ERR_INVALID for another extension
+ * or a value outside [0, 1] (naming the pixel), FLOW_ERR_UNSUPPORTED for
+ * .png without libpng; written whole or not at all. */
+flow_status flow_map_write(const char *path, const float *values, int width, int height);
 /* (With OpenCV, the float formats .pfm, .exr and .hdr store value/255
  * unrounded instead, which flow_image_read scales back.) */
 

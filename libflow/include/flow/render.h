@@ -234,6 +234,26 @@ flow_status flow_render_kitti_error(const flow_field *est, const flow_field *gt,
  * averages of flow_error_compute, to 3 and 2 decimals. */
 void flow_error_caption(const flow_error_stats *st, char *buf, size_t size);
 
+/* ---- occlusion and confidence ---------------------------------------------- */
+
+/* The occlusion mask (width x height values of the frame's size, nonzero =
+ * occluded, as a context computing both directions leaves it) over the
+ * frame, into a newly allocated RGB image: the frame in grey at half
+ * brightness, the occluded pixels red over it.  FLOW_ERR_INVALID for a
+ * missing argument, FLOW_ERR_NOMEM. */
+flow_status flow_render_occlusion(const flow_image *frame, const float *occluded, flow_image *rgb);
+/* A confidence map (width x height values in [0, 1]) into a newly
+ * allocated RGB image: grey (black 0, white 1), or with `colour` on the
+ * error maps' "hot" ramp (black, red, yellow, white as it grows).
+ * FLOW_ERR_INVALID for a missing argument or a value outside [0, 1]
+ * (naming the pixel), FLOW_ERR_NOMEM. */
+flow_status flow_render_confidence(const float *confidence, int width, int height, int colour,
+                                   flow_image *rgb);
+/* Its key drawn into the top-right corner on a white plate: "0", the ramp
+ * over a quarter of the width, "1".  FLOW_ERR_SIZE, drawing nothing, when
+ * the plate does not fit the picture's top half. */
+flow_status flow_render_confidence_key(flow_image *map, int colour);
+
 /* ---- text ------------------------------------------------------------------- */
 
 /* The library's bitmap font: the printable ASCII characters (32..126), each

@@ -35,3 +35,13 @@ flow_status flow_png_read8(const char *path, flow_image8 *img)
     (void)img;
     return flow_fail(FLOW_ERR_UNSUPPORTED, "%s: PNG needs libpng (not built in)", path);
 }
+
+flow_status flow_png_write_gray16(const char *path, const unsigned short *v, int w, int h)
+{
+    (void)v;
+    (void)w;
+    (void)h;
+    return flow_fail(FLOW_ERR_UNSUPPORTED, "%s: a 16-bit PNG needs libpng (not built in); "
+                                           "write a .pfm instead",
+                     path);
+}

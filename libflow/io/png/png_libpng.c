@@ -191,3 +191,55 @@ flow_status flow_png_write(const char *path, const flow_image *img)
     }
     return flow_atomic_commit(&a);
 }
+
+/* The encoding part of flow_png_write_gray16. */
+static flow_status encode16(const char *path, FILE *f, png_structp png, png_infop info,
+                            flow_png_ctx *ctx, png_bytep row, const unsigned short *v, int w,
+                            int h)
+{
+    if (setjmp(ctx->jump))
+        return flow_fail(FLOW_ERR_IO, "%s: PNG encoding failed: %s", path, ctx->message);
+    png_init_io(png, f);
+    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 16, PNG_COLOR_TYPE_GRAY,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            const unsigned short s = v[(size_t)y * w + x];
+            row[2 * x] = (png_byte)(s >> 8); /* PNG stores 16-bit samples big-endian */
+            row[2 * x + 1] = (png_byte)(s & 0xff);
+        }
+        png_write_row(png, row);
+    }
+    png_write_end(png, NULL);
+    return FLOW_OK;
+}
+
+flow_status flow_png_write_gray16(const char *path, const unsigned short *v, int w, int h)
+{
+    png_bytep row = malloc((size_t)w * 2);
+    if (!row)
+        return flow_fail(FLOW_ERR_NOMEM, "%s: cannot allocate a row", path);
+    flow_atomic a;
+    flow_status s = flow_atomic_open(&a, path);
+    if (s != FLOW_OK) {
+        free(row);
+        return s;
+    }
+    flow_png_ctx ctx;
+    ctx.message[0] = 0;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, flow_png_on_error,
+                                              flow_png_on_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info)
+        s = flow_fail(FLOW_ERR_NOMEM, "%s: cannot create a PNG writer", path);
+    else
+        s = encode16(path, a.f, png, info, &ctx, row, v, w, h);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    if (s != FLOW_OK) {
+        flow_atomic_abort(&a);
+        return s;
+    }
+    return flow_atomic_commit(&a);
+}
