@@ -5,7 +5,10 @@
  * first frame's edges (the local weight of DeepFlow, ICCV 2013), warping
  * over a fine pyramid (halving below its first levels) with several warps
  * per level, and a median filter of the flow after each warp (Sun, Roth,
- * Black, CVPR 2010).  docs/ALGORITHMS.md has the
+ * Black, CVPR 2010); optionally (occ_d, occ_e) the data terms weighted at
+ * each warp by the occlusion weight of the current flow (its divergence
+ * and warped-frame difference: Sand, Teller 2008; Xiao et al. 2006).
+ * docs/ALGORITHMS.md has the
  * energy and its discretisation, docs/PARAMETERS.md each lever's effect.
  *
  * The frames are presmoothed (and optionally reduced to their texture)

@@ -2,8 +2,9 @@
  * (FLOW_DEVICE): bicubic warping exact on quadratics, the data terms
  * (out-of-frame pixels without data, normalisation invariant to contrast),
  * the median and weighted median filters, the luminance of a 3-channel
- * context told `color 0`, the fine pyramid's depth, and the method's
- * accuracy on generated motion (smooth, a large translation). */
+ * context told `color 0`, the fine pyramid's depth, the method's
+ * accuracy on generated motion (smooth, a large translation), and the
+ * occlusion-aware data terms (their weight, a disc over a background). */
 #include "harness.h"
 #include "core/pair.h"
 #include "core/tensor.h"
