@@ -33,6 +33,12 @@
  * pairs' errors of a constancy.  The tensors are then rewritten for the
  * total flow (pixel/warp.h).
  *
+ * The occlusion weight (occ_d2 or occ_e2 > 0): the second frame's terms
+ * are multiplied by flow_occlusion_weight (pixel/occlusion.h) of the flow w
+ * at the pixel (its divergence) and of the mean squared f2w - f1 over the
+ * channels, so a pixel the second frame likely no longer shows pulls the
+ * flow less; the frame before's terms are not weighted.
+ *
  * A new constancy is a FLOW_TERM_ kind, its builder below and its case in
  * flow_term_add. */
 #ifndef FLOW_PIXEL_TERMS_H
