@@ -47,6 +47,12 @@ void flow_terms_previous(flow_terms *t, double wprev, double tol)
     t->tol2 = (float)(tol * tol);
 }
 
+void flow_terms_occlusion(flow_terms *t, double sigma_d, double sigma_e)
+{
+    t->occ_d2 = sigma_d > 0 ? (float)(1.0 / (2.0 * sigma_d * sigma_d)) : 0.0f;
+    t->occ_e2 = sigma_e > 0 ? (float)(1.0 / (2.0 * sigma_e * sigma_e)) : 0.0f;
+}
+
 flow_status flow_terms_build(flow_device *d, flow_mg *mg, const flow_terms *t,
                              const flow_mg_model *m, const flow_plane *f0, const flow_plane *f1,
                              const flow_plane *f2, const flow_pair *w)
@@ -58,7 +64,9 @@ flow_status flow_terms_build(flow_device *d, flow_mg *mg, const flow_terms *t,
                           .zeta2 = t->zeta2,
                           .previous = f0 != NULL,
                           .wprev = t->wprev,
-                          .tol2 = t->tol2 };
+                          .tol2 = t->tol2,
+                          .occ_d2 = t->occ_d2,
+                          .occ_e2 = t->occ_e2 };
     for (int k = 0; k < t->nterms; k++) {
         a.J[k] = *flow_mg_tensor(mg, k);
         a.kind[k] = t->kind[k];

@@ -17,6 +17,7 @@ typedef struct flow_terms {
     float zeta2;
     float wprev; /* weight of the frame before's terms (flow_terms_build's f0) */
     float tol2;  /* their tolerance squared (0: none) */
+    float occ_d2, occ_e2; /* the occlusion weight: 1 / (2 sigma^2) of each factor (0: off) */
 } flow_terms;
 
 /* An empty list for frames of `channels` planes, normalised (zeta > 0) or
@@ -39,6 +40,12 @@ flow_status flow_terms_robust(flow_terms *t, flow_mg_model *m, int channels, int
 /* The frame before's terms: weight wprev, falling where they miss by more
  * than tol pixels (0: never). */
 void flow_terms_previous(flow_terms *t, double wprev, double tol);
+/* The second frame's terms weighted by the occlusion weight of the flow
+ * they are built at (flow_occlusion_weight, pixel/occlusion.h): its
+ * divergence factor of scale sigma_d, its matching factor of scale sigma_e
+ * (0: that factor off; both 0, as flow_terms_begin leaves them: no
+ * weight). */
+void flow_terms_occlusion(flow_terms *t, double sigma_d, double sigma_e);
 
 /* Every term of f1 and f2 (the second frame warped along w) into the
  * tensors of mg, rewritten for the total flow; with f0 (NULL: none, the

@@ -5,7 +5,10 @@
  * first frame's edges (the local weight of DeepFlow, ICCV 2013), warping
  * over a fine pyramid (halving below its first levels) with several warps
  * per level, and a median filter of the flow after each warp (Sun, Roth,
- * Black, CVPR 2010).  docs/ALGORITHMS.md has the
+ * Black, CVPR 2010); optionally (occ_d, occ_e) the data terms weighted at
+ * each warp by the occlusion weight of the current flow (its divergence
+ * and warped-frame difference: Sand, Teller 2008; Xiao et al. 2006).
+ * docs/ALGORITHMS.md has the
  * energy and its discretisation, docs/PARAMETERS.md each lever's effect.
  *
  * The frames are presmoothed (and optionally reduced to their texture)
@@ -42,6 +45,8 @@ typedef struct robust_params {
     int median_each;       /* the median after every warp (else after a level's last) */
     double median_occ_d;   /* occlusion weight: divergence scale (0: that factor off) */
     double median_occ_e;   /* occlusion weight: warped-frame difference scale */
+    double occ_d;   /* data terms' occlusion weight: divergence scale (0: that factor off) */
+    double occ_e;   /* data terms' occlusion weight: warped-frame difference scale */
     flow_solver_params solve;
     int sor_below;    /* pyramid levels of fewer pixels: sor_sweeps SOR sweeps instead */
     int sor_sweeps;
@@ -130,6 +135,13 @@ static const flow_param_def robust_schema[] = {
                 "weighted median, occlusion: neighbours also weigh exp(-e^2 / 2 sigma_e^2), e "
                 "the second frame at their flow less the first, grey levels; 0: off",
                 "median > 0 and median_sigma_c > 0", applies_weighted),
+    FLOW_P_REAL(T, occ_d, "occ_d", 0.0, 0, 1e6, 0,
+                "occlusion-aware data terms: at each warp a pixel's data terms weigh "
+                "exp(-div^2 / 2 sigma_d^2) where the current flow converges (div < 0), pixels "
+                "per pixel; 0: off"),
+    FLOW_P_REAL(T, occ_e, "occ_e", 0.0, 0, 1e6, 0,
+                "occlusion-aware data terms: they also weigh exp(-e^2 / 2 sigma_e^2), e the "
+                "warped second frame less the first, grey levels; 0: off"),
     FLOW_P_WHEN(T, median_each, "median_each", FLOW_PARAM_BOOL, 0, 0, 1, 0, NULL,
                 "1: the median after every warp; 0: after each level's last warp",
                 "median > 0", applies_median),
@@ -329,6 +341,7 @@ static flow_status robust_model(robust_state *r)
     FLOW_TRY(flow_terms_robust(&r->data, &r->model, r->channels, p->normalise, p->zeta, p->gamma,
                                p->eps_d, p->alpha, p->eps_s, p->edge > 0));
     flow_terms_previous(&r->data, p->previous, p->previous_tol);
+    flow_terms_occlusion(&r->data, p->occ_d, p->occ_e);
     return FLOW_OK;
 }
 

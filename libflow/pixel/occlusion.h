@@ -114,12 +114,27 @@ typedef struct flow_occlusion_args {
     float inv_d2, inv_e2; /* 1 / (2 sigma_d^2), 1 / (2 sigma_e^2) */
 } flow_occlusion_args;
 
+/* The divergence of the flow w at (x, y): central differences, the
+ * neighbours clamped into the grid. */
+FLOW_HD float flow_divergence_at(const flow_pair *w, int x, int y)
+{
+    return 0.5f * (flow_at(&w->u, x + 1, y) - flow_at(&w->u, x - 1, y)
+                   + flow_at(&w->v, x, y + 1) - flow_at(&w->v, x, y - 1));
+}
+
+/* o from the divergence div and the mean squared matching error e2 (the
+ * formula above); inv_d2 = 0 or inv_e2 = 0 leaves that factor out.  At
+ * least 1e-6: a window of pixels all deemed occluded keeps a positive
+ * total weight, its median then weighted by image and distance. */
+FLOW_HD float flow_occlusion_weight(float div, float e2, float inv_d2, float inv_e2)
+{
+    const float d = div < 0.0f ? div : 0.0f;
+    return fmaxf(expf(-d * d * inv_d2 - e2 * inv_e2), 1e-6f);
+}
+
 FLOW_HD void flow_occlusion_px(const flow_occlusion_args *a, int x, int y)
 {
     const float u = FLOW_PX(a->w.u, x, y), v = FLOW_PX(a->w.v, x, y);
-    const float div = 0.5f * (flow_at(&a->w.u, x + 1, y) - flow_at(&a->w.u, x - 1, y)
-                              + flow_at(&a->w.v, x, y + 1) - flow_at(&a->w.v, x, y - 1));
-    const float d = div < 0.0f ? div : 0.0f;
     const float px = (float)x + u, py = (float)y + v;
     float e2 = 0.0f;
     if (flow_inside(&a->o, px, py)) {
@@ -129,9 +144,8 @@ FLOW_HD void flow_occlusion_px(const flow_occlusion_args *a, int x, int y)
         }
         e2 /= (float)a->channels;
     }
-    /* at least 1e-6: a window of pixels all deemed occluded keeps a
-     * positive total weight, its median then weighted by image and distance */
-    FLOW_PX(a->o, x, y) = fmaxf(expf(-d * d * a->inv_d2 - e2 * a->inv_e2), 1e-6f);
+    FLOW_PX(a->o, x, y)
+        = flow_occlusion_weight(flow_divergence_at(&a->w, x, y), e2, a->inv_d2, a->inv_e2);
 }
 
 /* ---- the planes of a pair computed both ways ---------------------------- */

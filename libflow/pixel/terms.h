@@ -33,11 +33,18 @@
  * pairs' errors of a constancy.  The tensors are then rewritten for the
  * total flow (pixel/warp.h).
  *
+ * The occlusion weight (occ_d2 or occ_e2 > 0): the second frame's terms
+ * are multiplied by flow_occlusion_weight (pixel/occlusion.h) of the flow w
+ * at the pixel (its divergence) and of the mean squared f2w - f1 over the
+ * channels, so a pixel the second frame likely no longer shows pulls the
+ * flow less; the frame before's terms are not weighted.
+ *
  * A new constancy is a FLOW_TERM_ kind, its builder below and its case in
  * flow_term_add. */
 #ifndef FLOW_PIXEL_TERMS_H
 #define FLOW_PIXEL_TERMS_H
 
+#include "occlusion.h"
 #include "qualifier.h"
 #include "stencil.h"
 #include "variational.h"
@@ -63,6 +70,8 @@ typedef struct flow_terms_args {
     int previous;  /* add the terms of the frame before */
     float wprev;   /* their weight */
     float tol2;    /* tolerance^2 of their miss (0: none) */
+    float occ_d2;  /* occlusion weight of the second frame's terms: 1 / (2 sigma_d^2), */
+    float occ_e2;  /* 1 / (2 sigma_e^2); both 0: off */
 } flow_terms_args;
 
 /* j += theta (a, b, c)(a, b, c)^T */
@@ -179,12 +188,24 @@ FLOW_HD void flow_terms_px(const flow_terms_args *a, int x, int y)
     for (int k = 0; k < FLOW_TERMS_MAX; k++)
         for (int i = 0; i < 6; i++)
             j[k][i] = p[k][i] = 0.0f;
+    float m2 = 0.0f; /* the second frame's squared matching error, summed over the channels */
     for (int c = 0; (inside || before) && c < a->channels; c++) {
         const flow_term_local p1 = flow_term_local_at(&a->f1[c], x, y, second);
-        if (inside)
+        if (inside) {
             flow_terms_pair_add(a, &p1, &a->f2w[c], 1.0f, second, x, y, j);
+            const float e = FLOW_PX(a->f2w[c], x, y) - p1.f;
+            m2 += e * e;
+        }
         if (before)
             flow_terms_pair_add(a, &p1, &a->f0w[c], -1.0f, second, x, y, p);
+    }
+    if (inside && (a->occ_d2 > 0.0f || a->occ_e2 > 0.0f)) {
+        const float o = flow_occlusion_weight(flow_divergence_at(&a->w, x, y),
+                                              m2 / (float)a->channels, a->occ_d2, a->occ_e2);
+        FLOW_UNROLL
+        for (int k = 0; k < FLOW_TERMS_MAX; k++)
+            for (int i = 0; i < 6; i++)
+                j[k][i] *= o;
     }
     if (before) {
         float k0 = a->wprev;

@@ -77,6 +77,10 @@ static const config configs[] = {
       "bicubic=0 median=1 median_sigma_c=0 gamma=0 normalise=0 eps_data=1 alpha=20 edge=0" },
     { "robust v rho texture", "robust", NULL, NULL, 0, 0, 1, 0, 0,
       "solver=v smoother=jacobi cycles=2 rho=1 texture=0.9 warp_scale=0.5 warps=2" },
+    /* the occlusion-aware data terms (both factors), the median's weight
+     * off so that the terms' weight alone differs from "robust colour" */
+    { "robust occlusion-aware colour", "robust", NULL, NULL, 0, 0, 3, 0, 0,
+      "occ_d=0.1 occ_e=20 median_occ_d=0 median_occ_e=0" },
     /* the patch methods: a patch's best iterate is chosen by its residual,
      * which rounding can tip: they share robust's bound */
     { "plk", "plk", NULL, NULL, 0, 0, 1, 0, 0, NULL },

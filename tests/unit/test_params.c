@@ -120,6 +120,8 @@ static const doc_row doc[] = {
     { "median_occ_d", { NULL, NULL, NULL, NULL, "0.3", NULL, NULL } },
     { "median_occ_e", { NULL, NULL, NULL, NULL, "20", NULL, NULL } },
     { "median_each", { NULL, NULL, NULL, NULL, "0", NULL, NULL } },
+    { "occ_d", { NULL, NULL, NULL, NULL, "0", NULL, NULL } },
+    { "occ_e", { NULL, NULL, NULL, NULL, "0", NULL, NULL } },
     { "previous", { NULL, NULL, NULL, NULL, "0", NULL, NULL } },
     { "previous_tol", { NULL, NULL, NULL, NULL, "0.3", NULL, NULL } },
     { "sor_below", { NULL, NULL, NULL, NULL, "60000", NULL, NULL } },
