@@ -145,7 +145,7 @@ typedef struct flow_device_ops {
                              flow_plane *sidx);
 
     /* The per-pixel operations of libflow/kernels/list.h. */
-#define FLOW_KERNEL_ENTRY(stem, A, W, H, G) flow_status (*stem)(flow_device * d, const A *a);
+#define FLOW_KERNEL_ENTRY(stem, A, W, H, G, C) flow_status (*stem)(flow_device * d, const A *a);
     FLOW_KERNELS(FLOW_KERNEL_ENTRY)
 #undef FLOW_KERNEL_ENTRY
 } flow_device_ops;
@@ -214,7 +214,7 @@ static inline flow_status flow_sort_desc(flow_device *d, const flow_plane *keys,
     return d->ops->sort_desc(d, keys, skeys, sidx);
 }
 /* flow_k_<stem>(d, &args): the operation <stem> of the list on device d. */
-#define FLOW_KERNEL_CALL(stem, A, W, H, G)                                                       \
+#define FLOW_KERNEL_CALL(stem, A, W, H, G, C)                                                       \
     static inline flow_status flow_k_##stem(flow_device *d, const A *a)                          \
     {                                                                                            \
         return d->ops->stem(d, a);                                                               \

@@ -20,9 +20,13 @@
 #endif
 
 /* Loops over a compile-time bound (the data terms of a system) are unrolled
- * on the GPU so that their per-term values stay in registers. */
+ * on the GPU so that their per-term values stay in registers, and by GCC so
+ * that a loop over pixels that calls them has no inner loop and can be
+ * vectorised. */
 #ifdef __CUDA_ARCH__
 #define FLOW_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define FLOW_UNROLL _Pragma("GCC unroll 8")
 #else
 #define FLOW_UNROLL
 #endif

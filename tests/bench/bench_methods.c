@@ -336,7 +336,7 @@ static double bytes_klt_track(const flow_klt_track_args *a)
 }
 
 /* w_<stem>: counts the call (one launch) and its bytes, then runs it. */
-#define FLOW_COUNTED(stem, A, W, H, G)                                                           \
+#define FLOW_COUNTED(stem, A, W, H, G, C)                                                           \
     static flow_status w_##stem(flow_device *d, const A *a)                                      \
     {                                                                                            \
         if (!in_upload)                                                                          \
@@ -541,7 +541,7 @@ static void install_counting(flow_device *d)
     counting.jacobi_sweeps = real->jacobi_sweeps ? w_jacobi_sweeps : NULL;
     counting.plane_max = w_plane_max;
     counting.sort_desc = w_sort_desc;
-#define FLOW_INSTALL(stem, A, W, H, G) counting.stem = w_##stem;
+#define FLOW_INSTALL(stem, A, W, H, G, C) counting.stem = w_##stem;
     FLOW_KERNELS(FLOW_INSTALL)
 #undef FLOW_INSTALL
     d->ops = &counting;

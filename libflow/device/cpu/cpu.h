@@ -18,14 +18,60 @@
 #define FLOW_CPU_GRAIN_POINTS 1
 
 /* The state of a CPU handle: the device's threads (a queue borrows its
- * device's), and the sort's scratch, kept from one call to the next. */
+ * device's), and the scratch of the sort and of the row loops
+ * (rows_cpu.c), kept from one call to the next. */
 typedef struct flow_cpu {
     flow_pool *pool;
     void *sort_tmp;
     size_t sort_bytes;
+    float *scratch;
+    size_t scratch_floats;
 } flow_cpu;
 
-#define FLOW_CPU_DECLARE(stem, A, W, H, G) flow_status cpu_##stem(flow_device *d, const A *a);
+/* The hot loops built for several vector widths and chosen when the
+ * library is loaded (GCC's function multi-versioning through an ifunc):
+ * a build for any x86-64 runs AVX2 or AVX-512 code where the processor
+ * has it.  Elsewhere (arm64: NEON is the baseline) one build.  The
+ * arithmetic is the same in every version: ISO C mode does not contract
+ * a * b + c into a fused multiply-add (-ffp-contract=off), so every
+ * version gives the same bits. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 \
+    && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define FLOW_CPU_CLONES \
+    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef FLOW_CPU_CLONES
+#define FLOW_CPU_CLONES
+#endif
+
+/* A row loop with every per-pixel function it calls inlined into it (GCC
+ * leaves the larger ones as calls otherwise, and a loop with a call in it
+ * is not vectorised). */
+#if defined(__GNUC__)
+#define FLOW_CPU_FLAT __attribute__((flatten))
+#else
+#define FLOW_CPU_FLAT
+#endif
+
+/* A function inlined at every call, so that arguments constant there are
+ * constants in its body. */
+#if defined(__GNUC__)
+#define FLOW_CPU_INLINE inline __attribute__((always_inline))
+#else
+#define FLOW_CPU_INLINE inline
+#endif
+
+/* The rows [0, h) of a w x h grid in chunks of about `grain` points on
+ * the handle's pool (kernels_cpu.c); cpu_chunks: how many. */
+void cpu_for_rows(flow_device *d, int w, int h, long grain, flow_pool_body rows, void *ctx);
+int cpu_chunks(int w, int h, long grain);
+/* The handle's scratch of at least `floats` floats, grown if needed:
+ * FLOW_ERR_NOMEM when it cannot be. */
+flow_status cpu_scratch(flow_device *d, size_t floats, float **out);
+
+#define FLOW_CPU_DECLARE(stem, A, W, H, G, C) flow_status cpu_##stem(flow_device *d, const A *a);
 FLOW_KERNELS(FLOW_CPU_DECLARE)
 #undef FLOW_CPU_DECLARE
 

@@ -17,6 +17,7 @@ static void cpu_close(flow_device *d)
     if (c) {
         flow_pool_destroy(c->pool);
         free(c->sort_tmp);
+        free(c->scratch);
     }
     free(c);
     d->impl = NULL;
@@ -58,8 +59,10 @@ static flow_status cpu_queue_open(flow_device *q)
 static void cpu_queue_close(flow_device *q)
 {
     flow_cpu *c = q->impl;
-    if (c)
+    if (c) {
         free(c->sort_tmp);
+        free(c->scratch);
+    }
     free(c);
     q->impl = NULL;
 }
@@ -146,7 +149,7 @@ static flow_status cpu_event_elapsed(flow_device *d, void *start, void *end, flo
     return FLOW_OK;
 }
 
-#define FLOW_CPU_ENTRY(stem, A, W, H, G) .stem = cpu_##stem,
+#define FLOW_CPU_ENTRY(stem, A, W, H, G, C) .stem = cpu_##stem,
 const flow_device_ops flow_cpu_ops = {
     .kind = "cpu",
     .open = cpu_open,

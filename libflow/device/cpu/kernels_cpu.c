@@ -9,20 +9,41 @@
 
 #include <stdlib.h>
 
-/* The rows [0, h) of a w x h grid in chunks of about `grain` points on the
- * device's pool. */
-static void cpu_for_rows(flow_device *d, int w, int h, long grain, flow_pool_body rows, void *ctx)
+void cpu_for_rows(flow_device *d, int w, int h, long grain, flow_pool_body rows, void *ctx)
 {
     const flow_cpu *c = d->impl;
-    flow_pool_for(c->pool, h, flow_pool_chunks((long)w * h, h, grain), rows, ctx);
+    flow_pool_for(c->pool, h, cpu_chunks(w, h, grain), rows, ctx);
 }
 
-/* cpu_<stem>: every point of the grid, the rows of a chunk in
- * cpu_rows_<stem> (ctx: the arguments, only read).  The arguments are
- * copied into a local whose address does not escape, so that the compiler
- * may keep them in registers across the stores into the planes. */
-#define FLOW_CPU_LOOP(stem, A, W, H, G)                                                          \
-    static void cpu_rows_##stem(void *ctx, int chunk, int y0, int y1)                            \
+int cpu_chunks(int w, int h, long grain)
+{
+    return flow_pool_chunks((long)w * h, h, grain);
+}
+
+flow_status cpu_scratch(flow_device *d, size_t floats, float **out)
+{
+    flow_cpu *c = d->impl;
+    if (floats > c->scratch_floats) {
+        free(c->scratch);
+        c->scratch_floats = 0;
+        c->scratch = malloc(floats * sizeof(float));
+        if (!c->scratch)
+            return flow_fail(FLOW_ERR_NOMEM, "a CPU scratch of %zu floats", floats);
+        c->scratch_floats = floats;
+    }
+    *out = c->scratch;
+    return FLOW_OK;
+}
+
+/* cpu_<stem> of a cpu PX operation: every point of the grid, the rows of
+ * a chunk in cpu_rows_<stem> (ctx: the arguments, only read).  The
+ * arguments are copied into a local whose address does not escape, so that
+ * the compiler may keep them in registers across the stores into the
+ * planes.  cpu ROWS operations have loops written by hand (rows_cpu.c). */
+#define FLOW_CPU_LOOP(stem, A, W, H, G, C) FLOW_CPU_LOOP_##C(stem, A, W, H, FLOW_CPU_GRAIN_##G)
+#define FLOW_CPU_LOOP_ROWS(stem, A, W, H, grain)
+#define FLOW_CPU_LOOP_PX(stem, A, W, H, grain)                                                  \
+    FLOW_CPU_CLONES static void cpu_rows_##stem(void *ctx, int chunk, int y0, int y1)          \
     {                                                                                            \
         const A local = *(const A *)ctx;                                                         \
         const A *a = &local;                                                                     \
@@ -33,7 +54,7 @@ static void cpu_for_rows(flow_device *d, int w, int h, long grain, flow_pool_bod
     }                                                                                            \
     flow_status cpu_##stem(flow_device *d, const A *a)                                           \
     {                                                                                            \
-        cpu_for_rows(d, (W), (H), FLOW_CPU_GRAIN_##G, cpu_rows_##stem, (void *)a);               \
+        cpu_for_rows(d, (W), (H), grain, cpu_rows_##stem, (void *)a);                            \
         return FLOW_OK;                                                                          \
     }
 FLOW_KERNELS(FLOW_CPU_LOOP)
@@ -64,7 +85,7 @@ flow_status cpu_sum_squares(flow_device *d, const flow_plane *p, double *sum)
     const flow_cpu *c = d->impl;
     cpu_squares s;
     s.q = *p;
-    const int chunks = flow_pool_chunks((long)p->width * p->height, p->height, FLOW_CPU_GRAIN);
+    const int chunks = cpu_chunks(p->width, p->height, FLOW_CPU_GRAIN);
     flow_pool_for(c->pool, p->height, chunks, cpu_squares_rows, &s);
     double total = 0.0;
     for (int k = 0; k < chunks; k++)

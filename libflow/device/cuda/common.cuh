@@ -103,7 +103,7 @@ static inline dim3 flow_grid(int width, int height)
 
 /* kernels.cu: the list of libflow/kernels/list.h, the small-grid smoother
  * and the sum of squares. */
-#define FLOW_CUDA_DECLARE(stem, A, W, H, G) flow_status cuda_##stem(flow_device *d, const A *a);
+#define FLOW_CUDA_DECLARE(stem, A, W, H, G, C) flow_status cuda_##stem(flow_device *d, const A *a);
 FLOW_KERNELS(FLOW_CUDA_DECLARE)
 #undef FLOW_CUDA_DECLARE
 flow_status cuda_smooth_small(flow_device *d, const flow_smooth_small_args *a);

@@ -217,7 +217,7 @@ static flow_status cuda_event_elapsed(flow_device *d, void *start, void *end, fl
                            "cudaEventElapsedTime");
 }
 
-#define FLOW_CUDA_ENTRY(stem, A, W, H, G) .stem = cuda_##stem,
+#define FLOW_CUDA_ENTRY(stem, A, W, H, G, C) .stem = cuda_##stem,
 extern "C" const flow_device_ops flow_cuda_ops = {
     .kind = "cuda",
     .open = cuda_open,

@@ -29,7 +29,7 @@
     }
 #define FLOW_CUDA_OWN(stem, A, W, H) /* tiles.cu, sweeps.cu */
 #define FLOW_CUDA_POINTS(stem, A, W, H) /* points.cu */
-#define FLOW_CUDA_KERNEL(stem, A, W, H, G) FLOW_CUDA_##G(stem, A, W, H)
+#define FLOW_CUDA_KERNEL(stem, A, W, H, G, C) FLOW_CUDA_##G(stem, A, W, H)
 FLOW_KERNELS(FLOW_CUDA_KERNEL)
 
 /* ---- small grids: one block runs every sweep ---------------------------- */
