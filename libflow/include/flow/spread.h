@@ -85,11 +85,11 @@ void flow_spread_stats(const flow_spread *sp, int i, long *flows, double *device
  * (nothing queued, the kept frame kept); FLOW_ERR_INVALID with no kept
  * frame, with flow_spread_depth flows queued already (collect one first)
  * or after a failure was collected.  A frame belongs to the spread until
- * the flow of the pair it begins is collected (the kept frame: until
- * another frame begins a sequence, and the flow it ends is collected, or
- * the spread is destroyed); a field until its flow is collected.  A float
- * frame's values are checked by the context that takes it (a refused
- * frame is a failure of its pair, as below).
+ * the flows of the pairs it is part of (the one it ends, the one it
+ * begins) are collected or the spread is destroyed: the kept frame at
+ * least until the next frame comes; a field until its flow is collected.
+ * A float frame's values are checked by the context that takes it (a
+ * refused frame is a failure of its pair, as below).
  * For a method that reads frames before the pair (flow_context_frames >
  * 2), each device starts each of its chunks as a sequence: the first flow
  * of a chunk is computed from its pair alone.
