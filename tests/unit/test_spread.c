@@ -2,7 +2,8 @@
  * handle per device; a sequence spread over "cpu,cpu,cpu" (one device,
  * three contexts on queues of their own) gives the flows of one context bit
  * for bit, in order, every entry computing the pairs dealt to it; 8-bit
- * frames and separate pairs likewise; a frame refused mid-sequence is
+ * frames and separate pairs likewise; a method that reads the frame
+ * before the pair starts each chunk as a sequence; a frame refused mid-sequence is
  * reported with its pair, its device and the library's message after the
  * flows before it, and the spread then holds nothing; a spread destroyed
  * with flows queued.  Run under SANITIZE=1 for leaks and races on the
@@ -174,6 +175,50 @@ static void test_sequence_hs(void)
     check_sequence("hs", "iterations=20");
 }
 
+/* A method that reads the frame before the pair (robust, previous=1): the
+ * first flow of each chunk is its pair's alone (flow_context_compute), the
+ * others those of one context's sequence. */
+static void test_frame_before(void)
+{
+    const char *settings = "previous=1 warp_levels=2";
+    setup("robust", settings);
+    flow_params *p = harness_params("robust", settings);
+    flow_device *d = NULL;
+    flow_context *ctx = NULL;
+    flow_spread *sp = NULL;
+    CHECK_OK(flow_device_open("cpu", &d));
+    CHECK_OK(flow_context_create(d, W, H, 1, p, &ctx));
+    CHECK(ctx && flow_context_frames(ctx) == 3);
+    CHECK_OK(flow_spread_open("cpu,cpu", W, H, 1, p, &sp));
+    enum { PAIRS = 11 };
+    flow_field out[PAIRS], alone;
+    CHECK_OK(flow_field_alloc(&alone, W, H));
+    for (int k = 0; k < PAIRS; k++)
+        CHECK_OK(flow_field_alloc(&out[k], W, H));
+    for (int k = 0; sp && k <= PAIRS; k++)
+        CHECK_OK(flow_spread_submit(sp, &frames[k], k ? &out[k - 1] : NULL));
+    flow_spread_flow f;
+    for (int k = 0; sp && k < PAIRS; k++) {
+        CHECK_OK(flow_spread_collect(sp, &f));
+        CHECK(f.index == k);
+        if (k % FLOW_SPREAD_CHUNK) {
+            CHECK(same_flow(&out[k], &ref[k]));
+            continue;
+        }
+        CHECK_OK(flow_context_compute(ctx, &frames[k], &frames[k + 1], &alone));
+        CHECK(same_flow(&out[k], &alone));
+        CHECK(k == 0 || !same_flow(&out[k], &ref[k])); /* the frame before matters */
+    }
+    flow_spread_destroy(sp);
+    flow_context_destroy(ctx);
+    flow_device_close(d);
+    flow_params_destroy(p);
+    for (int k = 0; k < PAIRS; k++)
+        flow_field_free(&out[k]);
+    flow_field_free(&alone);
+    teardown();
+}
+
 /* Separate pairs (k, k + 2): each the flow flow_context_compute gives. */
 static void test_pairs(void)
 {
@@ -314,6 +359,7 @@ int main(void)
     RUN(test_device_lists);
     RUN(test_sequence_lk);
     RUN(test_sequence_hs);
+    RUN(test_frame_before);
     RUN(test_pairs);
     RUN(test_failure);
     RUN(test_destroy_queued);
