@@ -99,8 +99,7 @@ int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image
  * allow): the .params gives the values used.  A schema's default is an
  * "as many as fit" setting and passes without a word.  Said under --quiet
  * too: it is the only sign that a value asked for was changed. */
-void report_fitted(const flow_params *asked, const flow_params *used, int width,
-                          int height)
+void report_fitted(const flow_params *asked, const flow_params *used, int width, int height)
 {
     const char *method = flow_params_method(asked);
     const flow_param_info *info;
