@@ -79,7 +79,7 @@ int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image
         }
         params_header(r->o, by, name1, name2, header, sizeof header);
         rc = output_queue_put(r->queue, name, r->t.flows + 1, field, frame1, header,
-                              flow_context_params(r->ctx), wf);
+                              r->used, wf);
         if (rc != CLI_EXIT_OK)
             return rc;
     } else if (wf) {
@@ -104,8 +104,7 @@ int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image
  * allow): the .params gives the values used.  A schema's default is an
  * "as many as fit" setting and passes without a word.  Said under --quiet
  * too: it is the only sign that a value asked for was changed. */
-static void report_fitted(const flow_params *asked, const flow_params *used, int width,
-                          int height)
+void report_fitted(const flow_params *asked, const flow_params *used, int width, int height)
 {
     const char *method = flow_params_method(asked);
     const flow_param_info *info;
@@ -184,7 +183,8 @@ int create_context(run *r, const source_frame *first)
                                               &r->ctx);
     if (s != FLOW_OK)
         return compute_failure(s, first->name);
-    report_fitted(r->o->params, flow_context_params(r->ctx), r->width, r->height);
+    r->used = flow_context_params(r->ctx);
+    report_fitted(r->o->params, r->used, r->width, r->height);
     int rc = r->o->init ? set_init(r) : CLI_EXIT_OK;
     if (rc == CLI_EXIT_OK && r->o->matches)
         rc = matches_request(r);

@@ -244,10 +244,10 @@ done:
     consistency_free(&r);
     flow_context_destroy(r.ctx);
     matches_free(&r);
+    flow_params_destroy(r.used_copy);
     ftimer_destroy(r.tm);
     workflow_close(r.wf);
     source_close(r.src);
-    for (int i = 0; i < r.ndevices; i++)
-        flow_device_close(r.devices[i]);
+    flow_devices_close(r.devices, r.ndevices);
     return rc;
 }

@@ -8,7 +8,8 @@
  *             --repeat, --fb-check);
  *   stream.c  the pairs submitted to one device ahead of their collection,
  *             so that transfers overlap the computation;
- *   spread.c  the pairs dealt out to several devices (--device cuda:all),
+ *   spread.c  the pairs dealt out to several devices (--device cuda:all)
+ *             by the library's flow_spread (flow/spread.h),
  *             each streaming its share on a thread of its own.
  *
  * The modes use pair.c, run.c uses the modes: no file includes one that
@@ -43,6 +44,8 @@ typedef struct run {
     int ndevices;
     frame_source *src;
     flow_context *ctx;
+    const flow_params *used;               /* the parameters as the context(s) run them */
+    flow_params *used_copy;                /* the spread mode's copy, which outlives its contexts */
     workflow *wf;
     ftimer *tm;
     output_queue *queue;
@@ -50,7 +53,7 @@ typedef struct run {
     flow_field back;                    /* the backward flow (--fb-check, --backward) */
     float *verdict, *occluded, *confidence; /* the planes asked for (consistency.c) */
     stream_state *stream;               /* the stream mode's flows in flight */
-    spread *spread;                     /* the spread mode's devices and pairs */
+    spread *spread;                     /* the spread mode's pairs in flight */
     totals t;
     long expected;
     int width, height;
@@ -108,6 +111,9 @@ void frame_shape(const source_frame *f, int *width, int *height, int *channels);
 /* r->ctx for frames like `first` on r->d; says which parameters the size
  * reduced. */
 int create_context(run *r, const source_frame *first);
+/* Says which parameters asked for the frames of width x height reduced
+ * (`used`: as the context runs them). */
+void report_fitted(const flow_params *asked, const flow_params *used, int width, int height);
 /* The field the flow of pair k is computed into: the writers' (-o), else
  * one of the run's own. */
 int take_field(run *r, long k, flow_field **f);

@@ -1,212 +1,75 @@
 /* spread.c -- the spread mode of flow-compute's loop (run.h), for several
- * devices (--device cuda:all, cuda:0,1, ...).  The loop (the caller) takes
- * the frames in order and the mode deals the pairs out in chunks of
- * SPREAD_CHUNK consecutive ones, chunk after chunk to the next device; each
- * device has a thread and a context of its own that streams its pairs like
- * the one-device loop (submit, collect), uploading a chunk's first frame
- * besides one frame per flow.  Every flow is computed by the same code from
- * the same two frames as on one device, so the files are the same; the
- * caller hands the flows on in pair order, so they are named, counted and
- * written as a one-device run would.
- *
- * The pairs in flight live in a ring indexed by pair number: the reading
- * thread fills a slot and the device's thread marks it done, under one
- * mutex; a frame goes back to the source when the pair it starts is handed
- * on (the pair before it, which ends with it, is handed on before). */
+ * devices (--device cuda:all, cuda:0,1, cpu,cpu, ...).  The library's
+ * flow_spread (flow/spread.h) deals the pairs out to a context per entry of
+ * the list, each on a thread of its own, and hands the flows back in pair
+ * order; this mode submits each frame, hands each flow on as a one-device
+ * run would (pair.c: named, counted, written) and gives a frame back to
+ * the source when the pair it begins is handed on. */
 #include "run.h"
 
-#include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 
-/* Consecutive pairs per device in turn: each chunk uploads one frame more
- * than it has pairs, so longer chunks cost fewer uploads, shorter ones keep
- * the devices evenly busy at the end of a sequence. */
-#define SPREAD_CHUNK 4
-/* Pairs dealt out and not handed on, per device. */
-#define SPREAD_AHEAD (SPREAD_CHUNK + FLOW_CONTEXT_DEPTH)
-
-typedef enum job_state { JOB_QUEUED, JOB_DONE, JOB_FAILED } job_state;
-
-typedef struct job {
+/* A pair dealt out and not handed on. */
+typedef struct dealt_pair {
     const source_frame *from, *to;
     flow_field *field;
-    job_state state;
-    float device_ms;
-    flow_status status;
-    char error[512]; /* flow_last_error() of the device's thread */
-} job;
-
-typedef struct worker {
-    spread *sp;
-    int index;
-    flow_device *d;
-    flow_context *ctx;
-    pthread_t thread;
-    int started;
-    long flows;       /* computed here */
-    double device_ms; /* their device time */
-} worker;
+} dealt_pair;
 
 struct spread {
-    run *r;
-    worker w[CLI_DEVICES_MAX];
-    int n;
-    job *ring;
-    long size;       /* ring slots: every pair between the oldest not handed on and the newest */
-    long dealt;      /* pairs dealt out */
-    long handed;     /* pairs handed on */
-    int end, stop;   /* no more pairs; a failure: stop computing */
-    flow_field *own; /* the fields computed into without -o, one per slot */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
+    flow_spread *sp;
+    dealt_pair *ring; /* pair k at k % size */
+    long size;        /* flow_spread_depth */
+    long dealt;       /* pairs dealt out */
+    long handed;      /* pairs handed on (or dropped after a failure) */
+    flow_field *own;  /* the fields computed into without -o, one per slot */
 };
 
 static long held(int n)
 {
-    return (long)n * SPREAD_AHEAD + 1;
+    return flow_spread_depth_of(n);
 }
 
-static int device_of(const spread *sp, long k)
+/* The pairs from handed on go back: their first frames to the source,
+ * their fields to the writers. */
+static void give_back(run *r, spread *s)
 {
-    return (int)(k / SPREAD_CHUNK % sp->n);
-}
-
-/* The pair after k of the same device. */
-static long next_of(const spread *sp, long k)
-{
-    return (k + 1) % SPREAD_CHUNK ? k + 1 : k + 1 + (long)(sp->n - 1) * SPREAD_CHUNK;
-}
-
-static void job_finish(spread *sp, job *j, flow_status s, float device_ms)
-{
-    pthread_mutex_lock(&sp->mu);
-    j->status = s;
-    j->device_ms = device_ms;
-    if (s != FLOW_OK) {
-        snprintf(j->error, sizeof j->error, "%s", flow_last_error());
-        sp->stop = 1;
-    }
-    j->state = s == FLOW_OK ? JOB_DONE : JOB_FAILED;
-    pthread_cond_broadcast(&sp->cv);
-    pthread_mutex_unlock(&sp->mu);
-}
-
-/* A device's thread: its pairs in order, up to FLOW_CONTEXT_DEPTH in
- * flight; a flow is collected when the context is full or when no pair is
- * waiting. */
-static void *work(void *arg)
-{
-    worker *w = arg;
-    spread *sp = w->sp;
-    job *flight[FLOW_CONTEXT_DEPTH];
-    int n = 0;
-    const source_frame *kept = NULL;
-    for (long k = (long)w->index * SPREAD_CHUNK;;) {
-        pthread_mutex_lock(&sp->mu);
-        while (!sp->stop && k >= sp->dealt && !sp->end && n == 0)
-            pthread_cond_wait(&sp->cv, &sp->mu);
-        const int have = !sp->stop && k < sp->dealt;
-        const int over = sp->stop || (sp->end && k >= sp->dealt);
-        job *j = have ? &sp->ring[k % sp->size] : NULL;
-        pthread_mutex_unlock(&sp->mu);
-        if (over && n == 0)
-            break;
-        if (!j || n == FLOW_CONTEXT_DEPTH) { /* collect the oldest */
-            float ms = 0;
-            const flow_status s = flow_context_collect(w->ctx, NULL, &ms);
-            if (s == FLOW_OK)
-                w->flows++, w->device_ms += ms;
-            job_finish(sp, flight[0], s, ms);
-            memmove(flight, flight + 1, sizeof *flight * (size_t)--n);
-            if (s != FLOW_OK) {
-                for (int i = 0; i < n; i++)
-                    job_finish(sp, flight[i], s, 0);
-                n = 0, kept = NULL;
-            }
-            continue;
-        }
-        flow_status s = FLOW_OK;
-        if (j->from != kept) /* the first pair of a chunk */
-            s = submit_frame(w->ctx, j->from, NULL);
-        if (s == FLOW_OK)
-            s = submit_frame(w->ctx, j->to, j->field);
-        if (s != FLOW_OK) { /* the context dropped what it had queued */
-            for (int i = 0; i < n; i++)
-                job_finish(sp, flight[i], s, 0);
-            job_finish(sp, j, s, 0);
-            n = 0, kept = NULL;
-        } else {
-            flight[n++] = j;
-            kept = j->to;
-        }
-        k = next_of(sp, k);
-    }
-    return NULL;
-}
-
-/* After a failure the devices stop: the first failed pair's message, its
- * exit code. */
-static int failure(spread *sp, long from)
-{
-    for (long k = from; k < sp->dealt; k++) {
-        job *j = &sp->ring[k % sp->size];
-        if (j->state == JOB_FAILED) {
-            char what[9000];
-            snprintf(what, sizeof what, "%s -> %s (%s)", j->from->name, j->to->name,
-                     flow_device_name(sp->w[device_of(sp, k)].d));
-            return report_failure(j->status, what, j->error); /* the device thread's message */
-        }
-    }
-    return CLI_EXIT_COMPUTE; /* not reached: a stop follows a failed pair */
-}
-
-/* Hands on pair k (done): its flow, then its first frame back. */
-static int hand_on(spread *sp, long k)
-{
-    run *r = sp->r;
-    job *j = &sp->ring[k % sp->size];
-    int rc;
-    if (j->state == JOB_FAILED) {
-        rc = failure(sp, k);
+    for (; s->handed < s->dealt; s->handed++) {
+        dealt_pair *p = &s->ring[s->handed % s->size];
+        source_give_back(r->src, p->from);
         if (r->queue)
-            output_queue_drop(r->queue, j->field);
-    } else {
-        r->t.compute_ms += j->device_ms;
-        rc = pair_done(r, sp->w[device_of(sp, k)].d, j->field, &j->from->image,
-                       j->from->number, j->from->name, j->to->name, NULL);
+            output_queue_drop(r->queue, p->field);
     }
-    source_give_back(r->src, j->from);
-    return rc;
 }
 
-/* Hands on the pairs done, in order from *next; with `wait`, until pair
- * `until` is handed on (waiting for the devices). */
-static int hand_on_done(spread *sp, long *next, long until, int wait)
+/* Collects the oldest pair (waiting for it) and hands it on; a failure is
+ * reported with its pair and device, and drops every pair dealt out. */
+static int hand_on(run *r, spread *s)
 {
-    int rc = CLI_EXIT_OK;
-    while (*next < sp->dealt && rc == CLI_EXIT_OK) {
-        pthread_mutex_lock(&sp->mu);
-        job *j = &sp->ring[*next % sp->size];
-        while (wait && *next < until && j->state == JOB_QUEUED && !sp->stop)
-            pthread_cond_wait(&sp->cv, &sp->mu);
-        const int done = j->state == JOB_DONE || j->state == JOB_FAILED;
-        const int stopped = sp->stop;
-        pthread_mutex_unlock(&sp->mu);
-        if (!done)
-            return stopped ? failure(sp, *next) : CLI_EXIT_OK;
-        rc = hand_on(sp, (*next)++);
+    flow_spread_flow f;
+    const flow_status st = flow_spread_collect(s->sp, &f);
+    if (st != FLOW_OK) {
+        const dealt_pair *p = &s->ring[f.index % s->size];
+        char what[9000];
+        snprintf(what, sizeof what, "%s -> %s (%s)", p->from->name, p->to->name,
+                 flow_device_name(r->devices[f.device]));
+        const int rc = report_failure(st, what, flow_last_error()); /* the device thread's */
+        give_back(r, s);
+        return rc;
     }
+    dealt_pair *p = &s->ring[s->handed++ % s->size];
+    r->t.compute_ms += f.device_ms;
+    const int rc = pair_done(r, r->devices[f.device], p->field, &p->from->image,
+                             p->from->number, p->from->name, p->to->name, NULL);
+    source_give_back(r->src, p->from);
     return rc;
 }
 
 /* The field of pair k: the writers' (-o), else the slot's own. */
-static int field_for(spread *sp, long k, flow_field **f)
+static int field_for(run *r, spread *s, long k, flow_field **f)
 {
-    run *r = sp->r;
     if (r->queue)
         return take_field(r, k, f);
-    flow_field *own = &sp->own[k % sp->size];
+    flow_field *own = &s->own[k % s->size];
     if (!own->u) {
         if (flow_field_alloc(own, r->width, r->height) != FLOW_OK)
             return compute_failure(FLOW_ERR_NOMEM, "flow field");
@@ -216,132 +79,102 @@ static int field_for(spread *sp, long k, flow_field **f)
     return CLI_EXIT_OK;
 }
 
-/* The ring; a context per device, the first the run's own (r->ctx, whose
- * parameters the .params files record); then the threads.  What a failure
+static flow_status submit(flow_spread *sp, const source_frame *f, flow_field *out)
+{
+    return f->is8 ? flow_spread_submit8(sp, &f->bytes, out)
+                  : flow_spread_submit(sp, &f->image, out);
+}
+
+/* The spread for frames like `first` (the parameters it runs are those the
+ * .params files record), and `first` as its kept frame.  What a failure
  * leaves, finish frees. */
 static int start(run *r, const source_frame *first)
 {
-    spread *sp = r->spread = calloc(1, sizeof *r->spread);
-    if (!sp)
+    spread *s = r->spread = calloc(1, sizeof *r->spread);
+    if (!s)
         return compute_failure(FLOW_ERR_NOMEM, "the pairs in flight");
-    sp->r = r;
-    sp->n = r->ndevices;
-    sp->size = held(sp->n);
-    for (int i = 0; i < sp->n; i++)
-        sp->w[i] = (worker){.sp = sp, .index = i, .d = r->devices[i]};
-    pthread_mutex_init(&sp->mu, NULL);
-    pthread_cond_init(&sp->cv, NULL);
-    sp->ring = calloc((size_t)sp->size, sizeof *sp->ring);
-    if (!sp->ring)
+    s->size = flow_spread_depth_of(r->ndevices);
+    s->ring = calloc((size_t)s->size, sizeof *s->ring);
+    s->own = r->queue ? NULL : calloc((size_t)s->size, sizeof *s->own);
+    if (!s->ring || (!r->queue && !s->own))
         return compute_failure(FLOW_ERR_NOMEM, "the pairs in flight");
-    int rc = create_context(r, first);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    int channels, width, height;
-    frame_shape(first, &width, &height, &channels);
-    sp->w[0].ctx = r->ctx;
-    for (int i = 1; i < sp->n; i++) {
-        const flow_status s = flow_context_create(sp->w[i].d, width, height, channels,
-                                                  r->o->params, &sp->w[i].ctx);
-        if (s != FLOW_OK) {
-            char what[4300];
-            snprintf(what, sizeof what, "%s (%s)", first->name, flow_device_name(sp->w[i].d));
-            return compute_failure(s, what);
-        }
-    }
-    sp->own = r->queue ? NULL : calloc((size_t)sp->size, sizeof *sp->own);
-    if (!r->queue && !sp->own)
-        return compute_failure(FLOW_ERR_NOMEM, "flow fields");
-    for (int i = 0; i < sp->n; i++) {
-        if (pthread_create(&sp->w[i].thread, NULL, work, &sp->w[i]) != 0) {
-            cli_error("cannot start the thread of %s", flow_device_name(sp->w[i].d));
-            return CLI_EXIT_COMPUTE;
-        }
-        sp->w[i].started = 1;
-    }
+    int channels;
+    frame_shape(first, &r->width, &r->height, &channels);
+    flow_status st = flow_spread_create(r->devices, r->ndevices, r->width, r->height, channels,
+                                        r->o->params, &s->sp);
+    if (st != FLOW_OK)
+        return compute_failure(st, first->name);
+    /* the writers read them after the spread is gone */
+    if ((st = flow_params_clone(flow_spread_params(s->sp), &r->used_copy)) != FLOW_OK)
+        return compute_failure(st, "parameters");
+    r->used = r->used_copy;
+    report_fitted(r->o->params, r->used, r->width, r->height);
+    if ((st = submit(s->sp, first, NULL)) != FLOW_OK)
+        return compute_failure(st, first->name);
     return CLI_EXIT_OK;
 }
 
-/* Stops the threads (after a failure, with `stop`), frees the contexts
- * but the run's and the fields; the frames and fields of pairs not handed
- * on go back. */
-static void stop(spread *sp, long next, int failed)
-{
-    run *r = sp->r;
-    pthread_mutex_lock(&sp->mu);
-    sp->end = 1;
-    sp->stop |= failed;
-    pthread_cond_broadcast(&sp->cv);
-    pthread_mutex_unlock(&sp->mu);
-    for (int i = 0; i < sp->n; i++)
-        if (sp->w[i].started)
-            pthread_join(sp->w[i].thread, NULL);
-    for (long k = next; k < sp->dealt; k++) {
-        job *j = &sp->ring[k % sp->size];
-        source_give_back(r->src, j->from);
-        if (r->queue)
-            output_queue_drop(r->queue, j->field);
-    }
-    for (int i = 1; i < sp->n; i++)
-        flow_context_destroy(sp->w[i].ctx);
-    if (sp->own)
-        for (long k = 0; k < sp->size; k++) {
-            field_unpin(r->d, &sp->own[k]);
-            flow_field_free(&sp->own[k]);
-        }
-    free(sp->own);
-}
-
-static void report(const spread *sp)
-{
-    const run *r = sp->r;
-    if (r->o->quiet || r->t.flows < 2)
-        return;
-    for (int i = 0; i < sp->n; i++)
-        cli_info("%s: %ld flows, device %.3f ms per flow", flow_device_name(sp->w[i].d),
-                 sp->w[i].flows, sp->w[i].flows ? sp->w[i].device_ms / sp->w[i].flows : 0.0);
-}
-
-/* Deals pair k out: after the pair k - size (whose slot it takes) is
- * handed on; then hands on the pairs done meanwhile. */
+/* Deals pair k out once the spread has room (handing on the oldest), then
+ * hands on the pairs done meanwhile. */
 static int pair(run *r, long k, const source_frame *from, const source_frame *to, int *took)
 {
-    spread *sp = r->spread;
-    int rc = hand_on_done(sp, &sp->handed, k - sp->size + 1, 1);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    spread *s = r->spread;
+    int rc = CLI_EXIT_OK;
+    while (rc == CLI_EXIT_OK && flow_spread_queued(s->sp) == flow_spread_depth(s->sp))
+        rc = hand_on(r, s);
     flow_field *field;
-    if ((rc = field_for(sp, k, &field)) != CLI_EXIT_OK)
+    if (rc != CLI_EXIT_OK || (rc = field_for(r, s, k, &field)) != CLI_EXIT_OK)
         return rc;
-    pthread_mutex_lock(&sp->mu);
-    sp->ring[k % sp->size] = (job){.from = from, .to = to, .field = field, .state = JOB_QUEUED};
-    sp->dealt = k + 1;
-    pthread_cond_broadcast(&sp->cv);
-    pthread_mutex_unlock(&sp->mu);
+    const flow_status st = submit(s->sp, to, field);
+    if (st != FLOW_OK) {
+        char what[8500];
+        snprintf(what, sizeof what, "%s -> %s", from->name, to->name);
+        if (r->queue)
+            output_queue_drop(r->queue, field);
+        return compute_failure(st, what);
+    }
+    s->ring[k % s->size] = (dealt_pair){from, to, field};
+    s->dealt = k + 1;
     *took = 1;
-    return hand_on_done(sp, &sp->handed, 0, 0);
+    while (rc == CLI_EXIT_OK && flow_spread_ready(s->sp))
+        rc = hand_on(r, s);
+    return rc;
+}
+
+static void report(const run *r, const spread *s)
+{
+    if (r->o->quiet || r->t.flows < 2)
+        return;
+    for (int i = 0; i < r->ndevices; i++) {
+        long flows;
+        double ms;
+        flow_spread_stats(s->sp, i, &flows, &ms);
+        cli_info("%s: %ld flows, device %.3f ms per flow", flow_device_name(r->devices[i]),
+                 flows, flows ? ms / flows : 0.0);
+    }
 }
 
 static int finish(run *r, int failed)
 {
-    spread *sp = r->spread;
+    spread *s = r->spread;
     int rc = CLI_EXIT_OK;
-    if (!sp)
+    if (!s)
         return rc;
-    if (!failed) {
-        pthread_mutex_lock(&sp->mu);
-        sp->end = 1;
-        pthread_cond_broadcast(&sp->cv);
-        pthread_mutex_unlock(&sp->mu);
-        rc = hand_on_done(sp, &sp->handed, sp->dealt, 1);
-    }
-    stop(sp, sp->handed, failed || rc != CLI_EXIT_OK);
-    if (!failed && rc == CLI_EXIT_OK)
-        report(sp);
-    pthread_cond_destroy(&sp->cv);
-    pthread_mutex_destroy(&sp->mu);
-    free(sp->ring);
-    free(sp);
+    while (!failed && rc == CLI_EXIT_OK && s->handed < s->dealt)
+        rc = hand_on(r, s);
+    if (!failed && rc == CLI_EXIT_OK && s->sp)
+        report(r, s);
+    /* the work in flight ends before the frames and fields go back */
+    flow_spread_destroy(s->sp);
+    give_back(r, s);
+    if (s->own)
+        for (long k = 0; k < s->size; k++) {
+            field_unpin(r->d, &s->own[k]);
+            flow_field_free(&s->own[k]);
+        }
+    free(s->own);
+    free(s->ring);
+    free(s);
     r->spread = NULL;
     return rc;
 }

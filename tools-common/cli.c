@@ -312,24 +312,24 @@ int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose
         *n = rc == CLI_EXIT_OK;
         return rc;
     }
-    char names[CLI_DEVICES_MAX][FLOW_DEVICE_SPEC_MAX];
-    int count = 0;
-    const flow_status s = flow_device_list(spec, names, max < CLI_DEVICES_MAX ? max : CLI_DEVICES_MAX,
-                                           &count);
+    const flow_status s = flow_devices_open(spec, out, max < CLI_DEVICES_MAX ? max : CLI_DEVICES_MAX,
+                                            n);
     if (s == FLOW_ERR_INVALID)
         return cli_usage_error(usage, program, "--device %s", flow_last_error());
     if (s != FLOW_OK) {
         cli_error("--device %s", flow_last_error());
         return CLI_EXIT_COMPUTE;
     }
-    for (int i = 0; i < count; i++) {
-        int rc = cli_open_device(names[i], usage, quiet, verbose, &out[i]);
-        if (rc != CLI_EXIT_OK) {
-            for (int k = 0; k < i; k++)
-                flow_device_close(out[k]);
-            return rc;
-        }
-        ++*n;
+    for (int i = 0; i < *n; i++) {
+        int earlier = 0;
+        while (earlier < i && out[earlier] != out[i])
+            earlier++;
+        if (earlier < i) /* said for its first entry */
+            continue;
+        if (flow_device_notice(out[i])[0] && !quiet)
+            cli_info("notice: %s", flow_device_notice(out[i]));
+        if (verbose)
+            cli_info("backend %s, device %s", flow_device_kind(out[i]), flow_device_name(out[i]));
     }
     return CLI_EXIT_OK;
 }

@@ -126,8 +126,9 @@ int cli_open_device(const char *name, const char *usage, int quiet, int verbose,
 /* The same for a list, expanded by flow_device_list: entries separated by
  * commas, each a device name; "cuda:all" is every CUDA device, and a bare
  * number after a cuda:N entry another GPU ("cuda:0,1" is cuda:0 and
- * cuda:1); an empty entry ("cpu,") is a usage error.  At most `max` devices into out[0 .. *n - 1]; on
- * failure none stays open. */
+ * cuda:1); an empty entry ("cpu,") is a usage error.  At most `max` devices into out[0 .. *n - 1]
+ * (flow_devices_open: entries naming one device share its handle, "cpu,cpu" is one CPU device
+ * twice); close them with flow_devices_close.  On failure none stays open. */
 int cli_open_devices(const char *spec, const char *usage, int quiet, int verbose,
                      flow_device **out, int max, int *n);
 /* Whether a --device spec names several devices (a list, or cuda:all). */

@@ -577,6 +577,8 @@ static flow_status submit_checked(flow_context *ctx, const flow_image *f, const 
                                                "collect one first",
                              FLOW_CONTEXT_DEPTH);
     }
+    if (!out) /* the first frame of a sequence */
+        forget_frames(ctx);
     const flow_status s = submit(ctx, f, f8, out);
     if (s != FLOW_OK)
         drain(ctx);

@@ -214,6 +214,65 @@ flow_status flow_device_list(const char *list, char (*specs)[FLOW_DEVICE_SPEC_MA
     return FLOW_OK;
 }
 
+/* Whether a list names several devices: a comma, or "KIND:all". */
+static int is_list(const char *list)
+{
+    return strchr(list, ',') != NULL || strstr(list, ":all") != NULL;
+}
+
+flow_status flow_devices_open(const char *list, flow_device **out, int max, int *n)
+{
+    *n = 0;
+    if (!list)
+        return flow_fail(FLOW_ERR_INVALID, "flow_devices_open: no device list");
+    if (!is_list(list)) {
+        if (max < 1)
+            return flow_fail(FLOW_ERR_INVALID, "%s: more than %d devices", list, max);
+        FLOW_TRY(flow_device_open(list, &out[0]));
+        *n = 1;
+        return FLOW_OK;
+    }
+    char (*specs)[FLOW_DEVICE_SPEC_MAX] = malloc(sizeof *specs * (size_t)(max > 0 ? max : 1));
+    if (!specs)
+        return flow_fail(FLOW_ERR_NOMEM, "cannot allocate the list of devices");
+    int count = 0;
+    flow_status s = flow_device_list(list, specs, max, &count);
+    for (int i = 0; s == FLOW_OK && i < count; i++) {
+        int index, earlier;
+        const flow_device_ops *ops = parse_spec(specs[i], &index);
+        /* an entry that names a device opened already shares it */
+        for (earlier = 0; earlier < i; earlier++)
+            if (out[earlier]->ops == ops && out[earlier]->index == index)
+                break;
+        if (earlier < i) {
+            out[i] = out[earlier];
+            continue;
+        }
+        s = flow_device_open(specs[i], &out[i]);
+        if (s != FLOW_OK) {
+            char why[900];
+            snprintf(why, sizeof why, "%s", flow_last_error());
+            s = flow_fail(s, "%s: %s", specs[i], why);
+            flow_devices_close(out, i);
+        }
+    }
+    free(specs);
+    if (s == FLOW_OK)
+        *n = count;
+    return s;
+}
+
+void flow_devices_close(flow_device **d, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int earlier = 0;
+        while (earlier < i && d[earlier] != d[i])
+            earlier++;
+        if (earlier == i)
+            flow_device_close(d[i]);
+    }
+}
+
 flow_status flow_queue_open(flow_device *d, flow_device **q)
 {
     *q = NULL;

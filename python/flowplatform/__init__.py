@@ -19,6 +19,8 @@ docs/python.md is the reference.
 """
 from collections import namedtuple as _namedtuple
 from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Iterable as _Iterable
+from typing import Iterator as _Iterator
 from typing import Optional as _Optional
 
 try:
@@ -37,6 +39,7 @@ from ._flowplatform import (
     Context,
     Error,
     ParameterError,
+    Spread,
     Tracker,
     Video,
     applies,
@@ -73,10 +76,11 @@ if _TYPE_CHECKING:
 
 __version__ = _version
 __all__ = [
-    "Context", "Error", "ErrorStats", "ParameterError", "TRACK_LOST", "TRACK_NEW", "TRACK_TRACKED",
-    "Tracker", "Video", "applies", "color_legend", "compute", "compute_both", "default_method",
-    "error", "fb_check", "flow_formats", "flow_image_count", "flow_to_color", "flow_to_vectors",
-    "has_cuda", "has_opencv", "methods", "montage", "occlusion_score", "photometric_error", "read_flow",
+    "Context", "Error", "ErrorStats", "ParameterError", "Spread", "TRACK_LOST", "TRACK_NEW",
+    "TRACK_TRACKED", "Tracker", "Video", "applies", "color_legend", "compute", "compute_both",
+    "compute_many", "default_method", "error",
+    "fb_check", "flow_formats", "flow_image_count", "flow_to_color", "flow_to_vectors", "has_cuda",
+    "has_opencv", "methods", "montage", "occlusion_score", "photometric_error", "read_flow",
     "read_flow_images", "read_image", "read_params", "schema", "sparsification", "warp",
     "write_flow", "write_image",
 ]
@@ -110,6 +114,27 @@ def compute_both(frame1: "_Frame", frame2: "_Frame", method: str = default_metho
     """
     with Context(method, device, **params) as ctx:
         return ctx.compute_both(frame1, frame2, a, b)
+
+
+def compute_many(frames: "_Iterable[_Frame]", devices: str = "auto",
+                 method: str = default_method,
+                 **params: "_ParamValue") -> "_Iterator[_NDArray]":
+    """The flows of a sequence, each pair's in order, computed on several devices.
+
+    frames is any iterable of frames of one size (a list, a Video, a
+    generator); devices a list such as "cuda:all", "cuda:0,1" or
+    "cpu,cpu" (an entry may repeat a device: one queue each), or one device
+    ("auto", "cpu", "cuda:N").  Yields the H x W x 2 flow of frames k ->
+    k + 1 for k = 0, 1, ..., the same as Context.next() gives, reading
+    frames ahead while the devices compute.  A Spread does the work.
+    """
+    with Spread(devices, method, **params) as spread:
+        for frame in frames:
+            if spread.queued == spread.depth:
+                yield spread.collect()[1]
+            spread.submit(frame)
+        while spread.queued:
+            yield spread.collect()[1]
 
 
 _MEASURES = ("px1 px3 px5 fl epe_noc epe_occ scored_noc scored_occ fl_noc fl_occ fl_bg fl_fg "

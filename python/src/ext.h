@@ -105,6 +105,10 @@ PyObject *fp_params_to_dict(const flow_params *p);
 
 extern PyTypeObject fp_context_type;
 
+/* ---- spread.c: the Spread type (several devices) ------------------------------ */
+
+extern PyTypeObject fp_spread_type;
+
 /* ---- files.c: flow files and images ---------------------------------------- */
 
 PyObject *fp_read_flow(PyObject *self, PyObject *args);

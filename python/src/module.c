@@ -175,7 +175,8 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__flowplatform(void)
 {
     import_array();
-    if (PyType_Ready(&fp_context_type) < 0 || PyType_Ready(&fp_video_type) < 0
+    if (PyType_Ready(&fp_context_type) < 0 || PyType_Ready(&fp_spread_type) < 0
+        || PyType_Ready(&fp_video_type) < 0
         || PyType_Ready(&fp_tracker_type) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
@@ -197,6 +198,7 @@ PyMODINIT_FUNC PyInit__flowplatform(void)
     if (!fp_parameter_error || PyModule_AddObjectRef(m, "Error", fp_error) < 0
         || PyModule_AddObjectRef(m, "ParameterError", fp_parameter_error) < 0
         || PyModule_AddObjectRef(m, "Context", (PyObject *)&fp_context_type) < 0
+        || PyModule_AddObjectRef(m, "Spread", (PyObject *)&fp_spread_type) < 0
         || PyModule_AddObjectRef(m, "Video", (PyObject *)&fp_video_type) < 0
         || PyModule_AddObjectRef(m, "Tracker", (PyObject *)&fp_tracker_type) < 0
         || PyModule_AddIntConstant(m, "TRACK_TRACKED", FLOW_TRACK_TRACKED) < 0

@@ -236,6 +236,9 @@ expect "two CPU devices" 0 err "CPU .*: 6 flows" $FC -d cpu,cpu -m lk "multi/m%0
 check "two devices: the 10 flows of one, bit for bit, in order" \
     'for k in 00 01 02 03 04 05 06 07 08 09; do cmp -s multi/one$k.flo multi/two$k.flo || exit 1; done'
 check "two devices: the same .params keys" '[ "$(keys multi/one07.flo.params)" = "$(keys multi/two07.flo.params)" ]'
+"$FC" -v -d cpu,cpu -m lk --count 2 "multi/m%02d.pgm" -o "multi/v%02d.flo" >out 2>err
+check "a device named twice is opened once ($(grep -c "backend cpu, device" err) lines)" \
+    '[ "$(grep -c "backend cpu, device" err)" -eq 1 ]'
 expect "three devices, --count 7" 0 err "7 flows of 48x32" $FC -d cpu,cpu,cpu -m lk --count 7 "multi/m%02d.pgm" -o "multi/three%02d.flo"
 check "three devices: 7 flows, those of one" \
     '[ "$(ls multi/three*.flo | wc -l)" -eq 7 ] && for k in 00 03 04 06; do cmp -s multi/one$k.flo multi/three$k.flo || exit 1; done'

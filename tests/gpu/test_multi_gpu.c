@@ -6,7 +6,11 @@
  * computation on a lone cuda:0 context.  (The two GPUs of a host are
  * assumed to be of one model: the same kernels then round the same way.)
  * Skipped with fewer than two CUDA devices; runs under `make test-gpu`.
- * First, flow_device_count against what flow_device_open accepts. */
+ * First, flow_device_count against what flow_device_open accepts.  Then
+ * flow_spread (flow/spread.h) on "cuda:0,cuda:0" (two contexts on queues
+ * of one GPU, each driven by a library thread; one GPU suffices) and on
+ * "cuda:all": a sequence's flows bit for bit those of a lone cuda:0
+ * context, in order, every entry computing its chunks. */
 #include "harness.h"
 #include "flow/flow.h"
 
@@ -25,9 +29,9 @@ static int open_two(void)
 {
     if (!tried) {
         tried = 1;
-        if (flow_device_open("cuda:0", &gpu0) != FLOW_OK)
+        if (!gpu0 && flow_device_open("cuda:0", &gpu0) != FLOW_OK)
             gpu0 = NULL;
-        else if (flow_device_open("cuda:1", &gpu1) != FLOW_OK)
+        else if (gpu0 && flow_device_open("cuda:1", &gpu1) != FLOW_OK)
             gpu1 = NULL;
     }
     if (!gpu0 || !gpu1) {
@@ -213,11 +217,93 @@ static void test_device_count(void)
     CHECK(flow_device_open(spec, &d) == FLOW_ERR_NO_DEVICE && d == NULL);
 }
 
+#define SEQ 14 /* frames: 13 pairs, chunks of FLOW_SPREAD_CHUNK to each entry in turn */
+
+/* The sequence's flows through a spread on `list` against a lone cuda:0
+ * context's, for each configuration. */
+static void spread_against_lone(const char *list)
+{
+    flow_image seq[SEQ];
+    flow_synth s = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 1.3, .wavelength = 35, .seed = 12 };
+    for (int k = 0; k < SEQ; k++)
+        CHECK_OK(flow_synth_frame(&s, W, H, 1, k, &seq[k]));
+    for (int c = 0; c < NCONFIGS; c++) {
+        flow_params *p = harness_params(configs[c].method, configs[c].settings);
+        if (!p)
+            continue;
+        flow_field ref[SEQ - 1], out[SEQ - 1];
+        for (int k = 0; k < SEQ - 1; k++) {
+            CHECK_OK(flow_field_alloc(&ref[k], W, H));
+            CHECK_OK(flow_field_alloc(&out[k], W, H));
+        }
+        flow_context *lone = NULL;
+        CHECK_OK(flow_context_create(gpu0, W, H, 1, p, &lone));
+        for (int k = 0; lone && k < SEQ - 1; k++)
+            CHECK_OK(k ? flow_context_compute_next(lone, &seq[k + 1], &ref[k])
+                       : flow_context_compute(lone, &seq[0], &seq[1], &ref[0]));
+        flow_context_destroy(lone);
+        flow_spread *sp = NULL;
+        CHECK_OK(flow_spread_open(list, W, H, 1, p, &sp));
+        int same = 0, in_order = 0, n = sp ? flow_spread_devices(sp) : 0;
+        flow_spread_flow f;
+        for (int k = 0; sp && k < SEQ; k++) /* the depth holds them all */
+            CHECK_OK(flow_spread_submit(sp, &seq[k], k ? &out[k - 1] : NULL));
+        for (int k = 0; sp && k < SEQ - 1; k++) {
+            CHECK_OK(flow_spread_collect(sp, &f));
+            in_order += f.index == k && f.field == &out[k] && f.device == k / FLOW_SPREAD_CHUNK % n;
+            same += same_field(&out[k], &ref[k]);
+        }
+        long flows = 0, total = 0;
+        double ms = 0;
+        for (int i = 0; i < n; i++) {
+            flow_spread_stats(sp, i, &flows, &ms);
+            CHECK(flows > 0 && ms > 0);
+            total += flows;
+        }
+        printf("    %-32s %s (%d entries): %d/%d flows bit-identical to the lone cuda:0 "
+               "context, %d in order\n", configs[c].name, list, n, same, SEQ - 1, in_order);
+        CHECK(same == SEQ - 1 && in_order == SEQ - 1 && total == SEQ - 1);
+        flow_spread_destroy(sp);
+        for (int k = 0; k < SEQ - 1; k++) {
+            flow_field_free(&ref[k]);
+            flow_field_free(&out[k]);
+        }
+        flow_params_destroy(p);
+    }
+    for (int k = 0; k < SEQ; k++)
+        flow_image_free(&seq[k]);
+}
+
+/* Two contexts on queues of one GPU: "cuda:0,cuda:0" opens the GPU once. */
+static void test_spread_one_gpu_two_queues(void)
+{
+    if (!gpu0 && flow_device_open("cuda:0", &gpu0) != FLOW_OK) {
+        gpu0 = NULL;
+        harness_skip("no CUDA device");
+        return;
+    }
+    flow_device *d[4] = {0};
+    int n = 0;
+    CHECK_OK(flow_devices_open("cuda:0,cuda:0", d, 4, &n));
+    CHECK(n == 2 && d[0] == d[1]);
+    flow_devices_close(d, n);
+    spread_against_lone("cuda:0,cuda:0");
+}
+
+static void test_spread_all_gpus(void)
+{
+    if (!open_two())
+        return;
+    spread_against_lone("cuda:all");
+}
+
 int main(void)
 {
     RUN(test_device_count);
     RUN(test_two_gpus_one_thread);
     RUN(test_two_gpus_pinned);
+    RUN(test_spread_one_gpu_two_queues);
+    RUN(test_spread_all_gpus);
     for (int k = 0; k <= NSTEPS; k++)
         flow_image_free(&frames[k]);
     flow_device_close(gpu1);

@@ -88,8 +88,8 @@ flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next,
  * flow; on a GPU the upload and download overlap the computation of the
  * flow before and after.  flow_context_collect waits for the oldest queued
  * flow.
- *   - out == NULL: `frame` only becomes the kept frame (the first of a
- *     sequence); nothing is queued.
+ *   - out == NULL: `frame` only becomes the kept frame, the first of a
+ *     sequence (frames kept before it no longer count); nothing is queued.
  *   - otherwise the flow from the kept frame to `frame` is queued into out
  *     and `frame` becomes the kept frame.  FLOW_ERR_INVALID with no kept
  *     frame or FLOW_CONTEXT_DEPTH flows already queued.  A method that

@@ -70,6 +70,20 @@ int flow_device_count(const char *kind);
 flow_status flow_device_list(const char *list, char (*specs)[FLOW_DEVICE_SPEC_MAX], int max,
                              int *n);
 
+/* Opens the devices a list names, for a caller that runs several (a
+ * flow_spread, flow-compute's --device): a single name (no comma, no
+ * "KIND:all") is opened as flow_device_open opens it, "auto" included;
+ * a list is expanded by flow_device_list and each device it names is
+ * opened once: entries naming one device share its handle ("cpu,cpu",
+ * "cuda:0,0": one device twice, whose contexts work on queues of their
+ * own).  Writes the handles into out[0 .. *n - 1] (at most max) and returns
+ * FLOW_OK; otherwise the status of flow_device_list, or of the device that
+ * could not be opened with a detail naming it ("cuda:1: ..."), and nothing
+ * stays open. */
+flow_status flow_devices_open(const char *list, flow_device **out, int max, int *n);
+/* Closes the n handles of flow_devices_open, each device once. */
+void flow_devices_close(flow_device **d, int n);
+
 /* Page-locks host memory that is transferred every frame (an output flow
  * field, say): on CUDA the transfers then run at the bus's speed instead of
  * through a staging copy.  A no-op on the CPU.  Unpin before freeing the

@@ -7,6 +7,7 @@
  * params.h   the methods, their parameter schemas, parameter values, .params files
  * number.h   numbers from text: the one rule of parameters, .params files and options
  * context.h  computing flow fields: contexts, observers
+ * spread.h   a sequence's flows computed on several devices at once
  * image.h    images and video (OpenCV when built with it)
  * field.h    flow fields, flow files (the table of formats), the forward-backward check
  * warp.h     a frame warped along a flow, the photometric error
@@ -27,6 +28,7 @@
 #include "flow/number.h"
 #include "flow/params.h"
 #include "flow/render.h"
+#include "flow/spread.h"
 #include "flow/status.h"
 #include "flow/synth.h"
 #include "flow/track.h"
