@@ -156,8 +156,10 @@ expect "a program reads the version macros and flow_version()" 0 err EMPTY \
 check "header macros, FLOW_VERSION_STRING, flow_version() and libflow.pc all say $V" \
     '[ -n "$V" ] && [ "$(cat "$T/out")" = "$V $V $V" ]'
 expect "the installed tools say $V too" 0 out "^flow-compute $V \\(libflow $V\\)\$" "$P/bin/flow-compute" --version
-# docs/API.md's program, as printed there
-sed -n '/^```c$/,/^```$/{/^```/d;p;}' "$root/docs/API.md" >api.c
+# docs/API.md's program, as printed there: the C block of "## A program"
+# (the other C blocks are fragments)
+awk '/^## A program/ { in_section = 1 } in_section && /^```$/ && open { exit }
+     open { print } in_section && /^```c$/ { open = 1 }' "$root/docs/API.md" >api.c
 # shellcheck disable=SC2046 # the flags are words
 expect "docs/API.md's program compiles and links" 0 err EMPTY \
     sh -c 'cc -std=c11 -Wall -Wextra -Werror -o api api.c $(pkg-config --cflags --libs libflow)'
