@@ -5,6 +5,11 @@
 # PYMODULE is 1; the browser test needs chromium and chromedriver), then
 # prints one total line "N passed, N failed" that CI reads.  With `unit`,
 # the unit test binaries alone.  Exit status 1 when anything failed.
+# The binaries and scripts run FLOW_TEST_JOBS at a time (default: one per
+# CPU on the CPU backend, one at a time on CUDA, where the tests share one
+# GPU); each writes its own log, and the logs are printed in the usual
+# order, so the output does not depend on the number of jobs.  Every test
+# works in its own scratch directory.
 mode=$1
 scope=${2:-all}
 build=${BUILD:-build}
@@ -28,25 +33,39 @@ tally() {  # adds the counts of the last "N passed, N failed[, N skipped]" line 
 log=$(mktemp)
 bins=$(ls "$build"/tests/test_* 2>/dev/null)
 [ "$mode" = cuda ] && bins="$bins $(ls "$build"/tests/gpu_test_* 2>/dev/null)"
-for t in $bins; do
-    echo "== $(basename "$t") [$FLOW_DEVICE]"
-    "$t" >"$log" 2>&1
-    rc=$?
-    cat "$log"
-    tally "$log" "$(basename "$t")"
-    if [ $rc -ne 0 ] && ! grep -qE '^[0-9]+ passed, [1-9][0-9]* failed' "$log"; then
-        # a non-zero exit with no failed test counted: a crash or a sanitizer report
-        failed=$((failed + 1))
-        echo "  FAIL $(basename "$t"): exit status $rc"
-    fi
+scripts=$([ "$scope" = unit ] || ls tests/cli/*.sh 2>/dev/null)
+if [ "$mode" = cuda ]; then jobs=${FLOW_TEST_JOBS:-1}; else jobs=${FLOW_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}; fi
+logs=$(mktemp -d)
+# runs every test, $jobs at a time: test N's output in $logs/N.log, its exit
+# status in $logs/N.rc
+n=0
+for t in $bins $scripts; do n=$((n + 1)); echo "$n $t"; done |
+    xargs -P "$jobs" -L 1 sh -c '
+        case $3 in
+        *.sh) BUILD="$0" sh "$3" ;;
+        *) "$3" ;;
+        esac >"$1/$2.log" 2>&1
+        echo $? >"$1/$2.rc"' "$build" "$logs"
+n=0
+for t in $bins $scripts; do
+    n=$((n + 1))
+    case $t in
+    *.sh) echo "== $(basename "$t")" ;;
+    *) echo "== $(basename "$t") [$FLOW_DEVICE]" ;;
+    esac
+    cat "$logs/$n.log"
+    tally "$logs/$n.log" "$(basename "$t")"
+    rc=$(cat "$logs/$n.rc" 2>/dev/null || echo 127)
+    case $t in
+    *.sh) ;;
+    *) if [ "$rc" -ne 0 ] && ! grep -qE '^[0-9]+ passed, [1-9][0-9]* failed' "$logs/$n.log"; then
+           # a non-zero exit with no failed test counted: a crash or a sanitizer report
+           failed=$((failed + 1))
+           echo "  FAIL $(basename "$t"): exit status $rc"
+       fi ;;
+    esac
 done
-for t in $([ "$scope" = unit ] || echo tests/cli/*.sh); do
-    [ -e "$t" ] || continue
-    echo "== $(basename "$t")"
-    BUILD="$build" sh "$t" >"$log" 2>&1
-    cat "$log"
-    tally "$log" "$(basename "$t")"
-done
+rm -rf "$logs"
 # pytest's summary line, "3 failed, 70 passed, 5 skipped, 1 error in 9.81s":
 # an error (a test that could not run) counts as failed.
 tally_pytest() {
