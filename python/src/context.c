@@ -143,9 +143,9 @@ static int frame_get(const fp_context *self, PyObject *obj, const char *what, fr
         return -1;
     if (!on_gpu) {
         if (!PyArray_Check(obj)) {
-            PyErr_Format(PyExc_TypeError, "%s must be a numpy array or an array in a GPU's "
-                                          "memory (__cuda_array_interface__ or DLPack: CuPy, "
-                                          "PyTorch), not %s",
+            PyErr_Format(PyExc_TypeError, "%s must be an array in a GPU's memory "
+                                          "(__cuda_array_interface__ or DLPack: CuPy, PyTorch) "
+                                          "or a numpy array, not %s",
                          what, Py_TYPE(obj)->tp_name);
             return -1;
         }

@@ -53,13 +53,17 @@ int fp_is_gpu_array(PyObject *obj)
     return type == FP_DL_CUDA || type == FP_DL_CUDA_HOST || type == FP_DL_CUDA_MANAGED;
 }
 
-/* The dtype's name for uint8 and float32, else the interface's own text. */
+/* The dtype's name as numpy says it ("uint8", "float64") from its kind
+ * (numpy's letters: u, i, f, c, b) and size, else the interface's own
+ * text (`other`). */
 static void dtype_name(fp_gpu_array *a, char kind, int bytes, const char *other)
 {
-    if (kind == 'u' && bytes == 1)
-        snprintf(a->dtype, sizeof a->dtype, "uint8");
-    else if (kind == 'f' && bytes == 4)
-        snprintf(a->dtype, sizeof a->dtype, "float32");
+    const char *family = kind == 'u' ? "uint" : kind == 'i' ? "int" : kind == 'f' ? "float"
+                         : kind == 'c' ? "complex" : NULL;
+    if (kind == 'b' && bytes == 1)
+        snprintf(a->dtype, sizeof a->dtype, "bool");
+    else if (family && bytes > 0)
+        snprintf(a->dtype, sizeof a->dtype, "%s%d", family, 8 * bytes);
     else
         snprintf(a->dtype, sizeof a->dtype, "%s", other);
 }
@@ -196,9 +200,9 @@ static int from_dlpack(PyObject *obj, const char *what, int type, fp_gpu_array *
     const int bytes = t->dtype.bits / 8;
     char other[24];
     snprintf(other, sizeof other, "code%d:%d", t->dtype.code, t->dtype.bits);
-    dtype_name(a, t->dtype.lanes != 1 ? '?' : t->dtype.code == FP_DL_UINT ? 'u'
-                  : t->dtype.code == FP_DL_FLOAT ? 'f' : '?',
-               bytes, other);
+    static const char kinds[] = "iufc?ib"; /* by DLDataTypeCode: 4 is bfloat */
+    const int code = t->dtype.code;
+    dtype_name(a, t->dtype.lanes != 1 || code > 6 ? '?' : kinds[code], bytes, other);
     Py_ssize_t step = bytes > 0 ? bytes : 1;
     for (int i = a->ndim - 1; i >= 0; i--) {
         a->shape[i] = (Py_ssize_t)t->shape[i];
