@@ -1,14 +1,17 @@
 /* gpu_arrays.c -- arrays in a GPU's memory handed in by the caller (CuPy,
  * PyTorch, Numba, flowplatform's own DeviceArray), read through one of the
  * two interfaces they expose:
- *   - __cuda_array_interface__ (version 2 or 3): a dict of shape, typestr,
- *     data = (address, read-only), strides in bytes (None: C order) and,
- *     in version 3, the stream the producer's work is queued on;
  *   - DLPack: __dlpack_device__() -> (type, id) and __dlpack__(stream=1),
  *     which hands over a capsule holding the tensor, the producer's work
  *     ordered before CUDA's legacy default stream (1), which the context
- *     is then made to wait for.
- * The interface is preferred where an array has both (nothing to release).
+ *     is then made to wait for;
+ *   - __cuda_array_interface__ (version 2 or 3): a dict of shape, typestr,
+ *     data = (address, read-only), strides in bytes (None: C order) and,
+ *     in version 3, the stream the producer's work is queued on (none, or
+ *     None: the caller has synchronised).
+ * DLPack is preferred where an array has both: its handshake orders the
+ * producer's work whatever stream it is on, where PyTorch's interface is
+ * of version 2 and names no stream.
  * Nothing here touches the GPU: the checks of where the memory lies and
  * the waits are the library's (context.c). */
 #include "ext.h"
@@ -218,15 +221,17 @@ int fp_gpu_array_get(PyObject *obj, const char *what, fp_gpu_array *a)
 {
     memset(a, 0, sizeof *a);
     a->gpu = -1;
-    int rc;
-    if (PyObject_HasAttrString(obj, "__cuda_array_interface__")) {
+    int type, id, rc = -1;
+    if (dlpack_device(obj, &type, &id) < 0)
+        return -1;
+    if ((type == FP_DL_CUDA || type == FP_DL_CUDA_HOST || type == FP_DL_CUDA_MANAGED)
+        && PyObject_HasAttrString(obj, "__dlpack__"))
+        rc = from_dlpack(obj, what, type, a);
+    else if (PyObject_HasAttrString(obj, "__cuda_array_interface__"))
         rc = from_interface(obj, what, a);
-    } else {
-        int type, id;
-        rc = dlpack_device(obj, &type, &id);
-        if (rc == 0)
-            rc = from_dlpack(obj, what, type, a);
-    }
+    else
+        PyErr_Format(PyExc_TypeError, "%s (%s) is neither a DLPack nor a CUDA Array Interface "
+                                      "array", what, Py_TYPE(obj)->tp_name);
     if (rc < 0)
         fp_gpu_array_release(a);
     return rc;

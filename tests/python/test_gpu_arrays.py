@@ -61,6 +61,9 @@ class Cupy:
     def on_stream(self):
         return self.m.cuda.Stream(non_blocking=True)
 
+    def synchronize(self):
+        self.m.cuda.runtime.deviceSynchronize()
+
 
 class Torch:
     """PyTorch's CUDA tensors as the tests use them."""
@@ -92,6 +95,9 @@ class Torch:
 
     def on_stream(self):
         return self.m.cuda.stream(self.m.cuda.Stream())
+
+    def synchronize(self):
+        self.m.cuda.synchronize()
 
 
 @pytest.fixture(scope="session", params=["cupy", "torch"])
@@ -245,6 +251,8 @@ def test_each_interface_alone(lib, translation):
     with fp.Context("hs", "cuda") as ctx:
         expected = ctx.compute(f1, f2)
         a1, a2 = lib.to(f1), lib.to(f2)
+        # PyTorch's interface (version 2) names no stream: the caller synchronises
+        lib.synchronize()
         got = ctx.compute(InterfaceOnly(a1), InterfaceOnly(a2))
         assert same_bits(lib.host(lib.via_dlpack(got)), expected)
         d1, d2 = DlpackOnly(a1), DlpackOnly(a2)
