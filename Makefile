@@ -34,9 +34,9 @@ CXXFLAGS  ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
 CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 SANITIZE  ?= 0
-# The interpreter the Python module is built for: Debian's, whose numpy is
-# the python3-numpy package, before any other python3 in PATH.
-PYTHON    ?= $(or $(wildcard /usr/bin/python3),python3)
+# PYTHON: the interpreter the Python module is built for.  Unset, the first
+# of Debian's /usr/bin/python3 and the python3 in PATH that has both
+# Python.h and numpy (scripts/find-python; set below).
 # Where `make install` puts the package flowplatform: on Debian's sys.path
 # for PREFIX /usr/local and /usr alike.
 PYTHON_SITE ?= $(PREFIX)/lib/python$(PY_VERSION)/dist-packages
@@ -71,13 +71,15 @@ PNG := $(shell pkg-config --exists libpng 2>/dev/null && echo 1 || echo 0)
 HASH := \#
 JPEG := $(shell pkg-config --exists libjpeg 2>/dev/null && echo 1 || \
           { printf '$(HASH)include <stdio.h>\n$(HASH)include <jpeglib.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1 || echo 0; })
-# The interpreter's headers (or "-"), whether numpy is there (found, not
-# imported: an import costs a quarter of a second on every make), the
-# extension's suffix and the version.
-PY_INFO := $(shell $(PYTHON) -c 'import importlib.util as u, os, sysconfig as s; \
-             i = s.get_paths()["include"]; \
-             print(i if os.path.isfile(i + "/Python.h") else "-", u.find_spec("numpy") is not None, \
-                   s.get_config_var("EXT_SUFFIX"), s.get_python_version())' 2>/dev/null)
+# The interpreter (PYTHON's, or the first that qualifies), its headers (or
+# "-"), whether numpy is there, the extension's suffix and the version, in
+# one probe of each interpreter tried (scripts/find-python).
+PY_GIVEN := $(if $(filter undefined,$(origin PYTHON)),,'$(PYTHON)')
+PY_FOUND := $(shell sh scripts/find-python $(PY_GIVEN) 2>/dev/null)
+ifeq ($(origin PYTHON),undefined)
+  PYTHON := $(or $(word 1,$(PY_FOUND)),python3)
+endif
+PY_INFO := $(wordlist 2,5,$(PY_FOUND))
 PY_INCLUDE := $(word 1,$(PY_INFO))
 PY_EXT     := $(word 3,$(PY_INFO))
 PY_VERSION := $(word 4,$(PY_INFO))
@@ -334,8 +336,8 @@ ifeq ($(PYMODULE),1)
 python: $(PY_SO) $(PY_PKG)
 else
 python:
-	@echo "make python: $(PYTHON) lacks Python.h or numpy: install python3-dev and python3-numpy" \
-	      "(scripts/setup.sh does), or name another interpreter with PYTHON=" >&2; exit 1
+	@echo "make python: the module is not built$(if $(filter-out undefined file,$(origin PYMODULE)), (PYMODULE=$(PYMODULE)),$(if $(filter 1,$(SANITIZE)), under SANITIZE=1 (PYMODULE=1 asks for it)))" >&2; \
+	  sh scripts/find-python $(PY_GIVEN) >/dev/null; exit 1
 endif
 
 # ---- flow-studio --------------------------------------------------------------

@@ -81,7 +81,9 @@ tally_pytest() {
     skipped=$((skipped + $(count skipped)))
 }
 [ "$scope" = unit ] || echo "== tests/python [pytest, $FLOW_DEVICE]"
-python=${PYTHON:-python3}
+# the interpreter make built the module for (PYTHON), else the one it would pick
+python=${PYTHON:-$(sh scripts/find-python 2>/dev/null | cut -d' ' -f1)}
+python=${python:-python3}
 if [ "$scope" = unit ]; then
     : # the unit tests alone
 elif [ "${PYMODULE:-0}" != 1 ]; then

@@ -16,11 +16,17 @@
  * waits until the staged frame has been converted, a result copy until
  * its staging pair's previous download is done.
  *
+ * A frame in the GPU's memory (flow_context_submit_device) skips the
+ * upload: it is converted into frame[1] straight from the caller's memory;
+ * a flow going to the GPU's memory (device_out) is copied there on the
+ * computing lane instead of staged and downloaded.
+ *
  * Every context works on a queue of its own (device.h: on CUDA its own
  * streams), so that the contexts of one device, driven from a thread each,
  * run at the same time. */
 #include "methods/method.h"
 #include "base/fail.h"
+#include "core/device_frames.h"
 #include "core/graphs.h"
 
 #include <math.h>
@@ -84,6 +90,11 @@ struct flow_context {
     /* the frame being uploaded: floats or bytes */
     flow_plane stage[3];
     void *stage8;
+    /* frames and flows in the GPU's memory (flow_context_submit_device,
+     * flow_context_set_device_output): the out fields lie there, and the
+     * scratch of a float frame's value check */
+    int device_out;
+    flow_plane bad, peak;
     void *uploaded;            /* upload lane: the stage is written */
     void *converted;           /* computing lane: the stage is read */
     queued_flow q[FLOW_CONTEXT_DEPTH];
@@ -165,6 +176,8 @@ void flow_context_destroy(flow_context *ctx)
     for (int c = 0; c < 3; c++)
         flow_plane_free(d, &ctx->stage[c]);
     d->ops->buffer_free(d, ctx->stage8);
+    flow_plane_free(d, &ctx->bad);
+    flow_plane_free(d, &ctx->peak);
     d->ops->event_destroy(d, ctx->uploaded);
     d->ops->event_destroy(d, ctx->converted);
     for (int i = 0; i < FLOW_CONTEXT_DEPTH; i++) {
@@ -355,8 +368,9 @@ static flow_status upload_stage(flow_context *ctx, const flow_image *f, const fl
 
 /* On the computing lane: the kept frame moves to frame[0] (a copy on the
  * device: a few microseconds), and frame[0] to frame[2] when the method
- * reads the frame before; the staged one becomes frame[1]. */
-static flow_status convert_stage(flow_context *ctx, int bytes)
+ * reads the frame before; the staged one, or the caller's frame `dev` in
+ * the GPU's memory, becomes frame[1]. */
+static flow_status convert_stage(flow_context *ctx, int bytes, const flow_device_frame *dev)
 {
     flow_device *d = ctx->ex.dev;
     FLOW_TRY(d->ops->lane_wait(d, FLOW_LANE_COMPUTE, ctx->uploaded));
@@ -372,12 +386,20 @@ static flow_status convert_stage(flow_context *ctx, int bytes)
             FLOW_TRY(flow_copy(d, &ctx->frame[k][c], &ctx->frame[from][c]));
     }
     ctx->held = ctx->held < ctx->nframes ? ctx->held + 1 : ctx->nframes;
-    if (bytes) {
+    if (dev && !dev->bytes) {
+        flow_unpack32_args a;
+        memset(&a, 0, sizeof a);
+        for (int c = 0; c < ctx->channels; c++)
+            a.dst[c] = ctx->frame[1][c];
+        a.src = (const float *)dev->data;
+        a.channels = ctx->channels;
+        FLOW_TRY(flow_k_unpack32(d, &a));
+    } else if (bytes || dev) {
         flow_unpack8_args a;
         memset(&a, 0, sizeof a);
         for (int c = 0; c < ctx->channels; c++)
             a.dst[c] = ctx->frame[1][c];
-        a.src = ctx->stage8;
+        a.src = dev ? (const unsigned char *)dev->data : (const unsigned char *)ctx->stage8;
         a.channels = ctx->channels;
         FLOW_TRY(flow_k_unpack8(d, &a));
     } else
@@ -496,9 +518,20 @@ static const flow_plane *output_plane(flow_context *ctx, int k)
     return own[k - ctx->method_outputs];
 }
 
-/* The result to the host into q->out, and each requested output plane into
- * its buffer: on the download lane from staged copies, or (timed) straight
- * from the method's planes on the computing lane. */
+/* The result into q->out lying in the GPU's memory (device_out): a copy
+ * on the computing lane. */
+static flow_status to_device_out(flow_context *ctx, const queued_flow *q)
+{
+    const int w = ctx->width, h = ctx->height;
+    const flow_pair dst = { { q->out->u, w, h, w }, { q->out->v, w, h, w } };
+    const flow_copy_pair_args a = { dst, *ctx->result };
+    return flow_k_copy_pair(ctx->ex.dev, &a);
+}
+
+/* The result to the host into q->out (or into the GPU's memory, device_out),
+ * and each requested output plane into its buffer: on the download lane
+ * from staged copies, or (timed) straight from the method's planes on the
+ * computing lane. */
 static flow_status download(flow_context *ctx, queued_flow *q)
 {
     flow_device *d = ctx->ex.dev;
@@ -506,9 +539,15 @@ static flow_status download(flow_context *ctx, queued_flow *q)
     for (int k = 0; k < ctx->noutputs; k++)
         q->out_dst[k] = ctx->output_dst[k];
     if (timed(ctx)) {
+        if (ctx->device_out)
+            FLOW_TRY(to_device_out(ctx, q));
         FLOW_TRY(d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->done));
-        FLOW_TRY(d->ops->download_async(d, FLOW_LANE_COMPUTE, q->out->u, w, &ctx->result->u));
-        FLOW_TRY(d->ops->download_async(d, FLOW_LANE_COMPUTE, q->out->v, w, &ctx->result->v));
+        if (!ctx->device_out) {
+            FLOW_TRY(d->ops->download_async(d, FLOW_LANE_COMPUTE, q->out->u, w,
+                                            &ctx->result->u));
+            FLOW_TRY(d->ops->download_async(d, FLOW_LANE_COMPUTE, q->out->v, w,
+                                            &ctx->result->v));
+        }
         for (int k = 0; k < ctx->noutputs; k++)
             if (q->out_dst[k])
                 FLOW_TRY(d->ops->download_async(d, FLOW_LANE_COMPUTE, q->out_dst[k], w,
@@ -516,15 +555,21 @@ static flow_status download(flow_context *ctx, queued_flow *q)
         return d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->downloaded);
     }
     FLOW_TRY(d->ops->lane_wait(d, FLOW_LANE_COMPUTE, q->downloaded));
-    const flow_copy_pair_args a = { q->staged, *ctx->result };
-    FLOW_TRY(flow_k_copy_pair(d, &a));
+    if (ctx->device_out) {
+        FLOW_TRY(to_device_out(ctx, q));
+    } else {
+        const flow_copy_pair_args a = { q->staged, *ctx->result };
+        FLOW_TRY(flow_k_copy_pair(d, &a));
+    }
     for (int k = 0; k < ctx->noutputs; k++)
         if (q->out_dst[k])
             FLOW_TRY(flow_copy(d, &q->staged_out[k], output_plane(ctx, k)));
     FLOW_TRY(d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->done));
     FLOW_TRY(d->ops->lane_wait(d, FLOW_LANE_DOWNLOAD, q->done));
-    FLOW_TRY(d->ops->download_async(d, FLOW_LANE_DOWNLOAD, q->out->u, w, &q->staged.u));
-    FLOW_TRY(d->ops->download_async(d, FLOW_LANE_DOWNLOAD, q->out->v, w, &q->staged.v));
+    if (!ctx->device_out) {
+        FLOW_TRY(d->ops->download_async(d, FLOW_LANE_DOWNLOAD, q->out->u, w, &q->staged.u));
+        FLOW_TRY(d->ops->download_async(d, FLOW_LANE_DOWNLOAD, q->out->v, w, &q->staged.v));
+    }
     for (int k = 0; k < ctx->noutputs; k++)
         if (q->out_dst[k])
             FLOW_TRY(d->ops->download_async(d, FLOW_LANE_DOWNLOAD, q->out_dst[k], w,
@@ -532,18 +577,19 @@ static flow_status download(flow_context *ctx, queued_flow *q)
     return d->ops->lane_record(d, FLOW_LANE_DOWNLOAD, q->downloaded);
 }
 
+/* One of f, f8, dev is the frame. */
 static flow_status submit(flow_context *ctx, const flow_image *f, const flow_image8 *f8,
-                          flow_field *out)
+                          const flow_device_frame *dev, flow_field *out)
 {
     flow_exec *ex = &ctx->ex;
     flow_device *d = ex->dev;
     queued_flow *q = out ? &ctx->q[ctx->next_slot] : NULL;
     flow_stage_begin(ex, "upload");
-    flow_status s = upload_stage(ctx, f, f8);
+    flow_status s = dev ? FLOW_OK : upload_stage(ctx, f, f8);
     if (s == FLOW_OK && q)
         s = d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->start);
     if (s == FLOW_OK)
-        s = convert_stage(ctx, f8 != NULL);
+        s = convert_stage(ctx, f8 != NULL, dev);
     flow_stage_end(ex, "upload");
     ctx->has_frames = s == FLOW_OK;
     if (s != FLOW_OK || !q)
@@ -561,13 +607,19 @@ static flow_status submit(flow_context *ctx, const flow_image *f, const flow_ima
     return FLOW_OK;
 }
 
-/* The checks every submit makes; then the submit, draining on failure. */
+/* The checks every submit makes (a device frame's are flow_context_submit_
+ * device's); then the submit, draining on failure. */
 static flow_status submit_checked(flow_context *ctx, const flow_image *f, const flow_image8 *f8,
-                                  flow_field *out)
+                                  const flow_device_frame *dev, flow_field *out)
 {
-    FLOW_TRY(f8 ? check_frame8(ctx, f8, "submitted") : check_frame(ctx, f, "submitted"));
+    if (!dev)
+        FLOW_TRY(f8 ? check_frame8(ctx, f8, "submitted") : check_frame(ctx, f, "submitted"));
     if (out) {
         FLOW_TRY(check_output(ctx, out));
+        if (ctx->device_out) {
+            FLOW_TRY(flow_device_check_pointer(ctx->ex.dev, out->u, "output field's u"));
+            FLOW_TRY(flow_device_check_pointer(ctx->ex.dev, out->v, "output field's v"));
+        }
         if (!ctx->has_frames)
             return flow_fail(FLOW_ERR_INVALID, "flow_context_submit: no kept frame to compute "
                                                "the flow from (submit the first frame with no "
@@ -579,7 +631,7 @@ static flow_status submit_checked(flow_context *ctx, const flow_image *f, const 
     }
     if (!out) /* the first frame of a sequence */
         forget_frames(ctx);
-    const flow_status s = submit(ctx, f, f8, out);
+    const flow_status s = submit(ctx, f, f8, dev, out);
     if (s != FLOW_OK)
         drain(ctx);
     return s;
@@ -591,12 +643,26 @@ flow_status flow_context_submit(flow_context *ctx, const flow_image *frame, flow
 {
     FLOW_TRY(check_frame(ctx, frame, "submitted"));
     FLOW_TRY(flow_image_check_values(frame, out ? "second frame" : "first frame"));
-    return submit_checked(ctx, frame, NULL, out);
+    return submit_checked(ctx, frame, NULL, NULL, out);
 }
 
 flow_status flow_context_submit8(flow_context *ctx, const flow_image8 *frame, flow_field *out)
 {
-    return submit_checked(ctx, NULL, frame, out);
+    return submit_checked(ctx, NULL, frame, NULL, out);
+}
+
+flow_status flow_context_submit_device(flow_context *ctx, const flow_device_frame *frame,
+                                       flow_field *out)
+{
+    if (!frame || !frame->data)
+        return flow_fail(FLOW_ERR_INVALID, "submitted frame is missing");
+    FLOW_TRY(check_size(ctx, frame->width, frame->height, frame->channels, "submitted"));
+    flow_device *d = ctx->ex.dev;
+    const char *which = out ? "second frame" : "first frame";
+    FLOW_TRY(flow_device_check_pointer(d, frame->data, which));
+    if (!frame->bytes)
+        FLOW_TRY(flow_device_frame_values(d, frame, &ctx->bad, &ctx->peak, which));
+    return submit_checked(ctx, NULL, NULL, frame, out);
 }
 
 flow_status flow_context_collect(flow_context *ctx, flow_field **out, float *device_ms)
@@ -632,6 +698,28 @@ static flow_status no_queue(const flow_context *ctx, const char *who)
     return FLOW_OK;
 }
 
+flow_status flow_context_set_device_output(flow_context *ctx, int on)
+{
+    FLOW_TRY(no_queue(ctx, "flow_context_set_device_output"));
+    flow_device *d = ctx->ex.dev;
+    if (on && !d->ops->pointer_gpu)
+        return flow_fail(FLOW_ERR_UNSUPPORTED, "flows in GPU memory need a CUDA device, and this "
+                                               "one is %s (%s)",
+                         d->ops->kind, d->name);
+    ctx->device_out = on != 0;
+    return FLOW_OK;
+}
+
+flow_status flow_context_after_stream(flow_context *ctx, uintptr_t stream)
+{
+    flow_device *d = ctx->ex.dev;
+    if (!d->ops->stream_wait)
+        return flow_fail(FLOW_ERR_UNSUPPORTED, "waiting for a CUDA stream needs a CUDA device, "
+                                               "and this one is %s (%s)",
+                         d->ops->kind, d->name);
+    return d->ops->stream_wait(d, stream);
+}
+
 flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const flow_image *f2,
                                  flow_field *out)
 {
@@ -642,8 +730,8 @@ flow_status flow_context_compute(flow_context *ctx, const flow_image *f1, const 
     FLOW_TRY(flow_image_check_values(f1, "first frame"));
     FLOW_TRY(flow_image_check_values(f2, "second frame"));
     forget_frames(ctx);
-    FLOW_TRY(submit_checked(ctx, f1, NULL, NULL));
-    FLOW_TRY(submit_checked(ctx, f2, NULL, out));
+    FLOW_TRY(submit_checked(ctx, f1, NULL, NULL, NULL));
+    FLOW_TRY(submit_checked(ctx, f2, NULL, NULL, out));
     return flow_context_collect(ctx, NULL, NULL);
 }
 
@@ -656,7 +744,7 @@ flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next,
     FLOW_TRY(check_frame(ctx, next, "next"));
     FLOW_TRY(check_output(ctx, out));
     FLOW_TRY(flow_image_check_values(next, "second frame"));
-    FLOW_TRY(submit_checked(ctx, next, NULL, out));
+    FLOW_TRY(submit_checked(ctx, next, NULL, NULL, out));
     return flow_context_collect(ctx, NULL, NULL);
 }
 

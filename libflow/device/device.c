@@ -335,6 +335,48 @@ void flow_device_unpin(flow_device *d, void *p)
         d->ops->host_unregister(d, p);
 }
 
+/* What a device without memory of its own says to GPU memory. */
+static flow_status no_gpu_memory(const flow_device *d, const char *what)
+{
+    return flow_fail(FLOW_ERR_UNSUPPORTED, "%s: GPU memory needs a CUDA device, and this one "
+                                           "is %s (%s)",
+                     what, d->ops->kind, d->name);
+}
+
+flow_status flow_device_alloc(flow_device *d, size_t bytes, void **p)
+{
+    *p = NULL;
+    if (!d->ops->pointer_gpu)
+        return no_gpu_memory(d, "flow_device_alloc");
+    return d->ops->buffer_alloc(d, p, bytes);
+}
+
+void flow_device_free(flow_device *d, void *p)
+{
+    if (p && d->ops->pointer_gpu)
+        d->ops->buffer_free(d, p);
+}
+
+int flow_device_index(const flow_device *d)
+{
+    return d->index;
+}
+
+flow_status flow_device_check_pointer(flow_device *d, const void *p, const char *what)
+{
+    if (!d->ops->pointer_gpu)
+        return no_gpu_memory(d, what);
+    int gpu = -1;
+    FLOW_TRY(d->ops->pointer_gpu(d, p, &gpu));
+    if (gpu == d->index)
+        return FLOW_OK;
+    if (gpu < 0)
+        return flow_fail(FLOW_ERR_INVALID, "%s lies in host memory, not on the device %s", what,
+                         d->name);
+    return flow_fail(FLOW_ERR_INVALID, "%s lies on cuda:%d, the device is cuda:%d (%s)", what,
+                     gpu, d->index, d->name);
+}
+
 flow_status flow_device_synchronize(flow_device *d)
 {
     return d->ops->synchronize(d);

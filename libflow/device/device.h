@@ -27,6 +27,8 @@
 #include "kernels/list.h"
 #include "pixel/coarse.h"
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -107,6 +109,16 @@ typedef struct flow_device_ops {
     /* Page-locked host memory (NULL where transfers need none: the CPU). */
     flow_status (*host_register)(flow_device *d, void *p, size_t bytes);
     void (*host_unregister)(flow_device *d, void *p);
+
+    /* ---- optional: memory of the caller's on the GPU (NULL: none, the
+     * CPU; flow_device_alloc, flow_context_submit_device) ----
+     * *gpu = the index of the GPU whose memory holds p, -1 for host memory;
+     * FLOW_ERR_INVALID for an address the runtime cannot place. */
+    flow_status (*pointer_gpu)(flow_device *d, const void *p, int *gpu);
+    /* The computing lane waits for the work queued so far on a stream of
+     * the caller's (a cudaStream_t as an integer; 1 and 2 are CUDA's legacy
+     * and per-thread default streams). */
+    flow_status (*stream_wait)(flow_device *d, uintptr_t stream);
 
     /* ---- optional: the fused solver operations (NULL: not provided) ----
      * Each stands for a sequence of the per-pixel operations below and must

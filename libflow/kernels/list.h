@@ -52,6 +52,8 @@
     X(copy_pair, flow_copy_pair_args, a->src.u.width, a->src.u.height, GRID, PX)                 \
     X(luminance, flow_luminance_args, a->dst.width, a->dst.height, GRID, PX)                     \
     X(unpack8, flow_unpack8_args, a->dst[0].width, a->dst[0].height, GRID, PX)                   \
+    X(unpack32, flow_unpack32_args, a->dst[0].width, a->dst[0].height, GRID, PX)                 \
+    X(bad_values, flow_bad_values_args, a->bad.width, a->bad.height, GRID, PX)                   \
     X(blend, flow_blend_args, a->dst.width, a->dst.height, GRID, PX)                             \
     X(convolve_rows, flow_convolve_args, a->dst[0].width, a->dst[0].height, OWN, ROWS)           \
     X(convolve_cols, flow_convolve_args, a->dst[0].width, a->dst[0].height, OWN, ROWS)           \

@@ -74,6 +74,42 @@ FLOW_HD void flow_unpack8_px(const flow_unpack8_args *a, int x, int y)
         FLOW_PX(a->dst[c], x, y) = (float)p[c];
 }
 
+/* dst[c] = sample c of a float frame in the device's memory
+ * (flow_device_frame: channels interleaved, rows of width * channels
+ * floats), as it is: unpack8's counterpart for floats. */
+typedef struct flow_unpack32_args {
+    flow_plane dst[3];
+    const float *src;
+    int channels;
+} flow_unpack32_args;
+
+FLOW_HD void flow_unpack32_px(const flow_unpack32_args *a, int x, int y)
+{
+    const float *p = a->src + ((long)y * a->dst[0].width + x) * a->channels;
+    for (int c = 0; c < a->channels; c++)
+        FLOW_PX(a->dst[c], x, y) = p[c];
+}
+
+/* bad = 1 where a sample of the pixel (src read as unpack32 reads it) is
+ * not a finite value of magnitude at most `max`, else 0: the test of
+ * flow_image_check_values for a frame that stays on the device. */
+typedef struct flow_bad_values_args {
+    flow_plane bad;
+    const float *src;
+    int channels;
+    float max;
+} flow_bad_values_args;
+
+FLOW_HD void flow_bad_values_px(const flow_bad_values_args *a, int x, int y)
+{
+    const float *p = a->src + ((long)y * a->bad.width + x) * a->channels;
+    float bad = 0.0f;
+    for (int c = 0; c < a->channels; c++)
+        if (!(fabsf(p[c]) <= a->max)) /* NaN fails the comparison */
+            bad = 1.0f;
+    FLOW_PX(a->bad, x, y) = bad;
+}
+
 /* dst = a x + b y (dst may be x or y). */
 typedef struct flow_blend_args {
     flow_plane dst, x, y;

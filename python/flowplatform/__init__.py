@@ -37,6 +37,7 @@ from ._flowplatform import (
     TRACK_NEW,
     TRACK_TRACKED,
     Context,
+    DeviceArray,
     Error,
     ParameterError,
     Spread,
@@ -76,7 +77,7 @@ if _TYPE_CHECKING:
 
 __version__ = _version
 __all__ = [
-    "Context", "Error", "ErrorStats", "ParameterError", "Spread", "TRACK_LOST", "TRACK_NEW",
+    "Context", "DeviceArray", "Error", "ErrorStats", "ParameterError", "Spread", "TRACK_LOST", "TRACK_NEW",
     "TRACK_TRACKED", "Tracker", "Video", "applies", "color_legend", "compute", "compute_both",
     "compute_many", "default_method", "error",
     "fb_check", "flow_formats", "flow_image_count", "flow_to_color", "flow_to_vectors", "has_cuda",

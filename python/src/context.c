@@ -9,6 +9,13 @@
  * time, so a sequence uploads each frame once.  uint8 frames cross as bytes
  * (flow_context_submit8); a C-contiguous one is handed over in place.
  *
+ * Frames may also be arrays in the GPU's memory (CuPy, PyTorch, Numba:
+ * gpu_arrays.c) on a CUDA Context: they are handed to the library in place
+ * (flow_context_submit_device), after the context's queue has been made to
+ * wait for the stream the array's interface names; the flow may go to the
+ * GPU's memory too (out="device": a DeviceArray, or the caller's array),
+ * copied there on the device.  docs/python.md, "GPU arrays".
+ *
  * The library's work runs with the GIL released, so that Contexts used
  * from several threads compute at the same time (each flow_context has a
  * queue of its own on its device); `busy` keeps a second thread from
@@ -20,7 +27,8 @@
 
 typedef struct fp_context {
     PyObject_HEAD
-    flow_device *device;
+    PyObject *handle;            /* owns the device (DeviceArrays hold it too) */
+    flow_device *device;         /* the handle's */
     flow_params *params;
     flow_context *ctx;           /* NULL until a frame gives the size */
     int width, height, channels; /* ctx's frames */
@@ -55,9 +63,8 @@ static void close_all(fp_context *self)
     drop_buffers(self);
     flow_params_destroy(self->params);
     self->params = NULL;
-    if (self->device)
-        flow_device_close(self->device);
     self->device = NULL;
+    Py_CLEAR(self->handle);
 }
 
 /* The context and output of frames of w x h x c, made anew when the size
@@ -83,11 +90,172 @@ static flow_status prepare(fp_context *self, int w, int h, int c)
     return FLOW_OK;
 }
 
-/* Submits frame f (of the context's size) with `out` (NULL: f only becomes
- * the kept frame), converted into a host buffer of its own unless it is
- * packed bytes.  Runs without the GIL. */
-static flow_status submit(fp_context *self, const fp_frame *f, flow_field *out)
+/* A frame handed to compute, compute_both or next: a numpy array, or an
+ * array in the GPU's memory. */
+typedef struct frame_in {
+    int on_gpu;       /* 1: `gpu` holds it, 0: `host` */
+    fp_frame host;
+    fp_gpu_array gpu;
+    int width, height, channels, bytes;
+} frame_in;
+
+/* -1 with ValueError, naming `what` (a GPU array, out="device"), unless
+ * the Context computes on CUDA. */
+static int cuda_context(const fp_context *self, const char *what)
 {
+    if (strcmp(flow_device_kind(self->device), "cuda") == 0)
+        return 0;
+    PyErr_Format(PyExc_ValueError, "%s: GPU arrays need a CUDA Context (device=\"cuda\"), and "
+                                   "this Context's device is %s",
+                 what, flow_device_name(self->device));
+    return -1;
+}
+
+/* -1 with ValueError unless the array lies on the Context's GPU. */
+static int on_context_gpu(const fp_context *self, const fp_gpu_array *a, const char *what)
+{
+    const int gpu = flow_device_index(self->device);
+    if (a->gpu >= 0 && a->gpu != gpu) {
+        PyErr_Format(PyExc_ValueError, "%s lies on cuda:%d, the Context's device is cuda:%d",
+                     what, a->gpu, gpu);
+        return -1;
+    }
+    const flow_status s = flow_device_check_pointer(self->device, a->data, what);
+    if (s != FLOW_OK) {
+        fp_raise_as(PyExc_ValueError, s);
+        return -1;
+    }
+    return 0;
+}
+
+static void frame_release(frame_in *f)
+{
+    fp_frame_release(&f->host);
+    fp_gpu_array_release(&f->gpu);
+}
+
+/* obj as a frame; 0, or -1 with an exception. */
+static int frame_get(const fp_context *self, PyObject *obj, const char *what, frame_in *f)
+{
+    memset(f, 0, sizeof *f);
+    const int on_gpu = fp_is_gpu_array(obj);
+    if (on_gpu < 0)
+        return -1;
+    if (!on_gpu) {
+        if (!PyArray_Check(obj)) {
+            PyErr_Format(PyExc_TypeError, "%s must be an array in a GPU's memory "
+                                          "(__cuda_array_interface__ or DLPack: CuPy, PyTorch) "
+                                          "or a numpy array, not %s",
+                         what, Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        if (fp_frame_get(obj, what, &f->host) < 0)
+            return -1;
+        f->width = f->host.width, f->height = f->host.height, f->channels = f->host.channels;
+        f->bytes = f->host.bytes;
+        return 0;
+    }
+    f->on_gpu = 1;
+    char where[64];
+    snprintf(where, sizeof where, "%s is a GPU array", what);
+    if (fp_gpu_array_get(obj, what, &f->gpu) < 0
+        || fp_gpu_frame_check(&f->gpu, what, &f->width, &f->height, &f->channels, &f->bytes) < 0
+        || cuda_context(self, where) < 0 || on_context_gpu(self, &f->gpu, what) < 0) {
+        frame_release(f);
+        return -1;
+    }
+    return 0;
+}
+
+/* Where a flow goes: the Context's host field (a numpy array is made of
+ * it), or the GPU's memory: a new DeviceArray or the caller's array. */
+typedef struct flow_out {
+    int on_gpu;
+    PyObject *array;  /* what is returned when on_gpu (a reference) */
+    fp_gpu_array given;
+    flow_field field; /* u, v in the GPU's memory */
+} flow_out;
+
+static void out_release(flow_out *o)
+{
+    Py_CLEAR(o->array);
+    fp_gpu_array_release(&o->given);
+}
+
+/* The out= argument (NULL or None: where the frames are, on the GPU when
+ * both are) for a w x h flow; 0, or -1 with an exception. */
+static int out_get(fp_context *self, PyObject *spec, int frames_on_gpu, int w, int h,
+                   flow_out *o)
+{
+    memset(o, 0, sizeof *o);
+    o->field.width = w, o->field.height = h;
+    if (!spec || spec == Py_None) {
+        o->on_gpu = frames_on_gpu;
+    } else if (PyUnicode_Check(spec) && PyUnicode_CompareWithASCIIString(spec, "host") == 0) {
+        return 0;
+    } else if (PyUnicode_Check(spec) && PyUnicode_CompareWithASCIIString(spec, "device") == 0) {
+        if (cuda_context(self, "out=\"device\"") < 0)
+            return -1;
+        o->on_gpu = 1;
+    } else {
+        const int on_gpu = PyUnicode_Check(spec) ? 0 : fp_is_gpu_array(spec);
+        if (on_gpu < 0)
+            return -1;
+        if (!on_gpu) {
+            PyErr_Format(PyExc_TypeError, "out must be None, \"host\", \"device\" or an array "
+                                          "in the GPU's memory, not %R", spec);
+            return -1;
+        }
+        if (fp_gpu_array_get(spec, "out", &o->given) < 0
+            || fp_gpu_flow_check(&o->given, "out", w, h, &o->field.u, &o->field.v) < 0
+            || cuda_context(self, "out is a GPU array") < 0
+            || on_context_gpu(self, &o->given, "out") < 0) {
+            out_release(o);
+            return -1;
+        }
+        o->on_gpu = 1;
+        Py_INCREF(spec);
+        o->array = spec;
+        return 0;
+    }
+    if (o->on_gpu) {
+        o->array = fp_device_array_new_flow(self->handle, w, h, &o->field.u, &o->field.v);
+        if (!o->array)
+            return -1;
+    }
+    return 0;
+}
+
+/* The context's queue waits for the streams that the GPU arrays name (f2
+ * and o may be NULL), and the flow goes where o says.  Runs without the
+ * GIL. */
+static flow_status gpu_order(fp_context *self, const frame_in *f1, const frame_in *f2,
+                             const flow_out *o)
+{
+    const fp_gpu_array *arrays[] = { &f1->gpu, f2 ? &f2->gpu : NULL, o ? &o->given : NULL };
+    uintptr_t waited = 0;
+    for (int i = 0; i < 3; i++)
+        if (arrays[i] && arrays[i]->has_stream && arrays[i]->stream != waited) {
+            const flow_status s = flow_context_after_stream(self->ctx, arrays[i]->stream);
+            if (s != FLOW_OK)
+                return s;
+            waited = arrays[i]->stream;
+        }
+    return flow_context_set_device_output(self->ctx, o && o->on_gpu);
+}
+
+/* Submits frame f (of the context's size) with `out` (NULL: f only becomes
+ * the kept frame): a GPU array in place, packed bytes as they are, other
+ * numpy frames converted into a host buffer of their own.  Runs without
+ * the GIL. */
+static flow_status submit(fp_context *self, const frame_in *in, flow_field *out)
+{
+    if (in->on_gpu) {
+        const flow_device_frame d = { in->gpu.data, in->width, in->height, in->channels,
+                                      in->bytes };
+        return flow_context_submit_device(self->ctx, &d, out);
+    }
+    const fp_frame *f = &in->host;
     const int k = self->slot;
     self->slot ^= 1;
     if (fp_frame_packed8(f)) {
@@ -130,7 +298,7 @@ static int usable(const fp_context *self)
     return 0;
 }
 
-static PyObject *size_error(const char *what, const fp_frame *f, const char *other,
+static PyObject *size_error(const char *what, const frame_in *f, const char *other,
                             int w, int h, int c, const char *hint)
 {
     PyErr_Format(PyExc_ValueError,
@@ -160,30 +328,33 @@ static PyArrayObject *confidence_array(PyObject *obj, int width, int height)
 
 static PyObject *ctx_compute(fp_context *self, PyObject *args, PyObject *kw)
 {
-    static char *keywords[] = {"frame1", "frame2", "init", "confidence", NULL};
-    PyObject *o1, *o2, *oinit = Py_None, *oconf = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO:compute", keywords, &o1, &o2, &oinit,
-                                     &oconf)
+    static char *keywords[] = {"frame1", "frame2", "init", "confidence", "out", NULL};
+    PyObject *o1, *o2, *oinit = Py_None, *oconf = Py_None, *oout = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO$O:compute", keywords, &o1, &o2, &oinit,
+                                     &oconf, &oout)
         || usable(self) < 0)
         return NULL;
     if (oinit == Py_None && oconf != Py_None) {
         PyErr_SetString(PyExc_ValueError, "confidence applies to init: give init too");
         return NULL;
     }
-    fp_frame f1, f2;
-    if (fp_frame_get(o1, "frame1", &f1) < 0)
+    frame_in f1, f2;
+    if (frame_get(self, o1, "frame1", &f1) < 0)
         return NULL;
-    if (fp_frame_get(o2, "frame2", &f2) < 0) {
-        fp_frame_release(&f1);
+    if (frame_get(self, o2, "frame2", &f2) < 0) {
+        frame_release(&f1);
         return NULL;
     }
     PyObject *result = NULL;
     flow_field init = {0};
     PyArrayObject *conf = NULL;
+    flow_out out = {0};
     if (f1.width != f2.width || f1.height != f2.height || f1.channels != f2.channels) {
         size_error("frame1", &f1, "frame2 is", f2.width, f2.height, f2.channels, "");
         goto done;
     }
+    if (out_get(self, oout, f1.on_gpu && f2.on_gpu, f1.width, f1.height, &out) < 0)
+        goto done;
     if (oinit != Py_None && fp_field_from_array(oinit, "init", &init) < 0)
         goto done;
     if (oconf != Py_None && !(conf = confidence_array(oconf, f1.width, f1.height)))
@@ -192,6 +363,8 @@ static PyObject *ctx_compute(fp_context *self, PyObject *args, PyObject *kw)
     self->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     s = prepare(self, f1.width, f1.height, f1.channels);
+    if (s == FLOW_OK)
+        s = gpu_order(self, &f1, &f2, &out);
     /* the initial flow applies to this pair alone */
     if (s == FLOW_OK && (init.u || flow_context_takes_init(self->ctx)))
         s = flow_context_set_init(self->ctx, init.u ? &init : NULL,
@@ -199,18 +372,24 @@ static PyObject *ctx_compute(fp_context *self, PyObject *args, PyObject *kw)
     if (s == FLOW_OK)
         s = submit(self, &f1, NULL);
     if (s == FLOW_OK)
-        s = submit(self, &f2, &self->out);
+        s = submit(self, &f2, out.on_gpu ? &out.field : &self->out);
     if (s == FLOW_OK)
         s = flow_context_collect(self->ctx, NULL, NULL);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     self->kept = s == FLOW_OK;
-    result = s == FLOW_OK ? fp_field_to_array(&self->out) : fp_raise(s);
+    if (s != FLOW_OK)
+        result = fp_raise(s);
+    else if (out.on_gpu)
+        result = Py_NewRef(out.array);
+    else
+        result = fp_field_to_array(&self->out);
 done:
     flow_field_free(&init);
     Py_XDECREF(conf);
-    fp_frame_release(&f1);
-    fp_frame_release(&f2);
+    out_release(&out);
+    frame_release(&f1);
+    frame_release(&f2);
     return result;
 }
 
@@ -246,11 +425,11 @@ static PyObject *ctx_compute_both(fp_context *self, PyObject *args, PyObject *kw
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|dd:compute_both", keywords, &o1, &o2, &a, &b)
         || usable(self) < 0)
         return NULL;
-    fp_frame f1, f2;
-    if (fp_frame_get(o1, "frame1", &f1) < 0)
+    frame_in f1, f2;
+    if (frame_get(self, o1, "frame1", &f1) < 0)
         return NULL;
-    if (fp_frame_get(o2, "frame2", &f2) < 0) {
-        fp_frame_release(&f1);
+    if (frame_get(self, o2, "frame2", &f2) < 0) {
+        frame_release(&f1);
         return NULL;
     }
     PyObject *result = NULL;
@@ -270,6 +449,8 @@ static PyObject *ctx_compute_both(fp_context *self, PyObject *args, PyObject *kw
     self->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     s = prepare(self, f1.width, f1.height, f1.channels);
+    if (s == FLOW_OK)
+        s = gpu_order(self, &f1, &f2, NULL);
     if (s == FLOW_OK && flow_context_takes_init(self->ctx))
         s = flow_context_set_init(self->ctx, NULL, NULL);
     if (s == FLOW_OK)
@@ -311,24 +492,32 @@ done:
     flow_field_free(&back);
     free(occ);
     free(conf);
-    fp_frame_release(&f1);
-    fp_frame_release(&f2);
+    frame_release(&f1);
+    frame_release(&f2);
     return result;
 }
 
-static PyObject *ctx_next(fp_context *self, PyObject *arg)
+static PyObject *ctx_next(fp_context *self, PyObject *args, PyObject *kw)
 {
-    if (usable(self) < 0)
+    static char *keywords[] = {"frame", "out", NULL};
+    PyObject *arg, *oout = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$O:next", keywords, &arg, &oout)
+        || usable(self) < 0)
         return NULL;
-    fp_frame f;
-    if (fp_frame_get(arg, "frame", &f) < 0)
+    frame_in f;
+    if (frame_get(self, arg, "frame", &f) < 0)
         return NULL;
     const int first = !self->kept;
     if (!first && (f.width != self->width || f.height != self->height
                    || f.channels != self->channels)) {
         size_error("frame", &f, "the sequence's frames are", self->width, self->height,
                    self->channels, " (reset() starts a new sequence)");
-        fp_frame_release(&f);
+        frame_release(&f);
+        return NULL;
+    }
+    flow_out out = {0};
+    if (!first && out_get(self, oout, f.on_gpu, f.width, f.height, &out) < 0) {
+        frame_release(&f);
         return NULL;
     }
     flow_status s;
@@ -337,25 +526,35 @@ static PyObject *ctx_next(fp_context *self, PyObject *arg)
     if (first) {
         s = prepare(self, f.width, f.height, f.channels);
         if (s == FLOW_OK)
+            s = gpu_order(self, &f, NULL, NULL);
+        if (s == FLOW_OK)
             s = submit(self, &f, NULL);
         /* nothing is collected after a first frame: wait for its upload
          * here, so that the caller's array is free again on return */
         if (s == FLOW_OK)
             s = flow_device_synchronize(self->device);
     } else {
-        s = submit(self, &f, &self->out);
+        s = gpu_order(self, &f, NULL, &out);
+        if (s == FLOW_OK)
+            s = submit(self, &f, out.on_gpu ? &out.field : &self->out);
         if (s == FLOW_OK)
             s = flow_context_collect(self->ctx, NULL, NULL);
     }
     Py_END_ALLOW_THREADS
     self->busy = 0;
     self->kept = s == FLOW_OK;
-    fp_frame_release(&f);
+    frame_release(&f);
+    PyObject *result;
     if (s != FLOW_OK)
-        return fp_raise(s);
-    if (first)
-        Py_RETURN_NONE;
-    return fp_field_to_array(&self->out);
+        result = fp_raise(s);
+    else if (first)
+        result = Py_NewRef(Py_None);
+    else if (out.on_gpu)
+        result = Py_NewRef(out.array);
+    else
+        result = fp_field_to_array(&self->out);
+    out_release(&out);
+    return result;
 }
 
 /* write_params(path, comment=None): the parameters as a .params file that
@@ -473,13 +672,16 @@ static int ctx_init(fp_context *self, PyObject *args, PyObject *kw)
     if (!self->params)
         goto done;
     flow_status s;
+    flow_device *d = NULL;
     Py_BEGIN_ALLOW_THREADS
-    s = flow_device_open(spec, &self->device);
+    s = flow_device_open(spec, &d);
     Py_END_ALLOW_THREADS
-    if (s != FLOW_OK)
+    if (s != FLOW_OK) {
         fp_raise_as(s == FLOW_ERR_INVALID ? fp_parameter_error : fp_error, s);
-    else
+    } else if ((self->handle = fp_device_handle_new(d))) {
+        self->device = d;
         rc = 0;
+    }
 done:
     if (rc < 0)
         close_all(self);
@@ -570,25 +772,34 @@ static PyGetSetDef getset[] = {
 
 static PyMethodDef methods[] = {
     {"compute", (PyCFunction)(void (*)(void))ctx_compute, METH_VARARGS | METH_KEYWORDS,
-     "compute(frame1, frame2, init=None, confidence=None) -> ndarray\n\n"
+     "compute(frame1, frame2, init=None, confidence=None, *, out=None)\n"
+     "    -> ndarray or DeviceArray\n\n"
      "The flow from frame1 to frame2 as an H x W x 2 float32 array of (u, v).\n"
      "Frames: uint8 or float32 (0..255), H x W (gray) or H x W x 3 (R, G, B),\n"
      "both of one shape.  A next() after it continues from frame2.\n"
      "init (H x W x 2, a vector at every pixel): a flow of this pair that the\n"
      "method refines instead of starting from nothing (the methods that take\n"
      "one: robust, at its finest level); confidence (H x W in [0, 1]): how far\n"
-     "to trust it at each pixel, the method's own flow making up the rest."},
+     "to trust it at each pixel, the method's own flow making up the rest.\n"
+     "On a CUDA Context the frames may be arrays in the GPU's memory (CuPy,\n"
+     "PyTorch, Numba: __cuda_array_interface__ or DLPack, C order), read in\n"
+     "place.  out: None (a DeviceArray when both frames are GPU arrays, else a\n"
+     "numpy array), \"host\", \"device\" (a new DeviceArray), or an H x W x 2\n"
+     "float32 GPU array whose u and v are planes (strides (4W, 4, 4HW)),\n"
+     "written and returned.  docs/python.md, \"GPU arrays\"."},
     {"compute_both", (PyCFunction)(void (*)(void))ctx_compute_both, METH_VARARGS | METH_KEYWORDS,
      "compute_both(frame1, frame2, a=0.01, b=0.5) -> dict: both directions in one call: "
      "\"flow\" and \"backward\" (H x W x 2 float32), \"occlusion\" (H x W bool, True where "
      "the forward-backward test |wf + wb(x+wf)|^2 > a (|wf|^2 + |wb|^2) + b fails; Sundaram, "
      "Brox, Keutzer 2010) and \"confidence\" (H x W float32 in [0, 1]); starts a new "
-     "sequence."},
-    {"next", (PyCFunction)ctx_next, METH_O,
-     "next(frame) -> ndarray or None\n\n"
+     "sequence.  The frames may be GPU arrays as for compute; the results are numpy arrays."},
+    {"next", (PyCFunction)(void (*)(void))ctx_next, METH_VARARGS | METH_KEYWORDS,
+     "next(frame, *, out=None) -> ndarray, DeviceArray or None\n\n"
      "The flow from the previous frame of the sequence to this one; None for\n"
      "the first frame (after construction, reset() or an error).  Each frame\n"
-     "is uploaded once.  Frames of a sequence share one shape."},
+     "is uploaded once.  Frames of a sequence share one shape.  A frame may\n"
+     "be a GPU array and out says where the flow goes, as for compute (None:\n"
+     "a DeviceArray when this frame is a GPU array)."},
     {"write_params", (PyCFunction)(void (*)(void))ctx_write_params, METH_VARARGS | METH_KEYWORDS,
      "write_params(path, comment=None)\n\n"
      "Writes the method and every parameter as a .params file that\n"

@@ -83,6 +83,60 @@ PyObject *fp_image_to_array(const flow_image *img, int as_bytes);
 int fp_mask_from_array(PyObject *obj, const char *what, int width, int height,
                        unsigned char **mask);
 
+/* ---- gpu_arrays.c: arrays in a GPU's memory handed in ------------------------ */
+
+#define FP_GPU_NDIM 8
+
+/* An array in a GPU's memory as its interface describes it
+ * (__cuda_array_interface__, else DLPack). */
+typedef struct fp_gpu_array {
+    PyObject *capsule; /* the DLPack capsule taken, or NULL */
+    void *managed;     /* its tensor, whose deleter runs at release */
+    char *data;
+    int ndim;
+    Py_ssize_t shape[FP_GPU_NDIM];
+    Py_ssize_t strides[FP_GPU_NDIM]; /* bytes */
+    char dtype[24];   /* "uint8", "float32", or the interface's name of another */
+    int gpu;          /* the GPU DLPack names; -1: the interface does not say */
+    int readonly;
+    int has_stream;   /* the producer's work is ordered before `stream` */
+    uintptr_t stream; /* a cudaStream_t; 1, 2: CUDA's default streams */
+} fp_gpu_array;
+
+/* 1 when obj is an array in a GPU's memory (it has __cuda_array_interface__,
+ * or __dlpack_device__ names a CUDA device), 0 when not (a numpy array),
+ * -1 with an exception. */
+int fp_is_gpu_array(PyObject *obj);
+/* Reads obj's interface into a; `what` names it in errors.  Returns 0, or
+ * -1 with an exception (TypeError for a broken interface, ValueError for
+ * page-locked host memory, or what __dlpack__ raised). */
+int fp_gpu_array_get(PyObject *obj, const char *what, fp_gpu_array *a);
+void fp_gpu_array_release(fp_gpu_array *a);
+/* A frame's checks for a GPU array: uint8 or float32 (TypeError), H x W,
+ * H x W x 1 or H x W x 3 of 1 to 2^28 pixels in C order (ValueError: a
+ * frame is read in place, never copied).  Returns 0 with w, h, c and bytes
+ * (1: uint8) set, or -1. */
+int fp_gpu_frame_check(const fp_gpu_array *a, const char *what, int *w, int *h, int *c,
+                       int *bytes);
+/* An output flow's checks for a GPU array: float32 (TypeError) of shape
+ * (h, w, 2) whose u and v are planes of packed rows (strides (4 w, 4, s),
+ * |s| >= 4 w h), writable (ValueError).  Returns 0 with u and v set, or -1. */
+int fp_gpu_flow_check(const fp_gpu_array *a, const char *what, int w, int h, float **u,
+                      float **v);
+
+/* ---- device_array.c: DeviceArray, flows in the GPU's memory ------------------ */
+
+extern PyTypeObject fp_device_array_type;
+extern PyTypeObject fp_device_handle_type;
+/* A handle that owns d (closed with the last reference; d is closed on
+ * failure too); NULL with an exception. */
+PyObject *fp_device_handle_new(flow_device *d);
+flow_device *fp_device_handle_get(PyObject *handle);
+/* A new DeviceArray for an H x W flow on the handle's device, its planes
+ * at *u and *v; NULL with an exception. */
+PyObject *fp_device_array_new_flow(PyObject *handle, int width, int height, float **u,
+                                   float **v);
+
 /* ---- schema.c: the methods and their parameters ------------------------------ */
 
 PyObject *fp_methods(PyObject *self, PyObject *noargs);

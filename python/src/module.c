@@ -177,7 +177,8 @@ PyMODINIT_FUNC PyInit__flowplatform(void)
     import_array();
     if (PyType_Ready(&fp_context_type) < 0 || PyType_Ready(&fp_spread_type) < 0
         || PyType_Ready(&fp_video_type) < 0
-        || PyType_Ready(&fp_tracker_type) < 0)
+        || PyType_Ready(&fp_tracker_type) < 0 || PyType_Ready(&fp_device_array_type) < 0
+        || PyType_Ready(&fp_device_handle_type) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m)
@@ -201,6 +202,7 @@ PyMODINIT_FUNC PyInit__flowplatform(void)
         || PyModule_AddObjectRef(m, "Spread", (PyObject *)&fp_spread_type) < 0
         || PyModule_AddObjectRef(m, "Video", (PyObject *)&fp_video_type) < 0
         || PyModule_AddObjectRef(m, "Tracker", (PyObject *)&fp_tracker_type) < 0
+        || PyModule_AddObjectRef(m, "DeviceArray", (PyObject *)&fp_device_array_type) < 0
         || PyModule_AddIntConstant(m, "TRACK_TRACKED", FLOW_TRACK_TRACKED) < 0
         || PyModule_AddIntConstant(m, "TRACK_LOST", FLOW_TRACK_LOST) < 0
         || PyModule_AddIntConstant(m, "TRACK_NEW", FLOW_TRACK_NEW) < 0

@@ -223,6 +223,16 @@ static double bytes_unpack8(const flow_unpack8_args *a)
 {
     return 5.0 * a->channels * NPX(&a->dst[0]);
 }
+/* A float frame in the GPU's memory: each sample read, each plane written. */
+static double bytes_unpack32(const flow_unpack32_args *a)
+{
+    return 8.0 * a->channels * NPX(&a->dst[0]);
+}
+/* Each sample read, the mark written. */
+static double bytes_bad_values(const flow_bad_values_args *a)
+{
+    return 4.0 * (a->channels + 1) * NPX(&a->bad);
+}
 static double bytes_blend(const flow_blend_args *a)
 {
     return 3 * PX(&a->dst);

@@ -175,7 +175,8 @@ check "static and shared give the same flow" 'cmp -s "$T/out" shared.txt'
 
 # The Python module: under the prefix in lib/pythonX.Y/dist-packages (on
 # Debian's sys.path for the prefixes /usr/local and /usr), libflow linked in.
-python=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
+python=${PYTHON:-$(sh "$root/scripts/find-python" 2>/dev/null | cut -d' ' -f1)}
+python=${python:-python3}
 if [ -z "$python_built" ]; then
     skip "python module: not built (python3-dev and python3-numpy)"
 else

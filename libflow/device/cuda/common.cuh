@@ -131,6 +131,9 @@ flow_status cuda_download_async(flow_device *d, flow_lane lane, float *dst, size
 flow_status cuda_lane_record(flow_device *d, flow_lane lane, void *event);
 flow_status cuda_lane_wait(flow_device *d, flow_lane lane, void *event);
 flow_status cuda_event_wait(flow_device *d, void *event);
+/* the caller's GPU memory and streams (flow_device_alloc, submit_device) */
+flow_status cuda_pointer_gpu(flow_device *d, const void *p, int *gpu);
+flow_status cuda_stream_wait(flow_device *d, uintptr_t stream);
 
 /* points.cu: KLT tracking's launcher is in the list above */
 flow_status cuda_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst);

@@ -2,7 +2,8 @@
  * download stream beside the computing one, ordered against it by events
  * (device.h).  Copies from and to page-locked memory return at once; from
  * pageable memory the runtime stages them and the call returns when the
- * host side is done. */
+ * host side is done.  Also the caller's side of frames that stay on the
+ * GPU: where an address lies, and a wait for a stream of the caller's. */
 #include "common.cuh"
 
 flow_status cuda_lanes_open(flow_cuda *c)
@@ -88,4 +89,35 @@ flow_status cuda_event_wait(flow_device *d, void *event)
 {
     FLOW_TRY(cuda_enter(d));
     return flow_cuda_check(cudaEventSynchronize((cudaEvent_t)event), "cudaEventSynchronize");
+}
+
+flow_status cuda_pointer_gpu(flow_device *d, const void *p, int *gpu)
+{
+    FLOW_TRY(cuda_enter(d));
+    cudaPointerAttributes a;
+    const cudaError_t e = cudaPointerGetAttributes(&a, p);
+    if (e != cudaSuccess) {
+        cudaGetLastError(); /* not sticky, but do not let a later check report it again */
+        return flow_fail(FLOW_ERR_INVALID, "address %p is unknown to CUDA (%s)", p,
+                         cudaGetErrorString(e));
+    }
+    *gpu = a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ? a.device : -1;
+    return FLOW_OK;
+}
+
+/* An event of its own each time: recorded on the caller's stream, waited
+ * for on the computing lane, released once that wait is queued (CUDA keeps
+ * it until the wait is done). */
+flow_status cuda_stream_wait(flow_device *d, uintptr_t stream)
+{
+    FLOW_TRY(cuda_enter(d));
+    cudaEvent_t e;
+    FLOW_TRY(flow_cuda_check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming),
+                             "cudaEventCreate"));
+    flow_status s = flow_cuda_check(cudaEventRecord(e, (cudaStream_t)stream),
+                                    "the caller's stream (cudaEventRecord)");
+    if (s == FLOW_OK)
+        s = flow_cuda_check(cudaStreamWaitEvent(cuda_stream(d), e, 0), "cudaStreamWaitEvent");
+    cudaEventDestroy(e);
+    return s;
 }

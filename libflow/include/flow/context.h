@@ -21,6 +21,8 @@
 #include "flow/image.h"
 #include "flow/params.h"
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -116,6 +118,54 @@ flow_status flow_context_submit8(flow_context *ctx, const flow_image8 *frame, fl
 flow_status flow_context_collect(flow_context *ctx, flow_field **out, float *device_ms);
 /* The number of flows queued and not collected. */
 int flow_context_queued(const flow_context *ctx);
+
+/* ---- frames and flows in the GPU's memory --------------------------------
+ *
+ * On a CUDA device, frames that are already on the GPU (a caller's own
+ * kernels, CuPy or PyTorch arrays) are handed over without a host copy,
+ * and the flows may be written into the GPU's memory instead of being
+ * downloaded.  The memory must be the context's GPU's (flow_device_alloc,
+ * or the caller's own allocations there): another GPU's or host memory is
+ * refused with FLOW_ERR_INVALID (flow_device_check_pointer's detail); on
+ * the CPU these calls are FLOW_ERR_UNSUPPORTED.
+ *
+ * A device frame is width x height pixels of `channels` samples (1 or 3),
+ * uint8 (0..255) or float32, the samples of a pixel together and the rows
+ * packed one after the other: an H x W x C array in C order. */
+typedef struct flow_device_frame {
+    const void *data;
+    int width, height, channels;
+    int bytes; /* 1: uint8 samples, 0: float32 */
+} flow_device_frame;
+
+/* flow_context_submit for a frame in the GPU's memory: the frame is read
+ * on the device, in order with the context's queue (after what
+ * flow_context_after_stream made it wait for), and converted there to the
+ * context's planes exactly as an uploaded frame of the same samples is.  A
+ * float frame's values are checked on the device as flow_context_submit
+ * checks a host frame's, with the same detail when one fails (the check
+ * waits for the device).  As with a host frame, the frame belongs to the
+ * context until the flow submitted with it is collected (a first frame:
+ * until the next submit, or flow_device_synchronize). */
+flow_status flow_context_submit_device(flow_context *ctx, const flow_device_frame *frame,
+                                       flow_field *out);
+
+/* With `on` set, the out fields of the flows submitted from then on (by
+ * every submit, compute and compute_next) lie in the GPU's memory: u and v
+ * each width x height floats, rows packed.  The flow is copied into them
+ * on the device, in order with the context's queue, instead of being
+ * downloaded, and is there when collect hands it out.  The extra output
+ * planes (flow_context_request_output) still go to the host.  Set while no
+ * flow is queued (FLOW_ERR_INVALID otherwise). */
+flow_status flow_context_set_device_output(flow_context *ctx, int on);
+
+/* The work the context queues from now on waits, on the device and not on
+ * the host, for the work queued so far on the caller's CUDA stream
+ * `stream` (a cudaStream_t as an integer of the context's GPU; 1 and 2 are
+ * CUDA's legacy and per-thread default streams): frames that stream is
+ * writing are read once written, and an output field it is still reading
+ * is written after.  FLOW_ERR_DEVICE for a stream CUDA refuses. */
+flow_status flow_context_after_stream(flow_context *ctx, uintptr_t stream);
 
 /* The root-mean-square residual |f - N(x)| per pixel of the finest-grid
  * system at the flow of the last compute (the variational methods; for a

@@ -91,6 +91,23 @@ void flow_devices_close(flow_device **d, int n);
 flow_status flow_device_pin(flow_device *d, void *p, size_t bytes);
 void flow_device_unpin(flow_device *d, void *p);
 
+/* Memory of the GPU itself, for callers whose frames and flows stay there
+ * (flow_context_submit_device, flow_context_set_device_output; GPU arrays
+ * of CuPy or PyTorch).  flow_device_alloc gives `bytes` of the GPU's
+ * memory (FLOW_ERR_NOMEM when they do not fit); flow_device_free frees it
+ * (NULL is ignored) and may be called after the contexts on d are gone.
+ * On a device without memory of its own (the CPU) flow_device_alloc is
+ * FLOW_ERR_UNSUPPORTED. */
+flow_status flow_device_alloc(flow_device *d, size_t bytes, void **p);
+void flow_device_free(flow_device *d, void *p);
+/* N of "cuda:N"; 0 on the CPU. */
+int flow_device_index(const flow_device *d);
+/* FLOW_OK when p lies in the memory of d's GPU; else FLOW_ERR_INVALID with
+ * a detail naming `what` and where p lies instead ("frame1 lies on cuda:1,
+ * the device is cuda:0"; "... lies in host memory"), or
+ * FLOW_ERR_UNSUPPORTED on a device without memory of its own (the CPU). */
+flow_status flow_device_check_pointer(flow_device *d, const void *p, const char *what);
+
 /* Waits for all work queued on the device, by any of its contexts and
  * trackers; reports an asynchronous device error. */
 flow_status flow_device_synchronize(flow_device *d);

@@ -1,0 +1,186 @@
+/* test_device_frames.c -- frames and flows in the GPU's memory
+ * (flow_context_submit_device, flow_context_set_device_output,
+ * flow_context_after_stream, flow_device_alloc, flow_device_check_pointer).
+ * On the CPU every call is refused as unsupported and the context computes
+ * on.  On CUDA a flow written into the GPU's memory, handed back as two
+ * frames, gives the flow of the same values handed over from the host, bit
+ * for bit (so both the output and the input path carry the values
+ * exactly); host memory, a wrong size and another GPU's memory are refused
+ * naming what is wrong.  Runs on the device of FLOW_DEVICE (default cpu). */
+#include "harness.h"
+#include "flow/flow.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define W 48
+#define H 40
+
+static int on_cuda(flow_device *d)
+{
+    return strcmp(flow_device_kind(d), "cuda") == 0;
+}
+
+static int detail_has(const char *text)
+{
+    const int ok = strstr(flow_last_error(), text) != NULL;
+    if (!ok)
+        printf("    detail: %s\n    expected: ...%s...\n", flow_last_error(), text);
+    return ok;
+}
+
+static void make_pair(flow_image *a, flow_image *b)
+{
+    flow_synth s;
+    memset(&s, 0, sizeof s);
+    s.motion = FLOW_SYNTH_TRANSLATE, s.dx = 0.6, s.dy = -0.3, s.seed = 5;
+    CHECK_OK(flow_synth_frame(&s, W, H, 1, 0, a));
+    CHECK_OK(flow_synth_frame(&s, W, H, 1, 1, b));
+}
+
+static int same(const flow_field *x, const flow_field *y)
+{
+    const size_t n = sizeof(float) * W * H;
+    return memcmp(x->u, y->u, n) == 0 && memcmp(x->v, y->v, n) == 0;
+}
+
+static void test_cpu_refuses(void)
+{
+    flow_device *d = harness_device();
+    if (!d)
+        return;
+    if (on_cuda(d)) {
+        harness_skip("a CUDA device: test_gpu_round_trip covers it");
+        return;
+    }
+    flow_image a, b;
+    make_pair(&a, &b);
+    flow_field out;
+    CHECK_OK(flow_field_alloc(&out, W, H));
+    flow_params *p = harness_params("hs", NULL);
+    flow_context *ctx = NULL;
+    CHECK_OK(flow_context_create(d, W, H, 1, p, &ctx));
+    if (ctx) {
+        void *mem = &mem;
+        CHECK(flow_device_alloc(d, 64, &mem) == FLOW_ERR_UNSUPPORTED && mem == NULL);
+        CHECK(detail_has("GPU memory needs a CUDA device"));
+        CHECK(flow_device_check_pointer(d, a.data, "frame") == FLOW_ERR_UNSUPPORTED);
+        const flow_device_frame f = { a.data, W, H, 1, 0 };
+        CHECK(flow_context_submit_device(ctx, &f, NULL) == FLOW_ERR_UNSUPPORTED);
+        CHECK(flow_context_set_device_output(ctx, 1) == FLOW_ERR_UNSUPPORTED);
+        CHECK(detail_has("need a CUDA device"));
+        CHECK_OK(flow_context_set_device_output(ctx, 0));
+        CHECK(flow_context_after_stream(ctx, 1) == FLOW_ERR_UNSUPPORTED);
+        CHECK_OK(flow_context_compute(ctx, &a, &b, &out));
+    }
+    flow_context_destroy(ctx);
+    flow_params_destroy(p);
+    flow_field_free(&out);
+    flow_image_free(&a), flow_image_free(&b);
+}
+
+/* One method: its flow into the GPU's memory, those planes back in as the
+ * frames of a second flow, against the same two computations on the host. */
+static void round_trip(flow_device *d, const char *method, const flow_image *a,
+                       const flow_image *b)
+{
+    flow_params *p = harness_params(method, NULL);
+    flow_context *ctx = NULL;
+    flow_field host, host2, got;
+    CHECK_OK(flow_field_alloc(&host, W, H));
+    CHECK_OK(flow_field_alloc(&host2, W, H));
+    CHECK_OK(flow_field_alloc(&got, W, H));
+    void *mem = NULL;
+    CHECK_OK(flow_device_alloc(d, 2 * sizeof(float) * W * H, &mem));
+    CHECK_OK(flow_context_create(d, W, H, 1, p, &ctx));
+    if (ctx && mem) {
+        CHECK_OK(flow_context_compute(ctx, a, b, &host));
+        flow_field dev = { W, H, (float *)mem, (float *)mem + W * H };
+        CHECK_OK(flow_context_set_device_output(ctx, 1));
+        CHECK_OK(flow_context_compute(ctx, a, b, &dev));
+        CHECK_OK(flow_context_set_device_output(ctx, 0));
+        /* the device's u and v as the frames of the next flow, and the
+         * host's copies of them through the host path */
+        const flow_device_frame fu = { dev.u, W, H, 1, 0 }, fv = { dev.v, W, H, 1, 0 };
+        CHECK_OK(flow_context_after_stream(ctx, 1));
+        CHECK_OK(flow_context_submit_device(ctx, &fu, NULL));
+        CHECK_OK(flow_context_submit_device(ctx, &fv, &got));
+        CHECK_OK(flow_context_collect(ctx, NULL, NULL));
+        const flow_image iu = { W, H, 1, host.u }, iv = { W, H, 1, host.v };
+        CHECK_OK(flow_context_compute(ctx, &iu, &iv, &host2));
+        CHECK(same(&got, &host2));
+        /* refused: host memory, a frame of another size, a host output field */
+        const flow_device_frame in_host = { host.u, W, H, 1, 0 };
+        CHECK(flow_context_submit_device(ctx, &in_host, NULL) == FLOW_ERR_INVALID);
+        CHECK(detail_has("first frame lies in host memory"));
+        const flow_device_frame narrow = { dev.u, W - 1, H, 1, 0 };
+        CHECK(flow_context_submit_device(ctx, &narrow, NULL) == FLOW_ERR_SIZE);
+        CHECK_OK(flow_context_set_device_output(ctx, 1));
+        CHECK(flow_context_compute(ctx, a, b, &host2) == FLOW_ERR_INVALID);
+        CHECK(detail_has("output field's u lies in host memory"));
+        CHECK_OK(flow_context_set_device_output(ctx, 0));
+        /* and it computes on as before */
+        CHECK_OK(flow_context_compute(ctx, a, b, &host2));
+        CHECK(same(&host, &host2));
+    }
+    flow_context_destroy(ctx);
+    flow_device_free(d, mem);
+    flow_params_destroy(p);
+    flow_field_free(&host), flow_field_free(&host2), flow_field_free(&got);
+}
+
+static void test_gpu_round_trip(void)
+{
+    flow_device *d = harness_device();
+    if (!d)
+        return;
+    if (!on_cuda(d)) {
+        harness_skip("not a CUDA device (FLOW_DEVICE=cuda runs it)");
+        return;
+    }
+    flow_image a, b;
+    make_pair(&a, &b);
+    const char *methods[] = { "hs", "clg-nl", "robust", "dis" };
+    for (int i = 0; i < 4; i++)
+        round_trip(d, methods[i], &a, &b);
+    flow_image_free(&a), flow_image_free(&b);
+}
+
+/* Memory of another GPU is refused, naming both. */
+static void test_other_gpu_refused(void)
+{
+    flow_device *d = harness_device();
+    if (!d)
+        return;
+    if (!on_cuda(d) || flow_device_count("cuda") < 2 || flow_device_index(d) != 0) {
+        harness_skip("needs FLOW_DEVICE=cuda:0 and a second GPU");
+        return;
+    }
+    flow_device *other = NULL;
+    CHECK_OK(flow_device_open("cuda:1", &other));
+    void *mem = NULL;
+    if (other)
+        CHECK_OK(flow_device_alloc(other, sizeof(float) * W * H, &mem));
+    flow_params *p = harness_params("hs", NULL);
+    flow_context *ctx = NULL;
+    CHECK_OK(flow_context_create(d, W, H, 1, p, &ctx));
+    if (ctx && mem) {
+        const flow_device_frame f = { mem, W, H, 1, 0 };
+        CHECK(flow_context_submit_device(ctx, &f, NULL) == FLOW_ERR_INVALID);
+        CHECK(detail_has("first frame lies on cuda:1, the device is cuda:0"));
+    }
+    flow_context_destroy(ctx);
+    flow_params_destroy(p);
+    if (other) {
+        flow_device_free(other, mem);
+        flow_device_close(other);
+    }
+}
+
+int main(void)
+{
+    RUN(test_cpu_refuses);
+    RUN(test_gpu_round_trip);
+    RUN(test_other_gpu_refused);
+    return harness_report();
+}
