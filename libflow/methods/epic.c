@@ -456,6 +456,7 @@ static flow_status epic_run(void *state, flow_exec *ex, const flow_frames *in,
     FLOW_TRY(flow_patch_input_smooth(&st->in, ex, in, &f1, &f2));
     st->given = in->matches;
     st->ngiven = in->matches ? in->matches->width : 0;
+    flow_pyramid_swapped(st->py, in->swapped);
     const flow_status s = flow_pyramid_run(st->py, ex, NULL, f1, f2);
     st->given = NULL;
     FLOW_TRY(s);
