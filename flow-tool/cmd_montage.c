@@ -3,8 +3,10 @@
  * ground truth: its colour coding | the estimate's, on the same scale | the
  * endpoint-error map with "AEE ... px  AAE ... deg" written on it (the
  * figures of `flow-tool error`, from the same library call) | the
- * estimate's vectors.  A frame goes first and carries the vectors; more
- * pictures (flow-track's trails) go last.  Everything is libflow's
+ * estimate's vectors.  A frame goes first and carries the vectors and an
+ * occlusion mask; a confidence map follows the mask (both as `flow-tool
+ * occlusion` and `confidence` draw them); more pictures (flow-track's
+ * trails) go last.  Everything is libflow's
  * drawing (flow/render.h): no ImageMagick, no font file. */
 #include "tool.h"
 #include "cli.h"
@@ -15,10 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_EXTRA = 8, MAX_PANELS = MAX_EXTRA + 6, LABEL_MAX = 512 };
+enum { MAX_EXTRA = 8, MAX_PANELS = MAX_EXTRA + 8, LABEL_MAX = 512 };
 
 typedef struct montage_opts {
     const char *gt, *mask, *frame, *title, *label;
+    const char *occlusion, *confidence; /* maps of EST's size */
     const char *extra[MAX_EXTRA]; /* --panel arguments, [LABEL=]PICTURE */
     int nextra;
     double max_radius, max_error; /* 0: automatic */
@@ -30,13 +33,15 @@ typedef struct montage_work {
     flow_field est, gt;
     flow_image frame;
     unsigned char *mask;
+    flow_image occlusion, confidence; /* values in [0, 1] (tool_read_map) */
     flow_image pic[MAX_PANELS];
     char label[MAX_PANELS][LABEL_MAX];
     int n;
 } montage_work;
 
 static const char usage_line[] =
-    "flow-tool montage [--gt GT [--mask MASK] [--kitti-error]] [--frame FRAME] [--panel [LABEL=]PICTURE]... "
+    "flow-tool montage [--gt GT [--mask MASK] [--kitti-error]] [--frame FRAME] "
+    "[--occlusion MASK] [--confidence MAP] [--panel [LABEL=]PICTURE]... "
     "[--title TEXT] [--label TEXT] EST OUT.png";
 
 static void help(void)
@@ -68,6 +73,13 @@ static void help(void)
            "                 frame, or on white without --frame, scaled so that the\n"
            "                 colour scale's length is 0.9 grid step, with a\n"
            "                 reference arrow and the grid step in the corner;\n"
+           "  occlusion      with --occlusion: the mask over the frame as flow-tool\n"
+           "                 occlusion draws it (the frame grey at half brightness,\n"
+           "                 occluded pixels red; mid-grey without --frame),\n"
+           "                 labelled with the share of occluded pixels;\n"
+           "  confidence     with --confidence: the map in grey, black 0 to white 1,\n"
+           "                 its key in the top-right corner, as flow-tool\n"
+           "                 confidence draws it, labelled with its mean;\n"
            "  then each --panel picture.\n"
            "Panels are centred in equal cells with their label above them, row by\n"
            "row, a shorter last row centred; the title above all; text is flow-tool's own bitmap font, sized to the\n"
@@ -82,6 +94,11 @@ static void help(void)
            "                      --gt)\n"
            "  -f, --frame FRAME   the frame of the pair (EST's size): the first panel,\n"
            "                      and the background of the vectors\n"
+           "  -O, --occlusion MASK  an occlusion mask of EST's size, nonzero = occluded:\n"
+           "                      flow-compute --occlusion's, or a ground truth's such\n"
+           "                      as Sintel's occlusions/ pictures\n"
+           "  -C, --confidence MAP  a confidence map of EST's size, values in [0, 1]:\n"
+           "                      flow-compute --confidence's .pfm or 16-bit .png\n"
            "  -p, --panel PICTURE one more panel, any size, labelled with the file's\n"
            "                      name, or LABEL with LABEL=PICTURE; up to %d, in order\n"
            "  -t, --title TEXT    a title above the panels [default: none]\n"
@@ -94,15 +111,16 @@ static void help(void)
            "                      largest endpoint error]\n"
            "  -c, --columns N     panels per row, 1..64 [default: one row of up to 4\n"
            "                      panels, else half the panels per row]\n"
-           "  -v, --verbose       print the scales, the errors and the layout\n"
+           "  -v, --verbose       print the scales, the errors, the occluded share, the\n"
+           "                      mean confidence and the layout\n"
            "  -h, --help          this help\n"
            "\n"
            "Text is printable ASCII (other bytes are drawn as '?').  OUT is written by\n"
            "extension (.png, .ppm).\n"
            "\n"
-           "Exit status: 0 ok, 1 usage, 2 input/output (also: GT, MASK or FRAME of\n"
-           "another size than EST, NaN in EST, nothing left to score), 3 out of\n"
-           "memory.\n",
+           "Exit status: 0 ok, 1 usage, 2 input/output (also: GT, a mask, FRAME or\n"
+           "MAP of another size than EST or of more than one channel where one is\n"
+           "expected, NaN in EST, nothing left to score), 3 out of memory.\n",
            usage_line, MAX_EXTRA);
 }
 
@@ -115,14 +133,17 @@ static int parse(int argc, char **argv, montage_opts *o)
         {"max", required_argument, NULL, 'M'},       {"error-max", required_argument, NULL, 'e'},
         {"columns", required_argument, NULL, 'c'},   {"verbose", no_argument, NULL, 'v'},
         {"kitti-error", no_argument, NULL, 'k'},
+        {"occlusion", required_argument, NULL, 'O'}, {"confidence", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":g:m:f:p:t:l:M:e:c:kvh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":g:m:f:p:t:l:M:e:c:O:C:kvh", opts, NULL)) != -1) {
         switch (c) {
         case 'g': o->gt = optarg; break;
         case 'm': o->mask = optarg; break;
         case 'f': o->frame = optarg; break;
+        case 'O': o->occlusion = optarg; break;
+        case 'C': o->confidence = optarg; break;
         case 'p':
             if (o->nextra == MAX_EXTRA)
                 return cli_usage_error(usage_line, "flow-tool montage",
@@ -189,6 +210,12 @@ static int read_inputs(const montage_opts *o, const char *est_path, montage_work
                   w->frame.width, w->frame.height, est_path, w->est.width, w->est.height);
         rc = CLI_EXIT_IO;
     }
+    if (!rc && o->occlusion)
+        rc = tool_read_map(o->occlusion, "occlusion mask", w->est.width, w->est.height,
+                           &w->occlusion);
+    if (!rc && o->confidence)
+        rc = tool_read_map(o->confidence, "confidence map", w->est.width, w->est.height,
+                           &w->confidence);
     return rc;
 }
 
@@ -295,6 +322,52 @@ static int vectors_panel(const char *est_path, double R, const char *label, mont
     return s == FLOW_OK ? CLI_EXIT_OK : tool_fail(est_path, s);
 }
 
+/* The occlusion mask over the frame, or over mid-grey (a white frame at
+ * half brightness) without one. */
+static int occlusion_panel(const char *mask_path, int verbose, montage_work *w)
+{
+    const size_t n = (size_t)w->est.width * w->est.height;
+    size_t occluded = 0;
+    for (size_t i = 0; i < n; i++)
+        occluded += w->occlusion.data[i] != 0.0f;
+    flow_image white = {0};
+    const flow_image *under = &w->frame;
+    flow_status s = FLOW_OK;
+    if (!w->frame.data) {
+        s = flow_image_alloc(&white, w->est.width, w->est.height, 1);
+        for (size_t i = 0; s == FLOW_OK && i < n; i++)
+            white.data[i] = 255.0f;
+        under = &white;
+    }
+    if (s == FLOW_OK)
+        s = flow_render_occlusion(under, w->occlusion.data,
+                                  add_panel(w, "occlusion, %.1f%% of pixels",
+                                            100.0 * (double)occluded / (double)n));
+    flow_image_free(&white);
+    if (s == FLOW_OK && verbose)
+        printf("occlusion: %zu of %zu pixels (%.1f%%)\n", occluded, n,
+               100.0 * (double)occluded / (double)n);
+    return s == FLOW_OK ? CLI_EXIT_OK : tool_fail(mask_path, s);
+}
+
+/* The confidence map in grey with its key (left out where it does not fit),
+ * labelled with its mean. */
+static int confidence_panel(const char *map_path, int verbose, montage_work *w)
+{
+    const size_t n = (size_t)w->est.width * w->est.height;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += w->confidence.data[i];
+    if (verbose)
+        printf("confidence: mean %.3f\n", sum / (double)n);
+    flow_image *pic = add_panel(w, "confidence, mean %.3f", sum / (double)n);
+    flow_status s = flow_render_confidence(w->confidence.data, w->est.width, w->est.height, 0,
+                                           pic);
+    if (s == FLOW_OK && (s = flow_render_confidence_key(pic, 0)) == FLOW_ERR_SIZE)
+        s = FLOW_OK;
+    return s == FLOW_OK ? CLI_EXIT_OK : tool_fail(map_path, s);
+}
+
 /* A --panel argument: LABEL=PICTURE, or PICTURE labelled by its name. */
 static int extra_panel(const char *arg, montage_work *w)
 {
@@ -346,6 +419,10 @@ static int build_panels(const montage_opts *o, const char *est_path, montage_wor
         return rc;
     if ((rc = vectors_panel(est_path, R, label, w)))
         return rc;
+    if (o->occlusion && (rc = occlusion_panel(o->occlusion, o->verbose, w)))
+        return rc;
+    if (o->confidence && (rc = confidence_panel(o->confidence, o->verbose, w)))
+        return rc;
     for (int i = 0; i < o->nextra && !rc; i++)
         rc = extra_panel(o->extra[i], w);
     return rc;
@@ -384,6 +461,8 @@ int cmd_montage(int argc, char **argv)
     for (int i = 0; i < w->n; i++)
         flow_image_free(&w->pic[i]);
     flow_image_free(&w->frame);
+    flow_image_free(&w->occlusion);
+    flow_image_free(&w->confidence);
     flow_field_free(&w->est);
     flow_field_free(&w->gt);
     free(w->mask);

@@ -14,28 +14,6 @@
 static const char occlusion_usage[] = "flow-tool occlusion FRAME MASK OUT.png";
 static const char confidence_usage[] = "flow-tool confidence [--colour] [--no-key] MAP OUT.png";
 
-/* A one-channel image of w x h (w 0: any size) as floats in [0, 1]. */
-static int read_map(const char *path, const char *what, int w, int h, flow_image *img)
-{
-    const flow_status s = flow_image_read(path, img);
-    if (s != FLOW_OK)
-        return tool_fail(path, s);
-    if (img->channels != 1 || (w && (img->width != w || img->height != h))) {
-        if (w)
-            cli_error("%s %s is %dx%d with %d channel%s: expected one grey channel of %dx%d",
-                      what, path, img->width, img->height, img->channels,
-                      img->channels == 1 ? "" : "s", w, h);
-        else
-            cli_error("%s %s has %d channels: expected one grey channel", what, path,
-                      img->channels);
-        flow_image_free(img);
-        return CLI_EXIT_IO;
-    }
-    for (size_t i = 0; i < (size_t)img->width * img->height; i++)
-        img->data[i] /= 255.0f;
-    return CLI_EXIT_OK;
-}
-
 static int write_picture(const char *out, flow_image *rgb)
 {
     const flow_status s = flow_image_write(out, rgb);
@@ -69,7 +47,7 @@ int cmd_occlusion(int argc, char **argv)
     flow_status s = flow_image_read(frame_path, &frame);
     if (s != FLOW_OK)
         return tool_fail(frame_path, s);
-    rc = read_map(mask_path, "mask", frame.width, frame.height, &mask);
+    rc = tool_read_map(mask_path, "mask", frame.width, frame.height, &mask);
     if (rc == CLI_EXIT_OK) {
         s = flow_render_occlusion(&frame, mask.data, &rgb);
         rc = s == FLOW_OK ? write_picture(out, &rgb) : tool_fail(out, s);
@@ -115,7 +93,7 @@ int cmd_confidence(int argc, char **argv)
     if ((rc = output_check_target(out)) != CLI_EXIT_OK)
         return rc;
     flow_image map = {0}, rgb = {0};
-    if ((rc = read_map(map_path, "confidence map", 0, 0, &map)) != CLI_EXIT_OK)
+    if ((rc = tool_read_map(map_path, "confidence map", 0, 0, &map)) != CLI_EXIT_OK)
         return rc;
     flow_status s = flow_render_confidence(map.data, map.width, map.height, colour, &rgb);
     flow_image_free(&map);

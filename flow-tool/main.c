@@ -130,6 +130,27 @@ int tool_write_image(const char *path, const flow_image *img)
     return s == FLOW_OK ? CLI_EXIT_OK : cli_report_status(s);
 }
 
+int tool_read_map(const char *path, const char *what, int w, int h, flow_image *img)
+{
+    const flow_status s = flow_image_read(path, img);
+    if (s != FLOW_OK)
+        return tool_fail(path, s);
+    if (img->channels != 1 || (w && (img->width != w || img->height != h))) {
+        if (w)
+            cli_error("%s %s is %dx%d with %d channel%s: expected one grey channel of %dx%d",
+                      what, path, img->width, img->height, img->channels,
+                      img->channels == 1 ? "" : "s", w, h);
+        else
+            cli_error("%s %s has %d channels: expected one grey channel", what, path,
+                      img->channels);
+        flow_image_free(img);
+        return CLI_EXIT_IO;
+    }
+    for (size_t i = 0; i < (size_t)img->width * img->height; i++)
+        img->data[i] /= 255.0f;
+    return CLI_EXIT_OK;
+}
+
 int tool_read_mask(const char *path, const char *gt_path, int width, int height,
                    unsigned char **out)
 {

@@ -39,6 +39,10 @@ int tool_write_image(const char *path, const flow_image *img);
  * gt_path, which the error names. */
 int tool_read_mask(const char *path, const char *gt_path, int width, int height,
                    unsigned char **out);
+/* Reads a one-channel map (an occlusion mask, a confidence map) into img
+ * as floats in [0, 1], the file's grey levels over 255, checked to be
+ * width x height (width 0: any size); the error calls it `what`. */
+int tool_read_map(const char *path, const char *what, int width, int height, flow_image *img);
 /* Writes `text` to path through a temporary file and a rename; a failure
  * names `target` (path may be target's temporary name, outputs.h). */
 int tool_write_text(const char *path, const char *target, const char *text);

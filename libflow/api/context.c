@@ -452,8 +452,9 @@ static flow_status consistency_work(flow_context *ctx, const flow_frames *in)
 
 /* The method's device work on the frames (user: the context): the flow
  * and, with both directions on, the backward flow first (the method's
- * own output planes and residual then describe the forward flow) and the
- * forward-backward planes after. */
+ * own output planes and residual then describe the forward flow; the
+ * forward run takes the frames' preprocessing and pyramids from it,
+ * flow_frames.swapped) and the forward-backward planes after. */
 static flow_status device_work(void *user)
 {
     flow_context *ctx = user;
@@ -482,6 +483,8 @@ static flow_status device_work(void *user)
         const flow_status s = backward_work(ctx, &in);
         flow_stage_end(&ctx->ex, "backward");
         FLOW_TRY(s);
+        /* what the method made of each frame alone is shared */
+        in.swapped = 1;
     }
     FLOW_TRY(ctx->method->run(ctx->state, &ctx->ex, &in, &ctx->result));
     if (!ctx->backward)

@@ -36,6 +36,11 @@ typedef struct flow_frames {
     /* FLOW_INPUT_MATCHES: sparse matches, a point set (one column per match)
      * of the rows FLOW_MATCH_X .. FLOW_MATCH_WEIGHT */
     const flow_plane *matches;
+    /* 1: f[0] and f[1] are the method's last run's f[1] and f[0] (both
+     * directions: the forward flow right after the backward one), so what
+     * that run made of each of the two frames alone (presmoothed frames,
+     * their pyramids) may be taken from it, exchanged, instead of made again */
+    int swapped;
 } flow_frames;
 
 /* The rows of the matches' point set: where in the first frame, the

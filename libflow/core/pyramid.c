@@ -196,14 +196,14 @@ static flow_plane view(flow_plane p, int w, int h)
     return p;
 }
 
-/* The frames of level l from those of level l - 1. */
-static flow_status frames_down(flow_pyramid *py, int l)
+/* The frames k0 .. py->frames - 1 of level l from those of level l - 1. */
+static flow_status frames_down(flow_pyramid *py, int l, int k0)
 {
     flow_device *d = py->dev;
     const flow_pyr_level *F = &py->lev[l - 1];
     flow_pyr_level *C = &py->lev[l];
     if (halved(py, l)) {
-        for (int k = 0; k < py->frames; k++)
+        for (int k = k0; k < py->frames; k++)
             for (int c = 0; c < py->channels; c++) {
                 const flow_restriction_args a = { C->frame[k][c], F->frame[k][c] };
                 FLOW_TRY(flow_k_restriction(d, &a));
@@ -211,7 +211,7 @@ static flow_status frames_down(flow_pyramid *py, int l)
         return FLOW_OK;
     }
     /* the first two frames in one batch, the frame before in a second */
-    for (int k0 = 0; k0 < py->frames; k0 += 2) {
+    for (; k0 < py->frames; k0 += 2) {
         const int k1 = k0 + 2 < py->frames ? k0 + 2 : py->frames;
         const int n = (k1 - k0) * py->channels;
         flow_plane src[FLOW_BATCH_MAX], tmp[FLOW_BATCH_MAX], smooth[FLOW_BATCH_MAX];
@@ -339,6 +339,8 @@ static flow_status level_run(flow_pyramid *py, flow_exec *ex, int l, int top)
 flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *f0,
                              const flow_plane *f1, const flow_plane *f2)
 {
+    const int swapped = py->swapped;
+    py->swapped = 0;
     if (f0 && !previous(py))
         return flow_fail(FLOW_ERR_INVALID, "a pyramid made for two frames was given three");
     py->frames = f0 ? 3 : 2;
@@ -359,12 +361,21 @@ flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *
     }
     /* an initial flow without a confidence replaces the coarser levels */
     const int top = py->init && !py->init_confidence ? 0 : py->nlevels - 1;
+    const int reuse = swapped && py->made > top;
+    py->made = 0;
+    for (int l = 1; reuse && l <= top; l++)
+        for (int c = 0; c < py->channels; c++) {
+            const flow_plane t = py->lev[l].frame[0][c];
+            py->lev[l].frame[0][c] = py->lev[l].frame[1][c];
+            py->lev[l].frame[1][c] = t;
+        }
     flow_status s = FLOW_OK;
     flow_stage_begin(ex, "pyramid");
     for (int l = 1; s == FLOW_OK && l <= top; l++)
-        s = frames_down(py, l);
+        s = frames_down(py, l, reuse ? 2 : 0);
     flow_stage_end(ex, "pyramid");
     FLOW_TRY(s);
+    py->made = top + 1;
     flow_stage_begin(ex, "warping");
     for (int l = top; l >= 0 && s == FLOW_OK; l--)
         s = level_run(py, ex, l, top);
@@ -376,4 +387,9 @@ void flow_pyramid_start(flow_pyramid *py, const flow_pair *init, const flow_plan
 {
     py->init = init;
     py->init_confidence = init ? confidence : NULL;
+}
+
+void flow_pyramid_swapped(flow_pyramid *py, int swapped)
+{
+    py->swapped = swapped;
 }

@@ -86,6 +86,10 @@ typedef struct flow_pyramid {
     /* the next runs' start (flow_pyramid_start; NULL: none) */
     const flow_pair *init;
     const flow_plane *init_confidence;
+    /* the next run's f1 and f2 are the last run's f2 and f1
+     * (flow_pyramid_swapped); made: the levels whose first two frames the
+     * last run made (its top + 1; 0 before a run and after a failed one) */
+    int swapped, made;
 } flow_pyramid;
 
 /* The pyramid of w x h frames of `channels` planes: p->levels coarser
@@ -129,5 +133,13 @@ flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *
  * c init + (1 - c) (the flow from below).  Only with warping and a warm
  * start (hooks.warm, no init hook). */
 void flow_pyramid_start(flow_pyramid *py, const flow_pair *init, const flow_plane *confidence);
+
+/* Whether the next run's f1 and f2 hold the last run's f2 and f1
+ * (flow_frames.swapped): that run's levels of the two frames are then
+ * exchanged instead of made again (the same values: each frame goes down
+ * the pyramid on its own), where it made every level the next run reads.
+ * The frame before, if any, goes down as usual.  One run only: the flag
+ * is cleared by flow_pyramid_run. */
+void flow_pyramid_swapped(flow_pyramid *py, int swapped);
 
 #endif

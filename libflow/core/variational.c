@@ -121,6 +121,7 @@ flow_status flow_var_run(void *state, flow_exec *ex, const flow_frames *in,
                          const flow_pair **flow)
 {
     var_state *v = state;
+    flow_pyramid_swapped(v->py, in->swapped);
     FLOW_TRY(flow_pyramid_run(v->py, ex, NULL, in->f[0], in->f[1]));
     *flow = v->py->lev[0].x;
     return FLOW_OK;

@@ -290,6 +290,7 @@ static flow_status dis_run(void *state, flow_exec *ex, const flow_frames *in,
     dis_state *st = state;
     const flow_plane *f1, *f2;
     FLOW_TRY(flow_patch_input_smooth(&st->in, ex, in, &f1, &f2));
+    flow_pyramid_swapped(st->py, in->swapped);
     FLOW_TRY(flow_pyramid_run(st->py, ex, NULL, f1, f2));
     *flow = st->py->lev[0].x;
     return FLOW_OK;

@@ -104,7 +104,11 @@ typedef struct epic_state {
     flow_mg_model model;
     flow_terms data;
     flow_pyramid *py;
-    flow_plane census[2];   /* finest size; levels use views */
+    /* both frames' census descriptors at each level from the match level
+     * down (the others unallocated); census_made: the last run made them
+     * all (it took no matches), reuse: this run takes them exchanged */
+    flow_plane (*census)[2];
+    int ncensus, census_made, reuse;
     flow_pair seeds[2][2];  /* [direction][ping-pong] */
     flow_plane seed_cost, valid;
     flow_plane dist[2], label[2], cost; /* the match level */
@@ -250,11 +254,10 @@ static flow_status init(void *user, flow_exec *ex, flow_pyr_level *L)
         FLOW_TRY(s);
         return interpolate(st, ex, L);
     }
-    flow_plane c[2] = { view(st->census[0], L->width, L->height),
-                        view(st->census[1], L->width, L->height) };
+    const flow_plane *c = st->census[L->level];
     flow_stage_begin(ex, "descriptors");
     flow_status s = FLOW_OK;
-    for (int k = 0; k < 2 && s == FLOW_OK; k++) {
+    for (int k = 0; !st->reuse && k < 2 && s == FLOW_OK; k++) {
         flow_epic_census_args a = { .dst = c[k], .channels = st->channels,
                                     .thresh = (float)st->p.census_thresh };
         for (int ch = 0; ch < st->channels; ch++)
@@ -374,8 +377,11 @@ static void epic_destroy(void *state)
     flow_device *d = st->dev;
     flow_pyramid_destroy(st->py);
     flow_patch_input_free(d, &st->in);
+    for (int l = 0; st->census && l < st->ncensus; l++)
+        for (int k = 0; k < 2; k++)
+            flow_plane_free(d, &st->census[l][k]);
+    free(st->census);
     for (int k = 0; k < 2; k++) {
-        flow_plane_free(d, &st->census[k]);
         flow_plane_free(d, &st->out[k]);
         flow_plane_free(d, &st->dist[k]);
         flow_plane_free(d, &st->label[k]);
@@ -421,10 +427,17 @@ static flow_status epic_create(flow_device *d, int width, int height, int channe
     flow_status s = ts != FLOW_OK ? ts : flow_gauss_kernel(st->p.sigma, &st->k_sigma);
     if (s == FLOW_OK)
         s = flow_patch_input_alloc(d, &st->in, width, height, channels, &st->k_sigma);
+    st->ncensus = flow_pyramid_levels_for(&st->pyr, width, height);
+    if (s == FLOW_OK && !(st->census = calloc((size_t)st->ncensus, sizeof *st->census)))
+        s = flow_fail(FLOW_ERR_NOMEM, "cannot allocate method epic");
+    for (int l = st->match; l < st->ncensus && s == FLOW_OK; l++) {
+        int lw, lh;
+        flow_pyramid_level_size(&st->pyr, width, height, l, &lw, &lh);
+        for (int k = 0; k < 2 && s == FLOW_OK; k++)
+            s = flow_plane_alloc(d, &st->census[l][k], lw, lh);
+    }
     for (int k = 0; k < 2 && s == FLOW_OK; k++) {
-        s = flow_plane_alloc(d, &st->census[k], width, height);
-        if (s == FLOW_OK)
-            s = flow_plane_alloc(d, &st->dist[k], mw, mh);
+        s = flow_plane_alloc(d, &st->dist[k], mw, mh);
         if (s == FLOW_OK)
             s = flow_plane_alloc(d, &st->label[k], mw, mh);
         for (int j = 0; j < 2 && s == FLOW_OK; j++)
@@ -456,7 +469,16 @@ static flow_status epic_run(void *state, flow_exec *ex, const flow_frames *in,
     FLOW_TRY(flow_patch_input_smooth(&st->in, ex, in, &f1, &f2));
     st->given = in->matches;
     st->ngiven = in->matches ? in->matches->width : 0;
+    /* the pair the other way round: its descriptors are the last run's */
+    st->reuse = in->swapped && st->census_made;
+    for (int l = st->match; st->reuse && l < st->ncensus; l++) {
+        const flow_plane t = st->census[l][0];
+        st->census[l][0] = st->census[l][1];
+        st->census[l][1] = t;
+    }
+    flow_pyramid_swapped(st->py, in->swapped);
     const flow_status s = flow_pyramid_run(st->py, ex, NULL, f1, f2);
+    st->census_made = s == FLOW_OK && !st->given;
     st->given = NULL;
     FLOW_TRY(s);
     const flow_epic_scatter_args a = { .u = st->out[0], .v = st->out[1], .weight = st->out[2],

@@ -36,6 +36,15 @@ flow_status flow_patch_input_smooth(flow_patch_input *in, flow_exec *ex, const f
         *f1 = f->f[0], *f2 = f->f[1];
         return FLOW_OK;
     }
+    if (f->swapped) { /* the last run's smoothed frames, exchanged */
+        for (int c = 0; c < in->channels; c++) {
+            const flow_plane t = in->frame[0][c];
+            in->frame[0][c] = in->frame[1][c];
+            in->frame[1][c] = t;
+        }
+        *f1 = in->frame[0], *f2 = in->frame[1];
+        return FLOW_OK;
+    }
     *f1 = in->frame[0], *f2 = in->frame[1];
     flow_stage_begin(ex, "prepare");
     flow_status s = FLOW_OK;

@@ -20,7 +20,7 @@ flow_status flow_patch_input_alloc(flow_device *d, flow_patch_input *in, int wid
                                    int channels, const flow_kernel *k);
 void flow_patch_input_free(flow_device *d, flow_patch_input *in);
 /* The frames of f presmoothed (stage "prepare"): *f1, *f2 point at their
- * planes. */
+ * planes; with f->swapped, the last call's planes exchanged. */
 flow_status flow_patch_input_smooth(flow_patch_input *in, flow_exec *ex, const flow_frames *f,
                                     const flow_plane **f1, const flow_plane **f2);
 

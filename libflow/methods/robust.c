@@ -426,14 +426,21 @@ static flow_status robust_run(void *state, flow_exec *ex, const flow_frames *in,
 {
     robust_state *r = state;
     const int previous = in->count > 2 && applies_previous(&r->p);
+    /* the pair the other way round: its prepared frames are the last run's */
+    for (int c = 0; in->swapped && c < r->channels; c++) {
+        const flow_plane t = r->frame[0][c];
+        r->frame[0][c] = r->frame[1][c];
+        r->frame[1][c] = t;
+    }
     flow_stage_begin(ex, "prepare");
     flow_status s = FLOW_OK;
-    for (int k = 0; k < (previous ? 3 : 2) && s == FLOW_OK; k++)
+    for (int k = in->swapped ? 2 : 0; k < (previous ? 3 : 2) && s == FLOW_OK; k++)
         for (int c = 0; c < r->channels && s == FLOW_OK; c++)
             s = prepare(r, &r->frame[k][c], &in->f[k][c]);
     flow_stage_end(ex, "prepare");
     FLOW_TRY(s);
     flow_pyramid_start(r->py, in->init, in->init_confidence);
+    flow_pyramid_swapped(r->py, in->swapped);
     FLOW_TRY(flow_pyramid_run(r->py, ex, previous ? r->frame[2] : NULL, r->frame[0],
                               r->frame[1]));
     *flow = r->py->lev[0].x;

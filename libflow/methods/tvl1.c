@@ -238,6 +238,7 @@ static flow_status tvl1_run(void *state, flow_exec *ex, const flow_frames *in,
                             const flow_pair **flow)
 {
     tvl1_state *st = state;
+    flow_pyramid_swapped(st->py, in->swapped);
     FLOW_TRY(flow_pyramid_run(st->py, ex, NULL, in->f[0], in->f[1]));
     *flow = st->py->lev[0].x;
     return FLOW_OK;

@@ -45,6 +45,7 @@ from ._flowplatform import (
     Video,
     applies,
     color_legend,
+    confidence_to_rgb,
     default_method,
     fb_check,
     flow_formats,
@@ -55,6 +56,7 @@ from ._flowplatform import (
     methods,
     montage,
     occlusion_score,
+    occlusion_to_rgb,
     photometric_error,
     read_flow,
     read_image,
@@ -79,9 +81,10 @@ __version__ = _version
 __all__ = [
     "Context", "DeviceArray", "Error", "ErrorStats", "ParameterError", "Spread", "TRACK_LOST", "TRACK_NEW",
     "TRACK_TRACKED", "Tracker", "Video", "applies", "color_legend", "compute", "compute_both",
-    "compute_many", "default_method", "error",
+    "compute_many", "confidence_to_rgb", "default_method", "error",
     "fb_check", "flow_formats", "flow_image_count", "flow_to_color", "flow_to_vectors", "has_cuda",
-    "has_opencv", "methods", "montage", "occlusion_score", "photometric_error", "read_flow",
+    "has_opencv", "methods", "montage", "occlusion_score", "occlusion_to_rgb",
+    "photometric_error", "read_flow",
     "read_flow_images", "read_image", "read_params", "schema", "sparsification", "warp",
     "write_flow", "write_image",
 ]

@@ -184,6 +184,8 @@ PyObject *fp_color_legend(PyObject *self, PyObject *args);
 
 PyObject *fp_sparsification(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *fp_occlusion_score(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *fp_occlusion_to_rgb(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *fp_confidence_to_rgb(PyObject *self, PyObject *args, PyObject *kw);
 
 /* ---- warp.c: warping, photometric error, forward-backward check ------------ */
 /* An image handed in (fp_frame_get's arrays) as a newly allocated planar

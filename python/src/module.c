@@ -116,6 +116,20 @@ static PyMethodDef functions[] = {
      "occlusion_score(estimate, truth, keep=None) -> dict\n\n"
      "Precision, recall and F1 of an occlusion estimate (see\n"
      "flowplatform.occlusion_score)."},
+    {"occlusion_to_rgb", (PyCFunction)(void (*)(void))fp_occlusion_to_rgb,
+     METH_VARARGS | METH_KEYWORDS,
+     "occlusion_to_rgb(frame, mask) -> ndarray\n\n"
+     "An occlusion mask over the frame as an H x W x 3 uint8 image, as\n"
+     "`flow-tool occlusion` draws it: the frame (H x W or H x W x 3) in grey at\n"
+     "half brightness, the pixels where mask (H x W bool or integer) is set red.\n"
+     "A panel for montage()."},
+    {"confidence_to_rgb", (PyCFunction)(void (*)(void))fp_confidence_to_rgb,
+     METH_VARARGS | METH_KEYWORDS,
+     "confidence_to_rgb(confidence, colour=False, key=True) -> ndarray\n\n"
+     "A confidence map (H x W, values in [0, 1]) as an H x W x 3 uint8 image, as\n"
+     "`flow-tool confidence` draws it: grey, black 0 to white 1, or with colour\n"
+     "the error maps' \"hot\" ramp; with key its key in the top-right corner\n"
+     "(left out where it does not fit).  A panel for montage()."},
     {"flow_to_color", (PyCFunction)(void (*)(void))fp_flow_to_color,
      METH_VARARGS | METH_KEYWORDS,
      "flow_to_color(flow, max=None) -> ndarray\n\n"

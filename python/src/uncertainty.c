@@ -1,6 +1,8 @@
 /* uncertainty.c -- a confidence map's sparsification (AUSE) and an
  * occlusion estimate's F1 against ground truth (flow/error.h; the figures of
- * `flow-tool error --confidence / --occlusion-estimate`). */
+ * `flow-tool error --confidence / --occlusion-estimate`), and their pictures
+ * as `flow-tool occlusion / confidence` draw them (flow/render.h), panels
+ * for montage(). */
 #include "ext.h"
 
 #include <math.h>
@@ -147,5 +149,66 @@ done:
     PyMem_Free(estimate);
     PyMem_Free(truth);
     PyMem_Free(keep);
+    return result;
+}
+
+PyObject *fp_occlusion_to_rgb(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *keywords[] = {"frame", "mask", NULL};
+    PyObject *frame_obj, *mask_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:occlusion_to_rgb", keywords, &frame_obj,
+                                     &mask_obj))
+        return NULL;
+    flow_image frame;
+    if (fp_image_from_array(frame_obj, "frame", &frame) < 0)
+        return NULL;
+    unsigned char *mask = NULL;
+    float *occluded = NULL;
+    PyObject *result = NULL;
+    if (fp_mask_from_array(mask_obj, "mask", frame.width, frame.height, &mask) < 0)
+        goto done;
+    const size_t n = (size_t)frame.width * frame.height;
+    if (!(occluded = PyMem_Malloc(n * sizeof *occluded))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        occluded[i] = mask[i] ? 1.0f : 0.0f;
+    flow_image rgb = {0};
+    const flow_status s = flow_render_occlusion(&frame, occluded, &rgb);
+    result = s == FLOW_OK ? fp_image_to_array(&rgb, 1) : fp_raise_as(PyExc_ValueError, s);
+    flow_image_free(&rgb);
+done:
+    PyMem_Free(occluded);
+    PyMem_Free(mask);
+    flow_image_free(&frame);
+    return result;
+}
+
+PyObject *fp_confidence_to_rgb(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *keywords[] = {"confidence", "colour", "key", NULL};
+    PyObject *conf_obj;
+    int colour = 0, key = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|pp:confidence_to_rgb", keywords, &conf_obj,
+                                     &colour, &key))
+        return NULL;
+    if (!PyArray_Check(conf_obj) || PyArray_NDIM((PyArrayObject *)conf_obj) != 2) {
+        PyErr_SetString(PyExc_ValueError, "confidence: expected an H x W array of values in "
+                                          "[0, 1]");
+        return NULL;
+    }
+    const int height = (int)PyArray_DIM((PyArrayObject *)conf_obj, 0);
+    const int width = (int)PyArray_DIM((PyArrayObject *)conf_obj, 1);
+    float *confidence = confidence_from_array(conf_obj, width, height);
+    if (!confidence)
+        return NULL;
+    flow_image rgb = {0};
+    flow_status s = flow_render_confidence(confidence, width, height, colour, &rgb);
+    if (s == FLOW_OK && key && (s = flow_render_confidence_key(&rgb, colour)) == FLOW_ERR_SIZE)
+        s = FLOW_OK; /* too small a map for the key: the map alone */
+    PyObject *result = s == FLOW_OK ? fp_image_to_array(&rgb, 1) : fp_raise_as(PyExc_ValueError, s);
+    flow_image_free(&rgb);
+    PyMem_Free(confidence);
     return result;
 }

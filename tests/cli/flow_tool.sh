@@ -482,6 +482,44 @@ check "montage PNG" 'is_png "$T/mn.png"'
 # cells as large as the 3x3 picture: 4 + 4 (3 + 4) = 32 by 4 + 11 + 3 + 4 = 22
 expect "montage: frame, colour, vectors, a picture" 0 out "^montage: 32x22, 4 panels in 4 columns$" \
     "$FT" montage -v --frame "$T/frame.pgm" --panel "tracks=$T/frame3.pgm" "$T/est.flo" "$T/mf.ppm"
+# occlusion mask and confidence map: a panel each after the vectors.  With
+# ground truth and the frame, 7 panels of 2x2 in ceil(7 / 2) = 4 columns:
+# 4 + 4 (2 + 4) = 28 by 4 + 2 (11 + 2 + 4) = 38; the second row's 3 panels
+# centred, (28 - 8 - (3 (2 + 4) - 4)) / 2 = 3 px in: the occlusion panel's
+# pixels at x 13..14, the confidence's at 19..20, rows 32..33 (PPM header
+# "P6\n28 38\n255\n", 13 bytes).  Pixel (0, 1) of occ.pgm is occluded:
+# 0.35 100 + 0.65 (255, 0, 0) = (201, 35, 35) rounded; the others are the
+# frame's 100 at half, 50.  conf-good.pgm's grey levels 10, 20, 0, 30 are
+# drawn as themselves (no key fits 2x2).
+expect "montage with occlusion and confidence" 0 out "^montage: 28x38, 7 panels in 4 columns$" \
+    "$FT" montage -v --gt "$T/gt.flo" --frame "$T/frame.pgm" --occlusion "$T/occ.pgm" \
+    --confidence "$T/conf-good.pgm" "$T/est.flo" "$T/moc.ppm"
+px() { od -An -tu1 -j $((13 + ($2 * 28 + $1) * 3)) -N 3 "$T/moc.ppm" | tr -s ' ' | sed 's/^ //;s/ $//'; }
+check "montage: the mask over the frame" \
+    '[ "$(px 13 32)" = "50 50 50" ] && [ "$(px 14 32)" = "50 50 50" ] && [ "$(px 13 33)" = "201 35 35" ] && [ "$(px 14 33)" = "50 50 50" ]'
+check "montage: the confidence in grey" \
+    '[ "$(px 19 32)" = "10 10 10" ] && [ "$(px 20 32)" = "20 20 20" ] && [ "$(px 19 33)" = "0 0 0" ] && [ "$(px 20 33)" = "30 30 30" ]'
+expect "montage: the mask's share (its label)" 0 out "^occlusion: 1 of 4 pixels \(25.0%\)$" \
+    "$FT" montage -v --occlusion "$T/occ.pgm" "$T/est.flo" "$T/moc2.ppm"
+expect "montage: the map's mean (its label), 15 / 255" 0 out "^confidence: mean 0.059$" \
+    "$FT" montage -v --confidence "$T/conf-good.pgm" "$T/est.flo" "$T/moc2.ppm"
+expect "montage: occlusion and confidence without a frame, 4 panels in a row" 0 out \
+    "^montage: 28x21, 4 panels in 4 columns$" \
+    "$FT" montage -v --occlusion "$T/occ.pgm" --confidence "$T/conf-bad.pgm" "$T/est.flo" "$T/moc3.ppm"
+check "  the mask over mid-grey: (0.35 + 0.65) 255, 0.35 255 at (16, 16)" \
+    '[ "$(od -An -tu1 -j $((13 + (16 * 28 + 16) * 3)) -N 3 "$T/moc3.ppm" | tr -s " " | sed "s/^ //;s/ \$//")" = "255 89 89" ]'
+expect "montage: confidence alone, 3 panels" 0 out "^montage: 22x21, 3 panels in 3 columns$" \
+    "$FT" montage -v --confidence "$T/conf-good.pgm" "$T/est.flo" "$T/moc4.ppm"
+printf 'P6\n2 2\n255\n\001\002\003\004\005\006\007\010\011\012\013\014' >"$T/rgb.ppm"
+expect "montage: an occlusion mask of another size" 2 err "occlusion mask .*mask3.pgm is 3x3 with 1 channel: expected one grey channel of 2x2" \
+    "$FT" montage --occlusion "$T/mask3.pgm" "$T/est.flo" "$T/x.ppm"
+expect "montage: a confidence map of three channels" 2 err "confidence map .*rgb.ppm is 2x2 with 3 channels: expected one grey channel of 2x2" \
+    "$FT" montage --confidence "$T/rgb.ppm" "$T/est.flo" "$T/x.ppm"
+expect "montage: a missing occlusion mask" 2 err "nosuch-occ.png" \
+    "$FT" montage --occlusion "$T/nosuch-occ.png" "$T/est.flo" "$T/x.ppm"
+expect "montage: a missing confidence map" 2 err "nosuch-conf.pfm" \
+    "$FT" montage --confidence "$T/nosuch-conf.pfm" "$T/est.flo" "$T/x.ppm"
+check "montage: no output from a refused mask or map" '[ ! -e "$T/x.ppm" ]'
 # one column 4 + 2 + 4 = 10 wide; the title at factor 1 (all it can shrink),
 # 11 high: 4 + 11 + 4 (11 + 2 + 4) = 83
 expect "montage --columns, a title" 0 out "^montage: 10x83, 4 panels in 1 columns$" \

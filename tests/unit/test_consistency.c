@@ -2,7 +2,7 @@
  * (flow_context_set_backward, flow/context.h): the backward flow is the
  * method's flow of the pair the other way round computed alone, and the
  * forward flow is the one computed without it, bit for bit, for every
- * method; the verdicts applied (flow_fb_apply) are flow_fb_check's on the
+ * method, and in a sequence with the frame before; the verdicts applied (flow_fb_apply) are flow_fb_check's on the
  * host; the occlusion plane is the Sundaram-Brox-Keutzer test evaluated
  * here independently; on a textured disc moving over a textured
  * background, whose occlusion mask is exact, the mask's F1 and the
@@ -122,6 +122,48 @@ static void test_backward_is_reverse(void)
         flow_context_destroy(ctx), flow_context_destroy(alone);
     }
     free_pair(&p);
+}
+
+/* A sequence with robust reading the frame before (previous > 0, colour
+ * frames): the forward flows of a context computing both directions, whose
+ * forward runs take the pair's pyramids from the backward runs and make
+ * only the frame before's, are bit for bit those of a context computing
+ * one direction, from the third frame on as on the first pair. */
+static void test_sequence_previous(void)
+{
+    const flow_synth s = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 1.5, .wavelength = 30,
+                           .seed = 5 };
+    flow_device *d = harness_device();
+    flow_params *p = harness_params("robust", "previous=0.5");
+    flow_context *both_ctx = NULL, *one = NULL;
+    if (!d || !p)
+        return;
+    CHECK_OK(flow_context_create(d, W, H, 3, p, &both_ctx));
+    CHECK_OK(flow_context_create(d, W, H, 3, p, &one));
+    flow_params_destroy(p);
+    if (!both_ctx || !one)
+        return;
+    CHECK_OK(flow_context_set_backward(both_ctx, 1, FLOW_OCCLUSION_A, FLOW_OCCLUSION_B));
+    flow_field a, b, *got = NULL;
+    CHECK_OK(flow_field_alloc(&a, W, H));
+    CHECK_OK(flow_field_alloc(&b, W, H));
+    for (int t = 0; t < 4; t++) {
+        flow_image f = {0};
+        CHECK_OK(flow_synth_frame(&s, W, H, 3, t, &f));
+        CHECK_OK(flow_context_submit(both_ctx, &f, t ? &a : NULL));
+        CHECK_OK(flow_context_submit(one, &f, t ? &b : NULL));
+        if (t) {
+            CHECK_OK(flow_context_collect(both_ctx, &got, NULL));
+            CHECK_OK(flow_context_collect(one, &got, NULL));
+            const int ok = same(a.u, b.u) && same(a.v, b.v);
+            if (!ok)
+                printf("  frame %d: the forward flows differ\n", t);
+            CHECK(ok);
+        }
+        flow_image_free(&f);
+    }
+    flow_field_free(&a), flow_field_free(&b);
+    flow_context_destroy(both_ctx), flow_context_destroy(one);
 }
 
 /* The verdicts with a = 0, b = t^2, applied, are flow_fb_check's with
@@ -366,6 +408,8 @@ static void test_map_write(void)
 int main(void)
 {
     harness_run("backward flow = the reverse pair alone, every method", test_backward_is_reverse, 1);
+    harness_run("sequence with the frame before: forward flow = one direction's",
+                test_sequence_previous, 1);
     harness_run("verdicts applied = flow_fb_check", test_verdicts_are_fb_check, 1);
     harness_run("occlusion plane = the test", test_occlusion_is_the_test, 1);
     harness_run("disc pair: occlusion F1 and AUSE", test_disc_scores, 1);

@@ -226,7 +226,10 @@ flow_status flow_context_request_output(flow_context *ctx, const char *name, flo
  * flow computed also has its backward flow (from the second frame to the
  * first: what the method computes for the pair the other way round on
  * its own, the frames before the first and the initial flow or matches
- * not used), computed on the device from the frames already there, and
+ * not used), computed on the device from the frames already there (the
+ * backward run first; the forward run then takes what it made of each
+ * frame alone, such as the presmoothed frames and their pyramids, instead
+ * of making it again: the same values), and
  * the forward-backward test of Sundaram, Brox and Keutzer (ECCV 2010) at
  * each pixel of the first frame: the forward vector w_f fails it when
  *   |w_f + w_b(x + w_f)|^2 > a (|w_f|^2 + |w_b(x + w_f)|^2) + b,
