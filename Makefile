@@ -333,18 +333,9 @@ $(PY_DIR)/%: python/flowplatform/%
 ifeq ($(PYMODULE),1)
 python: $(PY_SO) $(PY_PKG)
 else
-# what the interpreter lacks, by name (with Debian's packages for Debian's
-# interpreter), or why the module is left out
-PY_NO_H  := $(filter -,$(PY_INCLUDE))
-PY_NO_NP := $(if $(filter True,$(word 2,$(PY_INFO))),,1)
-PY_LACKS := $(if $(PY_NO_H),its headers (Python.h)$(if $(PY_NO_NP), and ))$(if $(PY_NO_NP),numpy)
-PY_DEBS  := $(strip $(if $(PY_NO_H),python3-dev) $(if $(PY_NO_NP),python3-numpy))
-PY_WHY    = $(if $(PY_INFO),$(if $(PY_LACKS),$(PYTHON) lacks $(PY_LACKS): install $(if \
-            $(filter /usr/bin/%,$(PYTHON_PATH)),$(PY_DEBS) (scripts/setup.sh does),$(if \
-            $(and $(PY_NO_H),$(PY_NO_NP)),them,it) for that interpreter),the module is left out (PYMODULE=$(PYMODULE))),$(PYTHON) \
-            does not run)
 python:
-	@echo "make python: $(PY_WHY); or name another interpreter with PYTHON=" >&2; exit 1
+	@echo "make python: $(PYTHON) lacks Python.h or numpy: install python3-dev and python3-numpy" \
+	      "(scripts/setup.sh does), or name another interpreter with PYTHON=" >&2; exit 1
 endif
 
 # ---- flow-studio --------------------------------------------------------------

@@ -35,17 +35,6 @@ fi
 expect "prefix with a space refused" 2 err "PREFIX '.*with space' must be one path without spaces" \
     env MAKEFLAGS= make -s -C "$root" install BUILD="$BUILD" PREFIX="$T/with space"
 check "nothing installed there" '[ ! -e "$T/with space" ] && [ ! -e "$T/with" ]'
-# an interpreter without numpy (Debian's without its site directories):
-# make python names it and what it lacks
-if [ -x /usr/bin/python3 ]; then
-    printf '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n' >"$T/py-nonumpy"
-    chmod +x "$T/py-nonumpy"
-    expect "make python names what the interpreter lacks" 2 err \
-        "^make python: $T/py-nonumpy lacks numpy: install it for that interpreter; or name another interpreter with PYTHON=\$" \
-        env MAKEFLAGS= make -s -C "$root" python BUILD="$T/pybuild" PYTHON="$T/py-nonumpy"
-else
-    skip "make python without numpy (no /usr/bin/python3)"
-fi
 if [ -n "$existed" ]; then
     skip "nothing installed into the repository ($existed existed before the test)"
 else
