@@ -20,6 +20,16 @@ int compute_failure(flow_status s, const char *doing)
     return report_failure(s, doing, flow_last_error());
 }
 
+/* The flows per second the devices allow after the first: their number
+ * over the mean device time of those flows.  The flows still in flight at
+ * the end of a run are collected in a burst, and the rate measured over
+ * them would be more than that (progress.h). */
+double device_rate(const run *r)
+{
+    const double ms = r->t.compute_ms - r->t.first_compute_ms;
+    return r->t.flows >= 2 && ms > 0 ? 1e3 * r->ndevices * (double)(r->t.flows - 1) / ms : 0;
+}
+
 /* The progress line (cli.h: any message ends it first; progress.h: the
  * rate and time left); the final call draws it once more and ends it, or
  * erases it under --quiet (shown there by --progress only while the work
@@ -31,7 +41,7 @@ void run_progress(run *r, int final)
         return;
     char line[160];
     progress_text(line, sizeof line, "flows", r->t.flows, r->expected > 0 ? r->expected : -1,
-                  r->t.wall_start, r->t.first_flow_ms, now, final);
+                  r->t.wall_start, r->t.first_flow_ms, now, device_rate(r), final);
     cli_progress("%s", line);
     if (final && r->o->quiet)
         cli_progress_clear();
@@ -93,8 +103,10 @@ int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image
         if (rc != CLI_EXIT_OK)
             return rc;
     }
-    if (++r->t.flows == 1)
+    if (++r->t.flows == 1) {
         r->t.first_flow_ms = ftimer_now_ms();
+        r->t.first_compute_ms = r->t.compute_ms;
+    }
     if (r->show_progress)
         run_progress(r, 0);
     return CLI_EXIT_OK;

@@ -8,6 +8,7 @@
  * the sustained rate (tools-common/progress.h); a summary at the end says
  * where the time per flow went. */
 #include "run.h"
+#include "progress.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -62,8 +63,8 @@ static void stream_summary(const run *r)
     const double now = ftimer_now_ms(), wall = now - t->wall_start, n = (double)t->flows;
     const double device = t->compute_ms / n;
     /* the rate of the flows after the first: opening the device, creating
-     * the context and recording its graph are behind */
-    const double rate = t->flows > 1 ? 1e3 * (n - 1) / (now - t->first_flow_ms) : 1e3 * n / wall;
+     * the context and recording its graph are behind (progress.h) */
+    const double rate = progress_rate(t->flows, t->wall_start, t->first_flow_ms, now, device_rate(r));
     cli_info("%ld flow%s of %dx%d from %ld frames in %.2f s: %.2f flows/s sustained%s",
              t->flows, t->flows == 1 ? "" : "s", r->width, r->height, t->frames, wall / 1e3,
              rate, t->flows > 1 ? " after the first" : "");

@@ -30,6 +30,7 @@ typedef struct totals {
     double write_wait_ms;  /* the computing thread waiting for the writer */
     double wall_start;
     double first_flow_ms;  /* when the first flow was done (setup and warm-up behind) */
+    double first_compute_ms; /* compute_ms then: the first flow's, with its warm-up */
     int writers;           /* writing threads (-o) */
 } totals;
 
@@ -123,6 +124,8 @@ flow_status submit_frame(flow_context *ctx, const source_frame *f, flow_field *o
  * the pair's workflow images (wf, or NULL; taken over), counted, shown. */
 int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image *frame1,
               long number, const char *name1, const char *name2, output_group *wf);
+/* The flows per second the devices allow after the first (0: not known). */
+double device_rate(const run *r);
 /* The progress line; `final` draws it once more and ends it. */
 void run_progress(run *r, int final);
 

@@ -111,8 +111,8 @@ static void help(void)
            "                      largest endpoint error]\n"
            "  -c, --columns N     panels per row, 1..64 [default: one row of up to 4\n"
            "                      panels, else half the panels per row]\n"
-           "  -v, --verbose       print the scales, the errors, the occluded share, the\n"
-           "                      mean confidence and the layout\n"
+           "  -v, --verbose       print the scales, the errors, the notes, the occluded\n"
+           "                      share, the mean confidence and the layout\n"
            "  -h, --help          this help\n"
            "\n"
            "Text is printable ASCII (other bytes are drawn as '?').  OUT is written by\n"
@@ -245,11 +245,13 @@ static flow_status caption(flow_image *pic, const char *text)
 
 /* What the darker colours of an estimate mean: the coding darkens the
  * vectors longer than the scale (the ground truth's largest), which would
- * otherwise read as errors. */
-static flow_status darker_note(flow_image *pic, const char *scale)
+ * otherwise read as errors.  -v prints the note with the panel's label. */
+static flow_status darker_note(flow_image *pic, const char *scale, const char *label, int verbose)
 {
     char text[96];
     snprintf(text, sizeof text, "darker: longer than %s", scale + 4); /* less "max " */
+    if (verbose)
+        printf("%s: %s\n", label, text);
     return caption(pic, text);
 }
 
@@ -403,14 +405,15 @@ static int build_panels(const montage_opts *o, const char *est_path, montage_wor
         return tool_fail(o->gt, s);
     if (o->gt && (s = flow_render_wheel_inset(&w->pic[w->n - 1])) && s != FLOW_ERR_SIZE)
         return tool_fail(o->gt, s); /* too small a picture: the wheel is left out */
-    if (o->gt && flow_max_radius(&w->gt) > R && (s = darker_note(&w->pic[w->n - 1], scale)))
+    if (o->gt && flow_max_radius(&w->gt) > R
+        && (s = darker_note(&w->pic[w->n - 1], scale, "ground truth", o->verbose)))
         return tool_fail(o->gt, s);
     flow_image *est_pic = add_panel(w, "%s, %s", label, scale);
     if ((s = flow_render_color(&w->est, R, est_pic, NULL)))
         return tool_fail(est_path, s);
     if (!o->gt && (s = flow_render_wheel_inset(est_pic)) && s != FLOW_ERR_SIZE)
         return tool_fail(est_path, s);
-    if (flow_max_radius(&w->est) > R && (s = darker_note(est_pic, scale)))
+    if (flow_max_radius(&w->est) > R && (s = darker_note(est_pic, scale, label, o->verbose)))
         return tool_fail(est_path, s);
     int rc = CLI_EXIT_OK;
     if (o->gt && (rc = error_panel(o, est_path, w)))

@@ -65,8 +65,10 @@ static void progress(const track_options *o, totals *t, int final)
     if (!final && now - t->last_progress < 250)
         return;
     char line[160];
+    /* frames are tracked one after the other, never handed on in a burst:
+     * no ceiling */
     progress_text(line, sizeof line, "frames", t->frames, t->expected, t->wall_start, t->first_ms,
-                  now, final);
+                  now, 0, final);
     cli_progress("%s", line);
     if (final && o->quiet)
         cli_progress_clear();

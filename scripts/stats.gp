@@ -20,6 +20,12 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
     set terminal png size width, (kind eq 'accuracy' ? 900 : 560)
 }
 set output out
+# twelve colours, not gnuplot's eight: ten methods would share two of them
+set linetype 9 lc rgb "#8c510a"
+set linetype 10 lc rgb "#ff69b4"
+set linetype 11 lc rgb "#7f7f7f"
+set linetype 12 lc rgb "#00a0a0"
+set linetype cycle 12
 set datafile missing "?"
 set grid ytics mytics
 set key outside right top vertical

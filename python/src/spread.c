@@ -183,9 +183,10 @@ static PyObject *sp_submit_pair(fp_spread *self, PyObject *args)
     }
     PyObject *result = NULL;
     if (f1.width != f2.width || f1.height != f2.height || f1.channels != f2.channels)
-        PyErr_Format(PyExc_ValueError, "frame1 is %d x %d with %d channels but frame2 %d x %d "
-                     "with %d", f1.width, f1.height, f1.channels, f2.width, f2.height,
-                     f2.channels);
+        PyErr_Format(PyExc_ValueError, "frame1 is %d x %d with %d channel%s but frame2 is %d x "
+                     "%d with %d channel%s", f1.width, f1.height, f1.channels,
+                     f1.channels == 1 ? "" : "s", f2.width, f2.height, f2.channels,
+                     f2.channels == 1 ? "" : "s");
     else if (acceptable(self, &f1, "frame1", 1) == 0) {
         flow_status s;
         self->busy = 1;

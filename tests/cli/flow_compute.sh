@@ -479,6 +479,18 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>
 else
     skip "progress line on a terminal (no script command or no pseudo-terminal)"
 fi
+# two flows: both are computed before the first is handed on (two in flight),
+# then handed on together; the rate said is not the one over the moments
+# between them (hundreds of flows/s) but at most the device's.  The bound:
+# the rate of the second flow's device time is at most three times the
+# mean's when the first (with its warm-up) took at most twice the second.
+mkdir burst
+"$FS" -s 320x240 -n 3 -o "burst/b%d.png" >/dev/null 2>&1
+expect "two flows" 0 err "2 flows of 320x240 from 3 frames" $FCC -m hs burst -o "burst%d.flo"
+rate=$(sed -n 's/.* s: \([0-9.]*\) flows\/s sustained.*/\1/p' err)
+device=$(sed -n 's/.*per flow: device [0-9.]* ms (\([0-9.]*\) flows\/s if the device.*/\1/p' err)
+check "two flows: the rate ($rate flows/s) is not more than the device's ($device flows/s)" \
+    '[ -n "$rate" ] && [ -n "$device" ] && awk -v r="$rate" -v d="$device" "BEGIN { exit !(r <= 3 * d) }"'
 expect "--progress without a terminal: nothing on stderr" 0 err EMPTY $FCC -q --progress seq/hs f0.png f1.png f2.png -o "np%d.flo"
 printf 'P5\n64 48\n255\n' >bad/a4.png # a header with no samples: truncated
 expect "truncated frame in a sequence" 2 err "a4.png" $FCC -q bad -o "trunc%d.flo"

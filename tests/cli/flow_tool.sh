@@ -468,6 +468,17 @@ want=$("$FT" error "$T/est.flo" "$T/gt.flo" | awk '/^AAE:/ { aae = $2 } /^AEE:/ 
 expect "montage: the figures of flow-tool error ($want)" 0 out "^$want\$" "$FT" montage -v --gt "$T/gt.flo" "$T/est.flo" "$T/mo.ppm"
 expect "montage: the colour scale is the ground truth's" 0 out "^colour scale: 1.41421 px" \
     "$FT" montage -v --gt "$T/gt.flo" "$T/est.flo" "$T/mo.ppm"
+# the estimate's 5 px vector is longer than the scale (the ground truth's
+# 1.41 px): its panel says what its darker colours mean; the ground truth's
+# needs no such note, unless --max is shorter than its own vectors
+expect "montage: the darker colours explained" 0 out "^est\.flo: darker: longer than 1\.41 px$" \
+    "$FT" montage -v --gt "$T/gt.flo" "$T/est.flo" "$T/mo.ppm"
+check "montage: no note on the ground truth within the scale" \
+    '! "$FT" montage -v --gt "$T/gt.flo" "$T/est.flo" "$T/mo.ppm" | grep -q "^ground truth: darker"'
+check "montage: no note on an estimate within the scale" \
+    '! "$FT" montage -v --gt "$T/est.flo" "$T/gt.flo" "$T/mo.ppm" | grep -q "darker"'
+expect "montage --max: both panels explained" 0 out "^ground truth: darker: longer than 1 px$" \
+    "$FT" montage -v --max 1 --gt "$T/gt.flo" "$T/est.flo" "$T/mo.ppm"
 expect "montage: error scale" 0 out "^error scale: 2 px" \
     "$FT" montage -v --gt "$T/gt.flo" --error-max 2 "$T/est.flo" "$T/mo2.ppm"
 expect "montage with a mask" 0 out "^AEE 2.000 px  AAE 41.23 deg$" \

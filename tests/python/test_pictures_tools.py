@@ -4,13 +4,15 @@ against Middlebury's colour coding (Baker et al., IJCV 2011: the wheel of
 RY 15, YG 6, GC 4, CB 11, BM 13, MR 6 colours, computeColor's steps in
 their single and double precisions, each channel truncated) level for
 level; the default coding within one level of it; and `flow-tool video`'s
-.y4m, decoded here, frame count, size and colours.
+.y4m, decoded here, frame count, size and colours, and its .avi and .mp4
+(through OpenCV) read back by fp.Video.
 """
 import os
 
 import numpy as np
 import pytest
 
+import flowplatform as fp
 from conftest import tool
 
 UNKNOWN = 1e9
@@ -207,3 +209,24 @@ def test_video_refuses(tmp_path):
     assert not (tmp_path / "v.y4m").exists()
     r = subprocess.run([ft, "video", str(tmp_path / "v.y4m")], capture_output=True, text=True)
     assert r.returncode == 1 and "at least one FLOW and OUT" in r.stderr
+
+
+@pytest.mark.skipif(not fp.has_opencv, reason="built without OpenCV: .y4m videos alone")
+@pytest.mark.parametrize("ext", [".avi", ".mp4"])
+def test_video_through_opencv(tmp_path, ext):
+    """Other containers than .y4m go through OpenCV: the frames read back
+    (fp.Video, OpenCV too) are the colour codings, within the codec's loss."""
+    u, v = field(64, 80)
+    paths = []
+    for k in range(3):
+        paths.append(tmp_path / f"f{k}.flo")
+        write_flo(paths[-1], u * (k + 1) / 3, v * (k + 1) / 3)
+    out = tool("flow-tool", "video", "-v", "--fps", 10, *paths, tmp_path / f"v{ext}")
+    R = float(out.split("scale: ")[1].split()[0])
+    with fp.Video(str(tmp_path / f"v{ext}")) as video:
+        frames = list(video)
+    assert len(frames) == 3 and frames[0].shape == (64, 80, 3)
+    for k, frame in enumerate(frames):
+        tool("flow-tool", "color", "--max", R, paths[k], tmp_path / "c.ppm")
+        want = read_ppm(tmp_path / "c.ppm").astype(float)
+        assert np.abs(frame - want).mean() < 6, (k, np.abs(frame - want).mean())

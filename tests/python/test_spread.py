@@ -93,6 +93,12 @@ def test_bad_use(frames, device):
     sp.submit(frames[0])
     with pytest.raises(ValueError, match="the Spread's frames"):
         sp.submit(frames[1][:-1])
+    # the message whole, as Context.compute says it
+    h, w = frames[0].shape[:2]
+    with pytest.raises(ValueError) as e:
+        sp.submit_pair(frames[0], frames[1][:-1])
+    assert str(e.value) == (f"frame1 is {w} x {h} with 1 channel but frame2 is {w} x {h - 1} "
+                            "with 1 channel")
     for f in frames[1:]:
         if sp.queued == sp.depth:
             with pytest.raises(RuntimeError, match="collect"):

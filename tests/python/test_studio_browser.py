@@ -244,3 +244,20 @@ def test_pictures_legend_and_full_size(studio, browser):
     b.script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")
     assert b.script("return document.querySelector('#full-view')") is None
     shot(b, "studio-1500.png")
+
+
+def test_opens_on_a_real_sequence(tmp_path, browser):
+    """Without an address, the page opens on a real sequence with ground
+    truth, not on a generated demo-* one (a flat translation) listed first."""
+    make_sequence(str(tmp_path / "demo-translate"), n=2, size=(48, 36))
+    make_sequence(str(tmp_path / "walk"), n=2, size=(48, 36))
+    s = Studio(tmp_path)
+    try:
+        b = browser
+        b.open(s.url)
+        settled(b, "the first flow", lambda p: p["color"] and p["aee"])
+        names = b.script("return [...document.querySelectorAll('#sequence option')].map((o) => o.textContent)")
+        assert names.index("demo-translate") < names.index("walk"), names
+        assert b.script("return document.querySelector('#sequence').selectedOptions[0].textContent") == "walk"
+    finally:
+        s.close()
