@@ -150,6 +150,10 @@ typedef struct flow_device_ops {
     /* dst(0, 0) = the largest value of src, or 0 when none is positive (NaN
      * counts as 0).  Queued like the per-pixel operations. */
     flow_status (*plane_max)(flow_device *d, const flow_plane *src, flow_plane *dst);
+    /* dst(0, 0) = the sum of src's values, accumulated in double in an order
+     * that depends only on the plane's size (the same from run to run),
+     * rounded to float.  Queued like the per-pixel operations. */
+    flow_status (*plane_sum)(flow_device *d, const flow_plane *src, flow_plane *dst);
     /* The n = keys->width values of the one-row plane keys sorted largest
      * first, equal ones in index order, into skeys, and their indices into
      * sidx (exact in floats: n <= FLOW_SORT_MAX).  Queued. */
@@ -219,6 +223,10 @@ static inline flow_status flow_sum_squares(flow_device *d, const flow_plane *p, 
 static inline flow_status flow_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst)
 {
     return d->ops->plane_max(d, src, dst);
+}
+static inline flow_status flow_plane_sum(flow_device *d, const flow_plane *src, flow_plane *dst)
+{
+    return d->ops->plane_sum(d, src, dst);
 }
 static inline flow_status flow_sort_desc(flow_device *d, const flow_plane *keys, flow_plane *skeys,
                                          flow_plane *sidx)

@@ -84,6 +84,7 @@
     X(tvl1_terms, flow_tvl1_terms_args, a->rho_c.width, a->rho_c.height, GRID, PX)               \
     X(tvl1_primal, flow_tvl1_primal_args, a->u.u.width, a->u.u.height, GRID, PX)                 \
     X(tvl1_dual, flow_tvl1_dual_args, a->u.u.width, a->u.u.height, GRID, PX)                     \
+    X(tvl1_median, flow_tvl1_median_args, a->m.dst.u.width, a->m.dst.u.height, GRID, PX)         \
     X(dis_search, flow_dis_search_args, a->p.u.width, a->p.u.height, POINTS, PX)                 \
     X(dis_densify, flow_dis_densify_args, a->w.u.width, a->w.u.height, GRID, PX)                 \
     X(epic_census, flow_epic_census_args, a->dst.width, a->dst.height, GRID, PX)                 \

@@ -10,12 +10,22 @@
  * presmoothing before each zoom) and warps the second frame; per level the
  * gradient of the second frame is computed once and warped with it, and the
  * dual field starts at 0; each warp runs `outer_iterations` times the
- * median filter and `iterations` pairs of primal and dual steps. */
+ * median filter and `iterations` pairs of primal and dual steps, or fewer
+ * with epsilon > 0: every TVL1_CHECK_EVERY-th iteration of a warp (counted
+ * across its blocks) sums its squared update on the device, and once the
+ * mean falls below epsilon^2 the warp's remaining medians and iterations
+ * leave the flow as it is.  The sequence of launches stays fixed (one graph
+ * on CUDA) and nothing waits for the device. */
 #include "methods/method.h"
 #include "core/pair.h"
 #include "base/fail.h"
 
+#include <math.h>
 #include <stdlib.h>
+
+/* Iterations between two tests of the stopping criterion: each costs a
+ * pass over the squared update and a sum, so not every iteration. */
+#define TVL1_CHECK_EVERY 10
 
 typedef struct tvl1_params {
     double tau;      /* time step of the dual */
@@ -27,6 +37,7 @@ typedef struct tvl1_params {
     int iterations;  /* primal-dual iterations per block */
     int outer_iterations; /* blocks per warp, each after a median filter */
     int median_filtering; /* side of the median filter (1: none) */
+    double epsilon;  /* stop a warp once the mean squared update is below epsilon^2 */
     int color;
 } tvl1_params;
 
@@ -51,6 +62,9 @@ static const flow_param_def tvl1_schema[] = {
                "blocks of median filter and iterations per warp"),
     FLOW_P_INT(T, median_filtering, "median_filtering", 5, 1, 5, 0,
                "side of the median filter of the flow before each block: 1 (none), 3 or 5"),
+    FLOW_P_REAL(T, epsilon, "epsilon", 0.01, 0, 1e6, 0,
+                "stop a warp's iterations once the mean squared update of the flow, tested "
+                "every 10 iterations, is below epsilon^2 (0: run them all)"),
     FLOW_P_BOOL(T, color, "color", 0,
                 "input: 0 the luminance (tvl1 works on one channel: 1 is refused with colour "
                 "frames)"),
@@ -84,6 +98,7 @@ typedef struct tvl1_level {
     flow_plane rho_c;
     flow_pair dual[2]; /* the dual fields of u and of v */
     flow_pair scratch; /* the median's output */
+    flow_plane d2, sum; /* epsilon > 0: the squared update, its sum */
 } tvl1_level;
 
 static void level_destroy(void *user, flow_device *d, flow_pyr_level *L)
@@ -96,6 +111,8 @@ static void level_destroy(void *user, flow_device *d, flow_pyr_level *L)
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
         flow_pair_free(d, pairs[i]);
     flow_plane_free(d, &tl->rho_c);
+    flow_plane_free(d, &tl->d2);
+    flow_plane_free(d, &tl->sum);
     free(tl);
     L->state = NULL;
 }
@@ -117,6 +134,10 @@ static flow_status level_create(void *user, flow_device *d, flow_pyr_level *L)
     FLOW_TRY(flow_plane_alloc(d, &tl->rho_c, w, h));
     if (st->p.median_filtering > 1)
         FLOW_TRY(flow_pair_alloc(d, &tl->scratch, w, h));
+    if (st->p.epsilon > 0) {
+        FLOW_TRY(flow_plane_alloc(d, &tl->d2, w, h));
+        FLOW_TRY(flow_plane_alloc(d, &tl->sum, 1, 1));
+    }
     return FLOW_OK;
 }
 
@@ -152,11 +173,14 @@ static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flo
     return s;
 }
 
-static flow_status median(const tvl1_state *st, flow_exec *ex, tvl1_level *tl)
+static flow_status median(const tvl1_state *st, flow_exec *ex, tvl1_level *tl, float limit)
 {
-    const flow_median_args a = { .dst = tl->scratch, .src = tl->x,
-                                 .radius = st->p.median_filtering / 2, .channels = 1 };
-    FLOW_TRY(flow_k_median(ex->dev, &a));
+    const flow_tvl1_median_args a = {
+        .m = { .dst = tl->scratch, .src = tl->x, .radius = st->p.median_filtering / 2,
+               .channels = 1 },
+        .sum = tl->sum, .limit = limit
+    };
+    FLOW_TRY(flow_k_tvl1_median(ex->dev, &a));
     return flow_pair_copy(ex->dev, &tl->x, &tl->scratch);
 }
 
@@ -166,23 +190,34 @@ static flow_status solve(void *user, flow_exec *ex, flow_pyr_level *L)
     const tvl1_state *st = user;
     tvl1_level *tl = L->state;
     const double theta = st->p.theta;
+    const int test = st->p.epsilon > 0;
+    const float limit = (float)(st->p.epsilon * st->p.epsilon * L->width * L->height);
     const flow_tvl1_primal_args pa = {
         .u = tl->x,
         .p = { tl->dual[0].u, tl->dual[0].v, tl->dual[1].u, tl->dual[1].v },
         .rho_c = tl->rho_c, .gx = tl->gw.u, .gy = tl->gw.v,
-        .lt = (float)(st->p.lambda * theta), .theta = (float)theta
+        .lt = (float)(st->p.lambda * theta), .theta = (float)theta,
+        .sum = tl->sum, .limit = limit
     };
+    flow_tvl1_primal_args pa_test = pa;
+    pa_test.d2 = tl->d2;
     const flow_tvl1_dual_args da = { .u = tl->x, .p = { pa.p[0], pa.p[1], pa.p[2], pa.p[3] },
-                                     .taut = (float)(st->p.tau / theta) };
+                                     .taut = (float)(st->p.tau / theta), .sum = tl->sum,
+                                     .limit = limit };
     flow_stage_begin(ex, "solve");
-    flow_status s = FLOW_OK;
-    for (int o = 0; o < st->p.outer_iterations && s == FLOW_OK; o++) {
+    /* not stopped: the sum starts above any limit */
+    const flow_fill_args reset = { tl->sum, HUGE_VALF };
+    flow_status s = test ? flow_k_fill(ex->dev, &reset) : FLOW_OK;
+    for (int o = 0, n = 1; o < st->p.outer_iterations && s == FLOW_OK; o++) {
         if (st->p.median_filtering > 1)
-            s = median(st, ex, tl);
-        for (int i = 0; i < st->p.iterations && s == FLOW_OK; i++) {
-            s = flow_k_tvl1_primal(ex->dev, &pa);
+            s = median(st, ex, tl, limit);
+        for (int i = 0; i < st->p.iterations && s == FLOW_OK; i++, n++) {
+            const int now = test && n % TVL1_CHECK_EVERY == 0;
+            s = flow_k_tvl1_primal(ex->dev, now ? &pa_test : &pa);
             if (s == FLOW_OK)
                 s = flow_k_tvl1_dual(ex->dev, &da);
+            if (s == FLOW_OK && now)
+                s = flow_plane_sum(ex->dev, &tl->d2, &tl->sum);
         }
     }
     flow_stage_end(ex, "solve");

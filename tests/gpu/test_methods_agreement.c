@@ -91,8 +91,12 @@ static const config configs[] = {
     { "dis ultrafast", "dis", NULL, NULL, 0, 0, 1, 0, 0, "preset=ultrafast" },
     { "dis fast colour", "dis", NULL, NULL, 0, 0, 3, 0, 0, "preset=fast color=1" },
     /* TV-L1: the thresholding's cases and the median can tip on rounding:
-     * robust's bound */
+     * robust's bound; epsilon's test (every 10 iterations, the same on both
+     * devices) is on by default */
     { "tvl1", "tvl1", NULL, NULL, 0, 0, 1, 0, 0, NULL },
+    { "tvl1 epsilon 0", "tvl1", NULL, NULL, 0, 0, 1, 0, 0, "epsilon=0" },
+    /* a smaller epsilon: the warps stop at other tests */
+    { "tvl1 epsilon 0.001", "tvl1", NULL, NULL, 0, 0, 1, 0, 0, "epsilon=0.001" },
     { "tvl1 no median", "tvl1", NULL, NULL, 0, 0, 1, 0, 0,
       "median_filtering=1 outer_iterations=1 iterations=100 scale_step=0.5 nscales=3" },
     { "tvl1 luminance", "tvl1", NULL, NULL, 0, 0, 3, 0, 0, NULL },

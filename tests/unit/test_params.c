@@ -143,6 +143,7 @@ static const doc_row doc[] = {
     { "scale_step", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, "0.8" } },
     { "outer_iterations", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, "10" } },
     { "median_filtering", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, "5" } },
+    { "epsilon", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, "0.01" } },
     { "match_level", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "1" } },
     { "step", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "3" } },
     { "match_iterations", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "4" } },

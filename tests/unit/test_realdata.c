@@ -729,16 +729,17 @@ static void test_robust_occlusion_sintel(void)
     }
 }
 
-/* TV-L1 with its defaults on Yosemite (terrain) and the Middlebury four:
- * bounds a few per cent above the AEE measured on the CPU device.
- * OpenCV 4.6's DualTVL1 with the same parameters, measured on the same
- * pairs (docs/BENCHMARKS.md): 0.127, 0.156, 0.179, 0.156, 3.576 px. */
+/* TV-L1 with its defaults (epsilon 0.01 among them) on Yosemite (terrain)
+ * and the Middlebury four: bounds about 3% above the AEE measured on the
+ * CPU device (0.1177, 0.1480, 0.1794, 0.1811, 3.5135 px).  OpenCV 4.6's
+ * DualTVL1 with the same parameters, measured on the same pairs
+ * (docs/BENCHMARKS.md): 0.127, 0.156, 0.179, 0.156, 3.576 px. */
 static void test_tvl1_bounds(void)
 {
     static const struct {
         int pair;
         double aee;
-    } bounds[] = { { 0, 0.131 }, { 1, 0.149 }, { 3, 0.185 }, { 4, 0.181 }, { 5, 3.42 } };
+    } bounds[] = { { 0, 0.122 }, { 1, 0.153 }, { 3, 0.185 }, { 4, 0.187 }, { 5, 3.62 } };
     const char *dir = harness_need_data();
     flow_device *d = dir ? harness_device() : NULL;
     if (!d)

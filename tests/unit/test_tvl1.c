@@ -2,8 +2,10 @@
  * (flow/synth.h): the interior AEE of translations (subpixel, 1.5 px, and
  * 5.3 px, which needs the pyramid) and a rotation within bounds; the TV-L1
  * energy, evaluated here independently of the library, falls as the
- * iterations grow; the parameter rules (an even median side, colour
- * input).  Runs on the device of FLOW_DEVICE (default cpu). */
+ * iterations grow; the stopping criterion epsilon (a large one stops each
+ * warp at the first test, after 10 iterations; one never reached changes no
+ * bit); the parameter rules (an even median side, colour input).  Runs on
+ * the device of FLOW_DEVICE (default cpu). */
 #include "harness.h"
 #include "flow/flow.h"
 
@@ -130,7 +132,7 @@ static void test_energy_falls(void)
     for (int k = 0; k < 4; k++) {
         char settings[160];
         snprintf(settings, sizeof settings,
-                 "median_filtering=1 outer_iterations=1 iterations=%s",
+                 "median_filtering=1 outer_iterations=1 iterations=%s epsilon=0",
                  its[k]);
         flow_image f1, f2;
         flow_field out;
@@ -141,6 +143,53 @@ static void test_energy_falls(void)
     }
     for (int k = 1; k < 4; k++)
         CHECK(e[k] < e[k - 1]);
+}
+
+/* Whether two settings give the same flow, bit for bit. */
+static int same_flow(const char *a, const char *b, const flow_synth *s, double *aee_a,
+                     double *aee_b)
+{
+    flow_image f1, f2;
+    flow_field fa = { 0 }, fb = { 0 }, gt;
+    int same = 0;
+    CHECK_OK(flow_synth_flow(s, W, H, 0, &gt));
+    if (compute(a, s, &f1, &f2, &fa)) {
+        flow_image_free(&f1), flow_image_free(&f2);
+        if (compute(b, s, &f1, &f2, &fb))
+            same = memcmp(fa.u, fb.u, sizeof(float) * W * H) == 0
+                   && memcmp(fa.v, fb.v, sizeof(float) * W * H) == 0;
+        *aee_a = interior_aee(&fa, &gt);
+        *aee_b = interior_aee(&fb, &gt);
+    }
+    flow_image_free(&f1), flow_image_free(&f2);
+    flow_field_free(&fa), flow_field_free(&fb), flow_field_free(&gt);
+    return same;
+}
+
+/* epsilon: the warp's iterations stop once the mean squared update, tested
+ * every 10 iterations, falls below epsilon^2.  A huge epsilon stops every
+ * warp at the first test: the flow of 10 iterations and one median per
+ * warp.  An epsilon no update falls below changes nothing.  One in between
+ * gives neither flow (on this pair OpenCV's 0.01 stops every warp at the
+ * first test already). */
+static void test_epsilon(void)
+{
+    const flow_synth s = { .motion = FLOW_SYNTH_ROTATE, .angle = 0.02, .seed = 5 };
+    double a, b;
+    int same = same_flow("epsilon=1e6", "epsilon=0 iterations=10 outer_iterations=1", &s, &a, &b);
+    printf("    epsilon 1e6 = 10 iterations a warp: %s (AEE %.4f, %.4f)\n", same ? "yes" : "no",
+           a, b);
+    CHECK(same);
+    same = same_flow("epsilon=1e-30", "epsilon=0", &s, &a, &b);
+    printf("    epsilon 1e-30 = epsilon 0: %s (AEE %.4f, %.4f)\n", same ? "yes" : "no", a, b);
+    CHECK(same);
+    /* in between: some warps stop at a later test, none runs to the end */
+    const int as_none = same_flow("epsilon=0.001", "epsilon=0", &s, &a, &b);
+    const int as_first = same_flow("epsilon=0.001", "epsilon=1e6", &s, &a, &b);
+    printf("    epsilon 0.001: AEE %.4f, = epsilon 0: %s, = epsilon 1e6: %s\n", a,
+           as_none ? "yes" : "no", as_first ? "yes" : "no");
+    CHECK(!as_none && !as_first);
+    CHECK(a <= 0.018); /* test_generated's bound for this pair */
 }
 
 static void test_rules(void)
@@ -154,6 +203,7 @@ static void test_rules(void)
     CHECK_OK(flow_params_validate(p));
     CHECK(flow_params_set(p, "tau", "0.3") == FLOW_ERR_INVALID);
     CHECK(flow_params_set(p, "nscales", "1") == FLOW_ERR_INVALID);
+    CHECK(flow_params_set(p, "epsilon", "-0.01") == FLOW_ERR_INVALID);
     /* colour frames with color 1: refused, naming the parameter */
     CHECK_OK(flow_params_set(p, "color", "1"));
     flow_context *ctx = NULL;
@@ -170,6 +220,7 @@ int main(void)
 {
     RUN(test_generated);
     RUN(test_energy_falls);
+    RUN(test_epsilon);
     RUN(test_rules);
     return harness_report();
 }

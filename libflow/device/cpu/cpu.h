@@ -95,6 +95,7 @@ flow_status cpu_event_wait(flow_device *d, void *event);
 
 flow_status cpu_sum_squares(flow_device *d, const flow_plane *p, double *sum);
 flow_status cpu_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst);
+flow_status cpu_plane_sum(flow_device *d, const flow_plane *src, flow_plane *dst);
 flow_status cpu_sort_desc(flow_device *d, const flow_plane *keys, flow_plane *skeys,
                           flow_plane *sidx);
 

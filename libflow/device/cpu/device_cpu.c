@@ -176,6 +176,7 @@ const flow_device_ops flow_cpu_ops = {
     .event_elapsed = cpu_event_elapsed,
     .sum_squares = cpu_sum_squares,
     .plane_max = cpu_plane_max,
+    .plane_sum = cpu_plane_sum,
     .sort_desc = cpu_sort_desc,
     FLOW_KERNELS(FLOW_CPU_ENTRY)
 };

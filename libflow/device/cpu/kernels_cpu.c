@@ -109,6 +109,18 @@ flow_status cpu_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst
     return FLOW_OK;
 }
 
+flow_status cpu_plane_sum(flow_device *d, const flow_plane *src, flow_plane *dst)
+{
+    (void)d;
+    const flow_plane q = *src;
+    double sum = 0.0;
+    for (int y = 0; y < q.height; y++)
+        for (int x = 0; x < q.width; x++)
+            sum += FLOW_PX(q, x, y);
+    FLOW_PX(*dst, 0, 0) = (float)sum;
+    return FLOW_OK;
+}
+
 typedef struct cpu_key {
     float key;
     int index;

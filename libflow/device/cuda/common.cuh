@@ -18,6 +18,7 @@ struct flow_cuda {
     cudaStream_t lane[3];       /* by flow_lane: the computing lane, upload, download */
     cudaDeviceProp prop;        /* the device's (a copy in each queue) */
     double *scratch; /* one device double for reductions (sum_squares) */
+    double *partial; /* plane_sum's block sums, then its count of finished blocks */
     void *sort_tmp;  /* sort_desc's scratch (points.cu), for up to sort_n values */
     size_t sort_tmp_bytes;
     float *sort_iota; /* 0, 1, ..., sort_n - 1 */
@@ -32,6 +33,11 @@ struct flow_cuda {
     flow_cuda *queues, *next;
     pthread_mutex_t lock;
 };
+
+/* plane_sum's grid: a fixed number of blocks, so that each thread's share
+ * of the values, and the order of the sums, depends only on the plane. */
+#define FLOW_SUM_BLOCKS 128
+#define FLOW_SUM_THREADS 256
 
 static inline flow_cuda *cuda_of(flow_device *d)
 {
@@ -137,6 +143,7 @@ flow_status cuda_stream_wait(flow_device *d, uintptr_t stream);
 
 /* points.cu: KLT tracking's launcher is in the list above */
 flow_status cuda_plane_max(flow_device *d, const flow_plane *src, flow_plane *dst);
+flow_status cuda_plane_sum(flow_device *d, const flow_plane *src, flow_plane *dst);
 flow_status cuda_sort_desc(flow_device *d, const flow_plane *keys, flow_plane *skeys,
                            flow_plane *sidx);
 

@@ -258,6 +258,7 @@ extern "C" const flow_device_ops flow_cuda_ops = {
     .restrict_small = cuda_restrict_small,
     .sum_squares = cuda_sum_squares,
     .plane_max = cuda_plane_max,
+    .plane_sum = cuda_plane_sum,
     .sort_desc = cuda_sort_desc,
     FLOW_KERNELS(FLOW_CUDA_ENTRY)
 };

@@ -1,6 +1,7 @@
 /* kernels.cu -- the CUDA device's operations: the list of
  * libflow/kernels/list.h expanded into kernels and launchers, the
- * small-grid smoother in one block, and the sum of squares.  Every kernel
+ * small-grid smoother in one block, the sum of squares and the sum of a
+ * plane.  Every kernel
  * calls a per-pixel function of libflow/pixel/ and nothing else, so the CPU
  * device (device/cpu/kernels_cpu.c) computes the same function.  Each
  * launcher makes the device's GPU current, queues on its stream and checks
@@ -173,4 +174,70 @@ flow_status cuda_sum_squares(flow_device *d, const flow_plane *p, double *sum)
                                              cudaMemcpyDeviceToHost, c->stream),
                              "sum_squares"));
     return flow_cuda_check(cudaStreamSynchronize(c->stream), "sum_squares");
+}
+
+/* ---- the sum of a plane, on the device ----------------------------------- */
+
+/* The block's sum of each thread's v, in thread 0 (shuffles, then one
+ * value per warp through shared memory): a fixed order. */
+static __device__ double block_sum(double v)
+{
+    __shared__ double warp_sum[FLOW_SUM_THREADS / 32];
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane == 0)
+        warp_sum[warp] = v;
+    __syncthreads();
+    v = 0.0;
+    if (warp == 0) {
+        v = lane < FLOW_SUM_THREADS / 32 ? warp_sum[lane] : 0.0;
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_down_sync(0xffffffffu, v, o);
+    }
+    __syncthreads(); /* warp_sum is free for the next call */
+    return v;
+}
+
+/* Thread t of block b sums the values of index b * THREADS + t, step
+ * BLOCKS * THREADS (row-major), in double; each block's sum goes to
+ * partial[b]; the last block to finish (counted after the partials) adds
+ * them in block order into dst(0, 0) and resets the count for the next
+ * call.  No atomic addition of values: the same plane gives the same sum. */
+static_assert(FLOW_SUM_BLOCKS <= FLOW_SUM_THREADS, "the last block reads a partial per thread");
+
+__global__ void __launch_bounds__(FLOW_SUM_THREADS)
+    flow_plane_sum_kernel(flow_plane p, flow_plane dst, double *partial)
+{
+    unsigned *done = (unsigned *)(partial + FLOW_SUM_BLOCKS);
+    const long n = (long)p.width * p.height, step = (long)FLOW_SUM_BLOCKS * FLOW_SUM_THREADS;
+    double v = 0.0;
+    for (long i = (long)blockIdx.x * FLOW_SUM_THREADS + threadIdx.x; i < n; i += step)
+        v += FLOW_PX(p, (int)(i % p.width), (int)(i / p.width));
+    v = block_sum(v);
+    __shared__ int last;
+    if (threadIdx.x == 0) {
+        partial[blockIdx.x] = v;
+        __threadfence();
+        last = atomicAdd(done, 1u) == FLOW_SUM_BLOCKS - 1;
+    }
+    __syncthreads();
+    if (!last)
+        return;
+    __threadfence();
+    v = threadIdx.x < FLOW_SUM_BLOCKS ? ((volatile double *)partial)[threadIdx.x] : 0.0;
+    v = block_sum(v);
+    if (threadIdx.x == 0) {
+        FLOW_PX(dst, 0, 0) = (float)v;
+        *done = 0;
+    }
+}
+
+flow_status cuda_plane_sum(flow_device *d, const flow_plane *src, flow_plane *dst)
+{
+    FLOW_TRY(cuda_enter(d));
+    flow_cuda *c = cuda_of(d);
+    flow_plane_sum_kernel<<<FLOW_SUM_BLOCKS, FLOW_SUM_THREADS, 0, c->stream>>>(*src, *dst,
+                                                                              c->partial);
+    return FLOW_CUDA_LAUNCHED("plane_sum");
 }

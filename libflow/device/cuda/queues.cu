@@ -1,6 +1,6 @@
 /* queues.cu -- the queues of the CUDA device (device.h): each has its own
  * computing stream, upload and download streams (lanes.cu) and the scratch
- * of a reduction and of a sort, so that the contexts and trackers of one GPU,
+ * of the reductions and of a sort, so that the contexts and trackers of one GPU,
  * each on a queue of its own, run at the same time.  A device opened by name
  * is a queue itself and keeps the list of the queues made from it, so that a
  * timing marker or a synchronisation on the device covers their work too. */
@@ -15,7 +15,10 @@ flow_status cuda_queue_init(flow_cuda *c)
     FLOW_TRY(cuda_lanes_open(c));
     FLOW_TRY(flow_cuda_check(cudaEventCreateWithFlags(&c->mark, cudaEventDisableTiming),
                              "cudaEventCreate"));
-    return flow_cuda_check(cudaMalloc((void **)&c->scratch, sizeof(double)), "cudaMalloc");
+    FLOW_TRY(flow_cuda_check(cudaMalloc((void **)&c->scratch, sizeof(double)), "cudaMalloc"));
+    const size_t bytes = FLOW_SUM_BLOCKS * sizeof(double) + sizeof(unsigned);
+    FLOW_TRY(flow_cuda_check(cudaMalloc((void **)&c->partial, bytes), "cudaMalloc"));
+    return flow_cuda_check(cudaMemset(c->partial, 0, bytes), "cudaMemset");
 }
 
 /* Waits for the queue's work, then frees what cuda_queue_init made (any
@@ -30,6 +33,7 @@ void cuda_queue_free(flow_cuda *c)
     if (c->mark)
         cudaEventDestroy(c->mark);
     cudaFree(c->scratch);
+    cudaFree(c->partial);
     cudaFree(c->sort_tmp);
     cudaFree(c->sort_iota);
     free(c);
