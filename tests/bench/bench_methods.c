@@ -296,6 +296,12 @@ static double bytes_tvl1_dual(const flow_tvl1_dual_args *a)
 {
     return 10 * PX(&a->u.u);
 }
+/* The median of the flow, skipped (nothing read) once the warp has stopped:
+ * counted as run. */
+static double bytes_tvl1_median(const flow_tvl1_median_args *a)
+{
+    return bytes_median(&a->m);
+}
 /* The patches of the grid cover the frame: f1, f2 and the gradient read
  * once; the start read and the result written per patch. */
 static double bytes_dis_search(const flow_dis_search_args *a)
@@ -525,6 +531,12 @@ static flow_status w_plane_max(flow_device *d, const flow_plane *src, flow_plane
     dev_bytes += PX(src), launches++;
     return real->plane_max(d, src, dst);
 }
+/* One launch: each block sums its part, the last one the blocks' sums. */
+static flow_status w_plane_sum(flow_device *d, const flow_plane *src, flow_plane *dst)
+{
+    dev_bytes += PX(src), launches++;
+    return real->plane_sum(d, src, dst);
+}
 /* A radix sort passes over keys and indices once per digit (4 of 8 bits). */
 static flow_status w_sort_desc(flow_device *d, const flow_plane *k, flow_plane *sk, flow_plane *si)
 {
@@ -550,6 +562,7 @@ static void install_counting(flow_device *d)
     counting.sor_sweeps = real->sor_sweeps ? w_sor_sweeps : NULL;
     counting.jacobi_sweeps = real->jacobi_sweeps ? w_jacobi_sweeps : NULL;
     counting.plane_max = w_plane_max;
+    counting.plane_sum = w_plane_sum;
     counting.sort_desc = w_sort_desc;
 #define FLOW_INSTALL(stem, A, W, H, G, C) counting.stem = w_##stem;
     FLOW_KERNELS(FLOW_INSTALL)
