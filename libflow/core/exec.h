@@ -36,6 +36,9 @@ typedef struct flow_frames {
     /* FLOW_INPUT_MATCHES: sparse matches, a point set (one column per match)
      * of the rows FLOW_MATCH_X .. FLOW_MATCH_WEIGHT */
     const flow_plane *matches;
+    /* FLOW_INPUT_EDGES: an edge map of the first frame, of the frames'
+     * size, values in [0, 1] (higher: a stronger edge) */
+    const flow_plane *edges;
 } flow_frames;
 
 /* The rows of the matches' point set: where in the first frame, the

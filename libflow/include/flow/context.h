@@ -159,6 +159,16 @@ typedef struct flow_match {
 int flow_context_takes_matches(const flow_context *ctx);
 flow_status flow_context_set_matches(flow_context *ctx, const flow_match *m, int n);
 
+/* An edge map of the first frame (flow_context_takes_edges): width x
+ * height values in [0, 1], row-major, higher where an edge is stronger (a
+ * structured-forest or learned edge detector's output), in place of the
+ * method's own edges from the image gradient (docs/ALGORITHMS.md says how
+ * epic uses it).  NULL clears it.  FLOW_ERR_INVALID for a value outside
+ * [0, 1] or NaN, naming the pixel.  The values are copied to the device
+ * before the call returns. */
+int flow_context_takes_edges(const flow_context *ctx);
+flow_status flow_context_set_edges(flow_context *ctx, const float *edges);
+
 /* Extra output planes: the planes beyond the flow that the method leaves
  * with these parameters, each of the frames' size (docs/API.md lists each
  * method's).  None is
