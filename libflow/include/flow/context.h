@@ -185,7 +185,7 @@ flow_status flow_context_request_output(flow_context *ctx, const char *name, flo
 /* Both directions, occlusion and confidence.  With `enable` set, every
  * flow computed also has its backward flow (from the second frame to the
  * first: what the method computes for the pair the other way round on
- * its own, the frames before the first and the initial flow or matches
+ * its own, the frames before the first and the initial flow, matches or edge map
  * not used), computed on the device from the frames already there, and
  * the forward-backward test of Sundaram, Brox and Keutzer (ECCV 2010) at
  * each pixel of the first frame: the forward vector w_f fails it when
