@@ -9,6 +9,7 @@
  * edge map (the built-in cost given as a map, a uniform map, a moving
  * disc's outline). */
 #include "harness.h"
+#include "device/device.h"
 #include "pixel/epic_interp.h"
 
 #include <math.h>
@@ -379,29 +380,36 @@ static int same_field(const flow_field *f, const flow_field *g)
 
 /* The built-in edge cost as an edge map: with the match level at full size
  * and no presmoothing, E = (C - 1) / 128 of the first frame's cost C
- * (flow_epic_cost_px, edge 2) and edge_gain 128 give the cost C again to
- * the last bit (a power of two scales exactly), so the flow is the one
- * without an edge map, bit for bit; with edge_gain 64 it is not. */
+ * (epic_cost, edge 2, run on the device under test as the method runs it)
+ * and edge_gain 128 give the cost C again to the last bit (a power of two
+ * scales exactly), so the flow is the one without an edge map, bit for bit;
+ * with edge_gain 64 it is not. */
 static void test_edges_builtin(void)
 {
-    if (!harness_device())
+    flow_device *d = harness_device();
+    if (!d)
         return;
     const int w = 96, h = 72;
     const flow_synth t = { .motion = FLOW_SYNTH_TRANSLATE, .dx = 7.4, .dy = -3.2, .seed = 5,
                            .coarse = 0.5 };
     flow_image a;
     CHECK_OK(flow_synth_frame(&t, w, h, 1, 0, &a));
-    flow_plane cost = plane(w, h);
+    flow_plane f = { 0 }, cost = { 0 };
+    CHECK_OK(flow_plane_alloc(d, &f, w, h));
+    CHECK_OK(flow_plane_alloc(d, &cost, w, h));
+    CHECK_OK(flow_upload(d, &f, a.data, (size_t)w));
     flow_epic_cost_args c = { .cost = cost, .channels = 1, .inv_edge = (float)(1.0 / 2.0) };
-    c.f[0] = (flow_plane){ a.data, w, h, w };
+    c.f[0] = f;
+    CHECK_OK(flow_k_epic_cost(d, &c));
     float *e = malloc(sizeof *e * (size_t)w * h);
+    CHECK_OK(flow_download(d, e, (size_t)w, &cost));
+    flow_plane_free(d, &f);
+    flow_plane_free(d, &cost);
     float top = 0;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            flow_epic_cost_px(&c, x, y);
-            e[y * w + x] = (FLOW_PX(cost, x, y) - 1.0f) / 128.0f;
-            top = fmaxf(top, e[y * w + x]);
-        }
+    for (int i = 0; i < w * h; i++) {
+        e[i] = (e[i] - 1.0f) / 128.0f;
+        top = fmaxf(top, e[i]);
+    }
     CHECK(top > 0.05f && top <= 1.0f);
     flow_field own, given;
     const char *set = "sigma=0 match_level=0 edge=2";
@@ -417,7 +425,7 @@ static void test_edges_builtin(void)
     CHECK(edges_flow(&t, w, h, "sigma=0 match_level=0 edge=2 edge_gain=64", e, &half));
     CHECK(!same_field(&own, &half));
     flow_field_free(&own), flow_field_free(&given), flow_field_free(&half);
-    free(e), free(cost.data);
+    free(e);
     flow_image_free(&a);
 }
 
