@@ -15,8 +15,7 @@
 #include <string.h>
 
 static const char matches_usage[] =
-    "flow-tool matches [--colour flow|weight] [--max R] [--all] [--every N] [--width W] "
-    "[--scale S] FRAME MATCHES OUT.png";
+    "flow-tool matches [--colour flow|weight] [--all] [--every N] FRAME MATCHES OUT.png";
 
 typedef struct match_opts {
     int by_weight;  /* colour by weight instead of by displacement */
