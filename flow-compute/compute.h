@@ -38,6 +38,7 @@ typedef struct compute_options {
     const char *init_confidence; /* --init-confidence IMAGE: its confidence, 255 = 1 */
     const char *matches;     /* --matches FILE: the matches the method interpolated */
     const char *use_matches; /* --use-matches FILE: matches in place of the method's matcher */
+    const char *edges;       /* --edges IMAGE: the first frame's edge map, full scale = 1 */
     const char *backward;    /* --backward OUT: the backward flow's name or pattern */
     const char *occlusion;   /* --occlusion OUT: the occlusion mask (8-bit PNG) */
     const char *confidence;  /* --confidence OUT: the confidence (.pfm or 16-bit .png) */

@@ -21,7 +21,7 @@ enum {
     OPT_COUNT = 300, OPT_RGB, OPT_COLOR, OPT_COLOR_MAX, OPT_LEGEND, OPT_SCALE_LABEL,
     OPT_VECTORS, OPT_VECTOR_STEP, OPT_VECTOR_SCALE, OPT_VECTOR_ZOOM,
     OPT_TIMING_DEPTH, OPT_TIMING_FILE, OPT_REPEAT, OPT_TRACE, OPT_FB_CHECK, OPT_PROGRESS,
-    OPT_INIT, OPT_INIT_CONFIDENCE, OPT_MATCHES, OPT_USE_MATCHES, OPT_BACKWARD, OPT_OCCLUSION,
+    OPT_INIT, OPT_INIT_CONFIDENCE, OPT_MATCHES, OPT_USE_MATCHES, OPT_EDGES, OPT_BACKWARD, OPT_OCCLUSION,
     OPT_CONFIDENCE, OPT_OCCLUSION_A, OPT_OCCLUSION_B,
     OPT_FLOW_IMAGES, OPT_FLOW_NAMES, OPT_FLOW_BOUND
 };
@@ -54,6 +54,7 @@ static const struct option tool_options[] = {
     {"init-confidence", required_argument, 0, OPT_INIT_CONFIDENCE},
     {"matches", required_argument, 0, OPT_MATCHES},
     {"use-matches", required_argument, 0, OPT_USE_MATCHES},
+    {"edges", required_argument, 0, OPT_EDGES},
     {"flow-images", required_argument, 0, OPT_FLOW_IMAGES},
     {"flow-names", required_argument, 0, OPT_FLOW_NAMES},
     {"flow-bound", required_argument, 0, OPT_FLOW_BOUND},
@@ -146,6 +147,11 @@ static void print_help(const param_cli *pc, const char *method)
            "                       interpolate and refine these matches (the same format,\n"
            "                       from any matcher) in place of the method's own\n"
            "                       matching (epic)\n"
+           "      --edges IMAGE    an edge map of the first frame (a grey PNG or PGM of 8 or\n"
+           "                       16 bits, full scale = 1, or a .pfm of values in [0, 1];\n"
+           "                       the frames' size; higher: a stronger edge) in place of\n"
+           "                       the method's edges from the image gradient (epic: its\n"
+           "                       geodesic cost 1 + edge_gain E); two frames only\n"
            "      --flow-images DIR also (or instead of -o) write each flow as two 8-bit\n"
            "                       images in DIR (made when missing), x and y, each sample\n"
            "                       clamp(round(255 (v + B) / 2B), 0, 255), and\n"
@@ -302,6 +308,12 @@ static int check_contradictions(const compute_options *o)
     if (o->init && (o->fb_check > 0 || (o->device && cli_device_list(o->device))))
         CONTRADICTS("--init refines one flow on one device: not with %s",
                     o->fb_check > 0 ? "--fb-check" : "several devices");
+    if (o->edges && o->input.nframes != 2)
+        CONTRADICTS("--edges %s is the edge map of one pair's first frame: give two frames",
+                    o->edges);
+    if (o->edges && (o->fb_check > 0 || (o->device && cli_device_list(o->device))))
+        CONTRADICTS("--edges applies to one pair on one device: not with %s",
+                    o->fb_check > 0 ? "--fb-check" : "several devices");
     if ((o->matches || o->use_matches) && o->input.nframes != 2)
         CONTRADICTS("%s applies to one pair: give two frames",
                     o->matches ? "--matches" : "--use-matches");
@@ -368,6 +380,7 @@ static int parse_options(int argc, char **argv, compute_options *o)
         case OPT_INIT_CONFIDENCE: o->init_confidence = optarg; break;
         case OPT_MATCHES: o->matches = optarg; break;
         case OPT_USE_MATCHES: o->use_matches = optarg; break;
+        case OPT_EDGES: o->edges = optarg; break;
         case OPT_BACKWARD: o->backward = optarg; break;
         case OPT_OCCLUSION: o->occlusion = optarg; break;
         case OPT_CONFIDENCE: o->confidence = optarg; break;

@@ -2,14 +2,9 @@
  * "Matches"): --matches FILE writes the matches a method interpolated
  * (its output planes match_u, match_v and match_weight), --use-matches
  * FILE gives a method that takes matches (flow_context_takes_matches)
- * these in place of its own matcher.
- *
- * The format is text, one match a line: "x y u v weight", a point of the
- * first frame in pixels (x right, y down, the top-left pixel's centre at
- * 0 0), its displacement to the second frame and a weight in [0, 1] (0: a
- * match the method dropped); blank lines and lines from '#' are
- * comments. */
+ * these in place of its own matcher (the format: tools-common/matchfile.h). */
 #include "run.h"
+#include "matchfile.h"
 #include "flow/atomic_file.h"
 
 #include <errno.h>
@@ -86,59 +81,6 @@ void matches_free(run *r)
     }
 }
 
-/* Reads the matches of `path` into a growing array: the line of the first
- * bad one named. */
-static int read_matches(const char *path, flow_match **out, int *count)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        cli_error("--use-matches %s: %s", path, strerror(errno));
-        return CLI_EXIT_IO;
-    }
-    flow_match *m = NULL;
-    int n = 0, cap = 0, rc = CLI_EXIT_OK;
-    char line[512];
-    for (long no = 1; fgets(line, sizeof line, f); no++) {
-        const char *p = line + strspn(line, " \t\r\n");
-        if (*p == '\0' || *p == '#')
-            continue;
-        flow_match k;
-        char rest[2];
-        if (sscanf(p, "%f %f %f %f %f %1s", &k.x, &k.y, &k.u, &k.v, &k.weight, rest) != 5) {
-            cli_error("--use-matches %s:%ld: expected \"x y u v weight\", got \"%.60s\"", path,
-                      no, p);
-            rc = CLI_EXIT_IO;
-            break;
-        }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 1024;
-            flow_match *g = cap < (1 << 26) ? realloc(m, sizeof *m * (size_t)cap) : NULL;
-            if (!g) {
-                rc = compute_failure(FLOW_ERR_NOMEM, "--use-matches");
-                break;
-            }
-            m = g;
-        }
-        m[n++] = k;
-    }
-    if (rc == CLI_EXIT_OK && ferror(f)) {
-        cli_error("--use-matches %s: cannot read: %s", path, strerror(errno));
-        rc = CLI_EXIT_IO;
-    }
-    if (rc == CLI_EXIT_OK && n == 0) {
-        cli_error("--use-matches %s: no matches in the file", path);
-        rc = CLI_EXIT_IO;
-    }
-    fclose(f);
-    if (rc != CLI_EXIT_OK) {
-        free(m);
-        return rc;
-    }
-    *out = m;
-    *count = n;
-    return CLI_EXIT_OK;
-}
-
 int matches_give(run *r)
 {
     const char *path = r->o->use_matches;
@@ -148,7 +90,7 @@ int matches_give(run *r)
     }
     flow_match *m = NULL;
     int n = 0;
-    int rc = read_matches(path, &m, &n);
+    int rc = matchfile_read(path, "--use-matches", &m, &n, NULL);
     if (rc != CLI_EXIT_OK)
         return rc;
     const flow_status s = flow_context_set_matches(r->ctx, m, n);

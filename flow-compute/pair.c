@@ -187,6 +187,39 @@ static int set_init(run *r)
     return rc;
 }
 
+/* --edges into the context: a grey image of the frames' size, on the
+ * 0..255 scale as every image is read (flow/image.h), as values in [0, 1]. */
+static int set_edges(run *r)
+{
+    const char *path = r->o->edges;
+    if (!flow_context_takes_edges(r->ctx)) {
+        cli_error("--edges: method %s takes no edge map", flow_params_method(r->o->params));
+        return CLI_EXIT_USAGE;
+    }
+    flow_image img = {0};
+    flow_status s = flow_image_read(path, &img);
+    if (s != FLOW_OK) {
+        cli_error("--edges: %s", flow_last_error());
+        return CLI_EXIT_IO;
+    }
+    int rc = CLI_EXIT_OK;
+    if (img.width != r->width || img.height != r->height || img.channels != 1) {
+        cli_error("--edges %s is %dx%d with %d channel%s: expected a grey image of %dx%d", path,
+                  img.width, img.height, img.channels, img.channels == 1 ? "" : "s", r->width,
+                  r->height);
+        rc = CLI_EXIT_IO;
+    }
+    const size_t n = (size_t)r->width * r->height;
+    for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++)
+        img.data[i] /= 255.0f;
+    if (rc == CLI_EXIT_OK && (s = flow_context_set_edges(r->ctx, img.data)) != FLOW_OK) {
+        cli_error("--edges %s: %s", path, flow_last_error());
+        rc = s == FLOW_ERR_INVALID ? CLI_EXIT_IO : CLI_EXIT_COMPUTE;
+    }
+    flow_image_free(&img);
+    return rc;
+}
+
 int create_context(run *r, const source_frame *first)
 {
     int channels;
@@ -202,6 +235,8 @@ int create_context(run *r, const source_frame *first)
         rc = matches_request(r);
     if (rc == CLI_EXIT_OK && r->o->use_matches)
         rc = matches_give(r);
+    if (rc == CLI_EXIT_OK && r->o->edges)
+        rc = set_edges(r);
     return rc;
 }
 

@@ -39,6 +39,8 @@ static const struct {
      "occlusion F MASK OUT    an occlusion mask (flow-compute --occlusion) over frame F"},
     {"confidence", cmd_confidence,
      "confidence MAP OUT.png  a confidence map (flow-compute --confidence) with its key"},
+    {"matches", cmd_matches,
+     "matches F M OUT.png     sparse matches (flow-compute --matches) over frame F"},
     {"montage", cmd_montage,
      "montage EST OUT.png     labelled panels: colour, vectors, errors (--gt)"},
     {"info", cmd_info, "info IN                 size, ranges, magnitudes, unknown count"},
@@ -99,7 +101,8 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     return cli_usage_error("flow-tool COMMAND [OPTIONS] ARGS...", "flow-tool",
                            "unknown command '%s' (commands: convert, error, fb-check, warp, "
-                           "photo-error, color, legend, vectors, blend, mix, montage, info, "
+                           "photo-error, color, legend, vectors, blend, mix, occlusion, confidence, "
+                           "matches, montage, info, "
                            "video, frames, from-images, formats)",
                            cmd);
 }

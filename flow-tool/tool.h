@@ -8,7 +8,7 @@
 #include "flow/flow.h"
 
 /* Subcommands: cmd_file.c, cmd_error.c, cmd_fbcheck.c, cmd_warp.c, cmd_picture.c, cmd_vectors.c,
- * cmd_montage.c, cmd_frames.c, cmd_video.c, cmd_images.c (cmd_convert, cmd_info, cmd_formats:
+ * cmd_montage.c, cmd_frames.c, cmd_video.c, cmd_images.c, cmd_matches.c (cmd_convert, cmd_info, cmd_formats:
  * cmd_file.c). */
 int cmd_convert(int argc, char **argv);
 int cmd_info(int argc, char **argv);
@@ -28,6 +28,7 @@ int cmd_formats(int argc, char **argv);
 int cmd_from_images(int argc, char **argv);
 int cmd_occlusion(int argc, char **argv);
 int cmd_confidence(int argc, char **argv);
+int cmd_matches(int argc, char **argv);
 
 /* Read/write with the failure printed; each returns an exit code (0 ok). */
 int tool_read_field(const char *path, flow_field *f);

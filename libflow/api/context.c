@@ -82,6 +82,8 @@ struct flow_context {
     int has_init, has_confidence;
     flow_plane matches;        /* FLOW_MATCH_ROWS x nmatches */
     int nmatches;
+    flow_plane edges;          /* the first frame's edge map */
+    int has_edges;
     /* the method's extra output planes, then (both directions on) the
      * context's, and the buffers asked for them */
     int noutputs, method_outputs;
@@ -127,8 +129,9 @@ static int frames_given(const flow_context *ctx)
 /* Which of ctx->graphs' variants records the work of the next flow. */
 static int graph_key(const flow_context *ctx)
 {
-    const int inputs = ctx->has_init | ctx->has_confidence << 1 | (ctx->nmatches > 0) << 2;
-    return (frames_given(ctx) - 2) * 8 + inputs;
+    const int inputs = ctx->has_init | ctx->has_confidence << 1 | (ctx->nmatches > 0) << 2
+                       | ctx->has_edges << 3;
+    return (frames_given(ctx) - 2) * 16 + inputs;
 }
 
 /* Drops every recorded graph (the work they hold changed). */
@@ -168,6 +171,7 @@ void flow_context_destroy(flow_context *ctx)
     flow_plane_free(d, &ctx->init.v);
     flow_plane_free(d, &ctx->init_confidence);
     flow_plane_free(d, &ctx->matches);
+    flow_plane_free(d, &ctx->edges);
     flow_plane_free(d, &ctx->back.u);
     flow_plane_free(d, &ctx->back.v);
     flow_plane_free(d, &ctx->verdict);
@@ -464,6 +468,7 @@ static flow_status device_work(void *user)
     in.init = ctx->has_init ? &ctx->init : NULL;
     in.init_confidence = ctx->has_confidence ? &ctx->init_confidence : NULL;
     in.matches = ctx->nmatches > 0 ? &ctx->matches : NULL;
+    in.edges = ctx->has_edges ? &ctx->edges : NULL;
     if (ctx->luminance) {
         for (int k = 0; k < in.count; k++) {
             const flow_plane *f = ctx->frame[k];
@@ -784,6 +789,11 @@ int flow_context_takes_matches(const flow_context *ctx)
     return (ctx->method->inputs & FLOW_INPUT_MATCHES) != 0;
 }
 
+int flow_context_takes_edges(const flow_context *ctx)
+{
+    return (ctx->method->inputs & FLOW_INPUT_EDGES) != 0;
+}
+
 /* Whether every vector of the field is known (flow_is_unknown: also
  * NaN); *bad the first pixel that is not. */
 static int all_known(const flow_field *f, size_t *bad)
@@ -877,6 +887,24 @@ flow_status flow_context_set_matches(flow_context *ctx, const flow_match *m, int
     free(rows);
     if (s == FLOW_OK)
         ctx->nmatches = n;
+    return s;
+}
+
+flow_status flow_context_set_edges(flow_context *ctx, const float *edges)
+{
+    FLOW_TRY(takes(ctx, FLOW_INPUT_EDGES, "edge map"));
+    const size_t n = (size_t)ctx->width * ctx->height;
+    for (size_t i = 0; edges && i < n; i++)
+        if (!(edges[i] >= 0.0f && edges[i] <= 1.0f))
+            return flow_fail(FLOW_ERR_INVALID, "edge map's value %g at pixel (%zu, %zu) is not "
+                                               "in [0, 1]",
+                             (double)edges[i], i % ctx->width, i / ctx->width);
+    if (!edges) {
+        ctx->has_edges = 0;
+        return FLOW_OK;
+    }
+    const flow_status s = put_plane(ctx, &ctx->edges, edges);
+    ctx->has_edges = s == FLOW_OK;
     return s;
 }
 

@@ -41,6 +41,9 @@ typedef struct flow_frames {
      * that run made of each of the two frames alone (presmoothed frames,
      * their pyramids) may be taken from it, exchanged, instead of made again */
     int swapped;
+    /* FLOW_INPUT_EDGES: an edge map of the first frame, of the frames'
+     * size, values in [0, 1] (higher: a stronger edge) */
+    const flow_plane *edges;
 } flow_frames;
 
 /* The rows of the matches' point set: where in the first frame, the

@@ -11,7 +11,7 @@
 
 /* The most forms: a context's count of frames (2 .. FLOW_FRAMES_MAX) times
  * its set of optional inputs (three flags). */
-#define FLOW_GRAPH_VARIANTS ((FLOW_FRAMES_MAX - 1) * 8)
+#define FLOW_GRAPH_VARIANTS ((FLOW_FRAMES_MAX - 1) * 16)
 
 typedef struct flow_graphs {
     void *graph[FLOW_GRAPH_VARIANTS]; /* NULL until recorded */

@@ -92,6 +92,7 @@
     X(epic_subpixel, flow_epic_subpixel_args, a->seeds.u.width, a->seeds.u.height, GRID, PX)     \
     X(epic_check, flow_epic_check_args, a->valid.width, a->valid.height, GRID, PX)               \
     X(epic_cost, flow_epic_cost_args, a->cost.width, a->cost.height, GRID, PX)                   \
+    X(epic_edges, flow_epic_edges_args, a->cost.width, a->cost.height, GRID, PX)                 \
     X(epic_geo_init, flow_epic_geo_init_args, a->dist.width, a->dist.height, GRID, PX)           \
     X(epic_geo_step, flow_epic_geo_step_args, a->dist.width, a->dist.height, GRID, PX)           \
     X(epic_interp, flow_epic_interp_args, a->w.u.width, a->w.u.height, GRID, PX)                 \

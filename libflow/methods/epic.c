@@ -8,7 +8,8 @@
  * grid of seeds (pixel/epic_match.h), forward and backward, each level
  * starting from the flows of the level below.  At the match level the
  * forward-backward check keeps the consistent, textured matches, a
- * geodesic relaxation over an edge cost finds each pixel's nearest match
+ * geodesic relaxation over an edge cost (from the first frame's gradient,
+ * or from the caller's edge map) finds each pixel's nearest match
  * and locally weighted affine fits interpolate them densely
  * (pixel/epic_interp.h).  From the match level to the finest, warps of the
  * variational refinement (the data terms of method robust, its solvers and
@@ -27,7 +28,7 @@ typedef struct epic_params {
     double sigma;
     int levels, match_level, step, iterations, radius, subpixel;
     double census_thresh, fb_tol, min_texture;
-    double edge, geo_sigma;
+    double edge, edge_gain, geo_sigma;
     int geo_passes, gather, affine;
     int warps;
     double alpha, gamma, eps_d, eps_s, smooth_edge;
@@ -65,6 +66,9 @@ static const flow_param_def epic_schema[] = {
     FLOW_P_REAL(T, edge, "edge", 2.0, 0, 1e6, FLOW_PARAM_MIN_OPEN,
                 "interpolation: the geodesic cost of a pixel is 1 + |grad f1| / edge, grey "
                 "levels per pixel"),
+    FLOW_P_REAL(T, edge_gain, "edge_gain", 20.0, 0, 1e6, 0,
+                "interpolation with a caller's edge map E (values in [0, 1], flow-compute "
+                "--edges): the geodesic cost of a pixel is 1 + edge_gain E"),
     FLOW_P_REAL(T, geo_sigma, "geo_sigma", 3.0, 0, 1e6, FLOW_PARAM_MIN_OPEN,
                 "interpolation: a match weighs exp(-D / geo_sigma), D its geodesic distance"),
     FLOW_P_INT(T, geo_passes, "geo_passes", 8, 1, 1000, 0,
@@ -116,6 +120,7 @@ typedef struct epic_state {
     flow_plane out[3];      /* the matches at full size (outputs) */
     const flow_plane *given; /* the caller's matches of this run, or NULL */
     int ngiven;
+    const flow_plane *edges; /* the caller's edge map of this run, or NULL */
 } epic_state;
 
 static flow_plane view(flow_plane p, int w, int h)
@@ -197,7 +202,14 @@ static flow_status interpolate(epic_state *st, flow_exec *ex, flow_pyr_level *L)
         FLOW_TRY(s);
     }
     flow_stage_begin(ex, "geodesic");
-    s = flow_k_epic_cost(d, &e);
+    if (st->edges) {
+        const flow_epic_edges_args ea = { .cost = e.cost, .edges = *st->edges,
+                                          .block = 1 << st->match,
+                                          .gain = (float)st->p.edge_gain };
+        s = flow_k_epic_edges(d, &ea);
+    } else {
+        s = flow_k_epic_cost(d, &e);
+    }
     const flow_epic_geo_init_args gi = { view(st->dist[0], w, h), view(st->label[0], w, h),
                                          st->valid, st->p.step };
     if (s == FLOW_OK)
@@ -477,9 +489,11 @@ static flow_status epic_run(void *state, flow_exec *ex, const flow_frames *in,
         st->census[l][1] = t;
     }
     flow_pyramid_swapped(st->py, in->swapped);
+    st->edges = in->edges;
     const flow_status s = flow_pyramid_run(st->py, ex, NULL, f1, f2);
     st->census_made = s == FLOW_OK && !st->given;
     st->given = NULL;
+    st->edges = NULL;
     FLOW_TRY(s);
     const flow_epic_scatter_args a = { .u = st->out[0], .v = st->out[1], .weight = st->out[2],
                                        .seeds = st->seeds[0][0], .valid = st->valid,
@@ -516,7 +530,7 @@ const flow_method_desc flow_method_epic = {
     .fit = epic_fit,
     .run = epic_run,
     .destroy = epic_destroy,
-    .inputs = FLOW_INPUT_MATCHES,
+    .inputs = FLOW_INPUT_MATCHES | FLOW_INPUT_EDGES,
     .outputs = epic_outputs,
     .output = epic_output,
 };

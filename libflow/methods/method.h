@@ -30,6 +30,7 @@ typedef struct flow_param_def {
 /* The optional inputs a method may declare (flow_method_desc.inputs). */
 #define FLOW_INPUT_INIT 1u    /* an initial flow, with a per-pixel confidence */
 #define FLOW_INPUT_MATCHES 2u /* sparse matches with weights */
+#define FLOW_INPUT_EDGES 4u   /* an edge map of the first frame */
 
 /* The most extra output planes of a method. */
 #define FLOW_OUTPUTS_MAX 4

@@ -2,7 +2,7 @@
  * epic (EPIC: Revaud, Weinzaepfel, Harchaoui, Schmid, CVPR 2015).
  *
  * An edge cost C = 1 + |grad f1| / edge makes distances long across the
- * first frame's edges.  The geodesic distance D to the nearest valid seed
+ * first frame's edges (or C = 1 + gain * E from a caller's edge map E).  The geodesic distance D to the nearest valid seed
  * and that seed's index (the label) are found by relaxation over the
  * pixels: each pass reads D and the labels and writes new ones, every pixel
  * taking the cheapest of its 8 neighbours at distance `jump` plus the cost
@@ -44,6 +44,27 @@ FLOW_HD void flow_epic_cost_px(const flow_epic_cost_args *a, int x, int y)
     const float gy = flow_epic_mean_at(a->f, a->channels, x, y + 1) -
                      flow_epic_mean_at(a->f, a->channels, x, y - 1);
     FLOW_PX(a->cost, x, y) = 1.0f + 0.5f * sqrtf(gx * gx + gy * gy) * a->inv_edge;
+}
+
+/* The cost from a caller's edge map instead: cost = 1 + gain * E, E the
+ * largest value of the edge map (of the frames' size, values in [0, 1])
+ * over the `block` x `block` pixels a pixel of the match level covers
+ * (block = 2^match level), so that an edge one pixel thin still stops the
+ * distances on a coarser grid. */
+typedef struct flow_epic_edges_args {
+    flow_plane cost;
+    flow_plane edges;
+    int block;
+    float gain;
+} flow_epic_edges_args;
+
+FLOW_HD void flow_epic_edges_px(const flow_epic_edges_args *a, int x, int y)
+{
+    float e = 0.0f;
+    for (int j = 0; j < a->block; j++)
+        for (int i = 0; i < a->block; i++)
+            e = fmaxf(e, flow_at(&a->edges, x * a->block + i, y * a->block + j));
+    FLOW_PX(a->cost, x, y) = 1.0f + a->gain * e;
 }
 
 /* D = 0 and the label at the pixel of each valid seed, D far and label -1

@@ -103,14 +103,17 @@ cp "$T/err" "$QE"
 check "quick: machine and command lines" \
     'grep -q "^machine: .*cores; flow-compute on cpu" "$Q" && grep -q "^command: scripts/bench-peers --quick" "$Q"'
 rows() { sed -n '/^method /,$p' "$1" | tail -n +2; }
-check "quick: 6 rows (dis, dis + .flo, 4 OpenCV)" '[ "$(rows "$Q" | wc -l)" -eq 6 ]'
+# the OpenCV rows: DeepFlow too where cv2 has opencv-contrib's cv2.optflow
+TIMED="DIS ultrafast,DIS fast,DIS medium,Farneback," NROWS=6
+"$PY" -c 'import cv2; cv2.optflow.createOptFlow_DeepFlow' 2>/dev/null && TIMED="${TIMED}DeepFlow," NROWS=7
+check "quick: $NROWS rows (dis, dis + .flo, the OpenCV ones)" '[ "$(rows "$Q" | wc -l)" -eq $NROWS ]'
 check "quick: row names" \
-    '[ "$(rows "$Q" | sed -E "s/  .*//" | tr "\n" ,)" = "dis,dis + .flo,DIS ultrafast,DIS fast,DIS medium,Farneback," ]'
+    '[ "$(rows "$Q" | sed -E "s/  .*//" | tr "\n" ,)" = "dis,dis + .flo,$TIMED" ]'
 check "quick: every rate with its ratio" \
-    '[ "$(rows "$Q" | grep -Ec "(project \(cpu\)|OpenCV \([0-9]+ threads\)) +$RATE ")" -eq 6 ]'
+    '[ "$(rows "$Q" | grep -Ec "(project \(cpu\)|OpenCV \([0-9]+ threads\)) +$RATE ")" -eq $NROWS ]'
 check "quick: DIS medium is the reference" 'rows "$Q" | grep -Eq "^DIS medium .*\(x1\.00\)"'
 check "quick: accuracy of each side" \
-    '[ "$(rows "$Q" | grep -Ec "\) +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$")" -eq 5 ]'
+    '[ "$(rows "$Q" | grep -Ec "\) +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$")" -eq $((NROWS - 1)) ]'
 check "quick: the .flo row shares its method's accuracy" \
     'rows "$Q" | grep -Eq "^dis \+ \.flo .*\(same\) +\(same\) +\(same\)$"'
 check "quick: progress log with the sustained figure" \
@@ -125,9 +128,16 @@ cp "$T/out" "$MD"
 check "markdown: nothing on stderr with -q" '[ ! -s "$T/err" ]'
 check "markdown: machine and command" \
     'grep -q "^Machine: .*OpenCV [0-9.]* on [0-9]* threads" "$MD" && grep -q "^Command: \`scripts/bench-peers --quick" "$MD"'
-check "markdown: separator and 6 rows" \
-    '[ "$(grep -c "^|---|---|---:|---:|---:|---:|$" "$MD")" -eq 1 ] && [ "$(grep -c "^| " "$MD")" -eq 7 ]'
-check "markdown: no accuracy" '[ "$(grep -Ec "^\| .* \| - \| - \| - \|$" "$MD")" -eq 6 ]'
+check "markdown: separator and $NROWS rows" \
+    '[ "$(grep -c "^|---|---|---:|---:|---:|---:|$" "$MD")" -eq 1 ] && [ "$(grep -c "^| " "$MD")" -eq $((NROWS + 1)) ]'
+check "markdown: no accuracy" '[ "$(grep -Ec "^\| .* \| - \| - \| - \|$" "$MD")" -eq $NROWS ]'
+expect "--opencv: the chosen rows" 0 out "^DIS medium " \
+    "$PY" "$BP" --quick --device cpu --bin "$BIN" --data "$DATA" --no-accuracy -q --opencv dis-medium,farneback
+check "--opencv: only those beside the project's" \
+    '[ "$(rows "$T/out" | sed -E "s/  .*//" | tr "\n" ,)" = "dis,dis + .flo,DIS medium,Farneback," ]'
+expect "--opencv without the reference" 1 err "--opencv: dis-medium is the reference" \
+    "$PY" "$BP" --opencv farneback
+expect "--opencv: unknown row" 1 err "--opencv: 'tvl1' is not one of" "$PY" "$BP" --opencv tvl1
 # ---- Sintel and KITTI: miniature training trees (flow-synth frames and ground truth, masks
 # drawn with ImageMagick) laid out as the downloads; every row of the second table must be
 # flow-tool error run directly on the flows it kept, pooled over the scored pixels

@@ -780,13 +780,51 @@ expect "use-matches: a short line" 2 err "^flow-compute: --use-matches mtbad.txt
 printf '100 10 4.5 -2.5 1\n' >mtout.txt
 expect "use-matches: a point outside the frame" 2 err "^flow-compute: --use-matches mtout.txt: match 0 at \(100, 10\)" $FCC -m epic mt0.png mt1.png --use-matches mtout.txt -o mtx.flo
 printf '10 10 4.5 -2.5 2\n' >mtw.txt
-expect "use-matches: a weight above 1" 2 err "weight 2: expected" $FCC -m epic mt0.png mt1.png --use-matches mtw.txt -o mtx.flo
+expect "use-matches: a weight above 1" 2 err "^flow-compute: --use-matches mtw.txt:1: expected finite numbers and a weight in \\[0, 1\\]" $FCC -m epic mt0.png mt1.png --use-matches mtw.txt -o mtx.flo
 expect "use-matches: a missing file" 2 err "^flow-compute: --use-matches nothere.txt: No such file" $FCC -m epic mt0.png mt1.png --use-matches nothere.txt -o mtx.flo
 check "use-matches: nothing written after a failure" '[ ! -e mtx.flo ]'
 expect "use-matches: a method without matches" 1 err "^flow-compute: --use-matches: method hs takes no matches" $FCC -m hs mt0.png mt1.png --use-matches mt1.txt -o mtx.flo
 expect "matches: a method without matches" 1 err "^flow-compute: --matches: method hs gives no matches" $FCC -m hs mt0.png mt1.png --matches mtx.txt -o mtx.flo
 expect "matches: one pair" 1 err "^flow-compute: --matches applies to one pair: give two frames" $FCC -m epic f0.png f1.png f2.png --matches mtx.txt -o "mtx%d.flo"
 check "matches: no matches file after a failure" '[ ! -e mtx.txt ]'
+
+# ---- an edge map in place of epic's own edges (--edges) ---------------------------------
+"$FS" -m object -s 96x72 -n 3 -o "eg%d.png"
+"$FS" -m object -s 96x72 -n 1 -c -o "egc%d.png"
+# pfm BYTES: a 96x72 grey .pfm (rows from the bottom), every value those four bytes
+pfm() { printf 'Pf\n96 72\n-1\n'; i=0; while [ $i -lt 6912 ]; do printf "$1"; i=$((i+1)); done; }
+pfm '\000\000\200\077' >eone.pfm
+pfm '\000\000\000\100' >etwo.pfm
+{ printf 'Pf\n96 72\n-1\n\000\000\300\177'; head -c $((6911 * 4)) /dev/zero; } >enan.pfm
+{ printf 'P5\n96 72\n255\n'; head -c 6912 /dev/zero; } >ezero.pgm
+{ printf 'P5\n96 72\n255\n'; head -c 6912 /dev/zero | tr '\0' '\377'; } >efull.pgm
+{ printf 'P5\n96 72\n65535\n'; head -c 13824 /dev/zero | tr '\0' '\377'; } >efull16.pgm
+# a uniform map E only scales every geodesic distance by 1 + edge_gain E (docs/ALGORITHMS.md):
+# E = 1 with gain 1 is E = 0 with geo_sigma halved, bit for bit
+expect "edges: a full map" 0 err EMPTY $FCC -m epic eg0.png eg1.png --edges efull.pgm --edge-gain 1 -o eg.full.flo
+expect "edges: an empty map" 0 err EMPTY $FCC -m epic eg0.png eg1.png --edges ezero.pgm --edge-gain 1 --geo-sigma 1.5 -o eg.zero.flo
+check "edges: a uniform map scales the distances (the same flow bit for bit)" 'cmp -s eg.full.flo eg.zero.flo'
+expect "edges: 16-bit PGM" 0 err EMPTY $FCC -m epic eg0.png eg1.png --edges efull16.pgm --edge-gain 1 -o eg.full16.flo
+check "edges: 16-bit full scale is 1" 'cmp -s eg.full.flo eg.full16.flo'
+expect "edges: float .pfm" 0 err EMPTY $FCC -m epic eg0.png eg1.png --edges eone.pfm --edge-gain 1 -o eg.pfm.flo
+check "edges: .pfm 1.0 is 1" 'cmp -s eg.full.flo eg.pfm.flo'
+expect "edges: epic's own edges" 0 err EMPTY $FCC -m epic eg0.png eg1.png -o eg.own.flo
+check "edges: the map is used" '! cmp -s eg.full.flo eg.own.flo'
+expect "edges: NaN named with its pixel" 2 err "^flow-compute: --edges enan.pfm: edge map's value nan at pixel \(0, 71\) is not in \[0, 1\]" \
+    $FCC -m epic eg0.png eg1.png --edges enan.pfm -o egx.flo
+expect "edges: a value above 1" 2 err "^flow-compute: --edges etwo.pfm: edge map's value 2 at pixel \(0, 0\)" \
+    $FCC -m epic eg0.png eg1.png --edges etwo.pfm -o egx.flo
+expect "edges: the wrong size" 2 err "^flow-compute: --edges s0.png is 32x24 with 1 channel: expected a grey image of 96x72" \
+    $FCC -m epic eg0.png eg1.png --edges s0.png -o egx.flo
+expect "edges: a colour image" 2 err "^flow-compute: --edges egc0.png is 96x72 with 3 channels: expected a grey image" \
+    $FCC -m epic eg0.png eg1.png --edges egc0.png -o egx.flo
+expect "edges: a missing file" 2 err "^flow-compute: --edges: .*nothere.png" $FCC -m epic eg0.png eg1.png --edges nothere.png -o egx.flo
+check "edges: nothing written after a failure" '[ ! -e egx.flo ] && [ ! -e egx.flo.params ]'
+expect "edges: a method without an edge map" 1 err "^flow-compute: --edges: method hs takes no edge map" \
+    $FCC -m hs eg0.png eg1.png --edges ezero.pgm -o egx.flo
+expect "edges: one pair" 1 err "^flow-compute: --edges ezero.pgm is the edge map of one pair's first frame: give two frames" \
+    $FCC -m epic eg0.png eg1.png eg2.png --edges ezero.pgm -o "egx%d.flo"
+expect "edges in --help" 0 out "^      --edges IMAGE " $FC --help
 
 # ---- coarse-to-fine warping ------------------------------------------------------
 "$FS" -m translate --dx 4.5 --dy -2.5 -s 96x72 -n 2 -o "big%d.png" --gt big.flo

@@ -666,4 +666,40 @@ expect "photo-error frames differ" 2 err "f2-small.pgm is 3x1 but the flow" \
 expect "photo-error bad max" 1 err "max" "$FT" photo-error --max 0 "$T/f1.pgm" "$T/f2.pgm" "$T/wflow.flo" "$T/bad.ppm"
 check "photo-error failures write nothing" '[ ! -e "$T/bad.ppm" ]'
 
+# ---- matches over a frame: an 8x6 frame of grey 200 (drawn at half brightness, 100), a match
+# to the right at (2, 2) (Middlebury red at full saturation), one of weight 0.5 and one of 0
+printf 'P5\n8 6\n255\n' >"$T/mf.pgm"
+head -c 48 /dev/zero | tr '\0' '\310' >>"$T/mf.pgm"
+printf '# x y u v weight\n2 2 3 0 1\n\n5 4 -2 -1 0.5\n' >"$T/m.txt"
+printf '1 1 0 0 0\n' >"$T/m0.txt"
+expect "matches: drawn" 0 err EMPTY "$FT" matches "$T/mf.pgm" "$T/m.txt" "$T/m.ppm"
+check "matches: the frame's size" '[ "$(head -c 11 "$T/m.ppm" | tr "\n" " ")" = "P6 8 6 255 " ] && [ "$(wc -c <"$T/m.ppm")" -eq $((11 + 8 * 6 * 3)) ]'
+# pixel (x, y) of an 8-wide PPM: its R G B
+px() { head -c $((11 + 3 * ($2 * 8 + $1) + 3)) "$3" | tail -c 3 | od -A n -t u1 | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'; }
+check "matches: the start of the rightward match in red" '[ "$(px 2 2 "$T/m.ppm")" = "255 0 0" ]'
+check "matches: the frame at half brightness away from the matches" '[ "$(px 7 0 "$T/m.ppm")" = "100 100 100" ]'
+expect "matches: a match of weight 0 is not drawn" 0 err EMPTY "$FT" matches "$T/mf.pgm" "$T/m0.txt" "$T/m0.ppm"
+check "matches: nothing drawn" '[ "$(tail -c 144 "$T/m0.ppm" | od -v -A n -t u1 | tr -s " \n" "\n" | grep -v "^$" | sort -u)" = 100 ]'
+expect "matches: --all draws it" 0 err EMPTY "$FT" matches --all "$T/mf.pgm" "$T/m0.txt" "$T/m0a.ppm"
+check "matches: --all, a white dot (zero motion)" '[ "$(px 1 1 "$T/m0a.ppm")" = "255 255 255" ]'
+printf '2 2 3 0 1\n' >"$T/m1.txt"
+expect "matches: by weight" 0 err EMPTY "$FT" matches --colour weight --width 2 "$T/mf.pgm" "$T/m1.txt" "$T/mw.ppm"
+check "matches: weight 1 white on the hot ramp" '[ "$(px 2 2 "$T/mw.ppm")" = "255 255 255" ]'
+printf '2 2 3 0 1\n2 2 3 0\n' >"$T/mbad.txt"
+expect "matches: a short line named" 2 err "matches: .*mbad.txt:2: expected \"x y u v weight\"" \
+    "$FT" matches "$T/mf.pgm" "$T/mbad.txt" "$T/mx.ppm"
+printf '# c\n2 2 3 0 1\n9 1 0 0 1\n' >"$T/mout.txt"
+expect "matches: a point outside the frame named with its line" 2 err "mout.txt:3: the point \(9, 1\) is outside the 8x6 frame" \
+    "$FT" matches "$T/mf.pgm" "$T/mout.txt" "$T/mx.ppm"
+printf '2 2 nan 0 1\n' >"$T/mnan.txt"
+expect "matches: NaN named" 2 err "mnan.txt:1: expected finite numbers and a weight in \[0, 1\]" \
+    "$FT" matches "$T/mf.pgm" "$T/mnan.txt" "$T/mx.ppm"
+printf '# nothing\n' >"$T/mnone.txt"
+expect "matches: an empty file" 2 err "mnone.txt: no matches in the file" "$FT" matches "$T/mf.pgm" "$T/mnone.txt" "$T/mx.ppm"
+expect "matches: a missing file" 2 err "nothere.txt: No such file" "$FT" matches "$T/mf.pgm" "$T/nothere.txt" "$T/mx.ppm"
+expect "matches: a missing frame" 2 err "nothere.pgm" "$FT" matches "$T/nothere.pgm" "$T/m.txt" "$T/mx.ppm"
+expect "matches: a bad colouring" 1 err "--colour 'speed': flow or weight" "$FT" matches --colour speed "$T/mf.pgm" "$T/m.txt" "$T/mx.ppm"
+check "matches: failures write nothing" '[ ! -e "$T/mx.ppm" ]'
+expect "matches in --help" 0 out "^  matches F M OUT.png " "$FT" --help
+
 harness_report

@@ -192,6 +192,24 @@ static void test_bad_inputs(void)
     CHECK(!flow_context_takes_matches(ctx));
     CHECK(flow_context_set_matches(ctx, &m, 1) == FLOW_ERR_INVALID);
     CHECK(strstr(flow_last_error(), "method robust takes no sparse matches") != NULL);
+    /* an edge map: epic's alone, every value in [0, 1] */
+    CHECK(!flow_context_takes_edges(ctx));
+    CHECK(flow_context_set_edges(ctx, c) == FLOW_ERR_INVALID);
+    CHECK(strstr(flow_last_error(), "method robust takes no edge map") != NULL);
+    flow_context *epic = context("epic", NULL);
+    if (epic) {
+        CHECK(flow_context_takes_edges(epic));
+        c[3] = NAN;
+        CHECK(flow_context_set_edges(epic, c) == FLOW_ERR_INVALID);
+        CHECK(strstr(flow_last_error(), "value nan at pixel (3, 0)") != NULL);
+        c[3] = 1.0f, c[W + 2] = -0.5f;
+        CHECK(flow_context_set_edges(epic, c) == FLOW_ERR_INVALID);
+        CHECK(strstr(flow_last_error(), "value -0.5 at pixel (2, 1)") != NULL);
+        c[W + 2] = 0.0f;
+        CHECK_OK(flow_context_set_edges(epic, c));
+        CHECK_OK(flow_context_set_edges(epic, NULL));
+        flow_context_destroy(epic);
+    }
     free(c);
     flow_field_free(&small), flow_field_free(&init);
     flow_context_destroy(ctx), flow_context_destroy(hs);

@@ -5,8 +5,11 @@
  * forward-backward check drops inconsistent and textureless seeds, the
  * geodesic interpolation of exact affine matches reproduces the affine
  * field, and stops at an edge; then the whole method on the device under
- * test (FLOW_DEVICE) on generated large-motion pairs. */
+ * test (FLOW_DEVICE) on generated large-motion pairs, and with a caller's
+ * edge map (the built-in cost given as a map, a uniform map, a moving
+ * disc's outline). */
 #include "harness.h"
+#include "device/device.h"
 #include "pixel/epic_interp.h"
 
 #include <math.h>
@@ -343,6 +346,153 @@ static void test_take_scatter(void)
     pair_free(&seeds);
 }
 
+/* ---- the caller's edge map (flow_context_set_edges) ---------------------- */
+
+/* The flow of frames 0 -> 1 of s by epic with the settings and the edge
+ * map `edges` (NULL: none) into *out (allocated here); 0 when it fails. */
+static int edges_flow(const flow_synth *s, int w, int h, const char *settings,
+                      const float *edges, flow_field *out)
+{
+    flow_device *d = harness_device();
+    flow_image a, b;
+    CHECK_OK(flow_synth_frame(s, w, h, 1, 0, &a));
+    CHECK_OK(flow_synth_frame(s, w, h, 1, 1, &b));
+    CHECK_OK(flow_field_alloc(out, w, h));
+    flow_params *p = harness_params("epic", settings);
+    flow_context *ctx = NULL;
+    int ok = d && p && flow_context_create(d, w, h, 1, p, &ctx) == FLOW_OK
+             && flow_context_takes_edges(ctx)
+             && flow_context_set_edges(ctx, edges) == FLOW_OK
+             && flow_context_compute(ctx, &a, &b, out) == FLOW_OK;
+    if (!ok)
+        fprintf(stderr, "    -> epic %s: %s\n", settings, flow_last_error());
+    flow_context_destroy(ctx);
+    flow_params_destroy(p);
+    flow_image_free(&a), flow_image_free(&b);
+    return ok;
+}
+
+static int same_field(const flow_field *f, const flow_field *g)
+{
+    const size_t n = sizeof(float) * (size_t)f->width * f->height;
+    return memcmp(f->u, g->u, n) == 0 && memcmp(f->v, g->v, n) == 0;
+}
+
+/* The built-in edge cost as an edge map: with the match level at full size
+ * and no presmoothing, E = (C - 1) / 128 of the first frame's cost C
+ * (epic_cost, edge 2, run on the device under test as the method runs it)
+ * and edge_gain 128 give the cost C again to the last bit (a power of two
+ * scales exactly), so the flow is the one without an edge map, bit for bit;
+ * with edge_gain 64 it is not. */
+static void test_edges_builtin(void)
+{
+    flow_device *d = harness_device();
+    if (!d)
+        return;
+    const int w = 96, h = 72;
+    const flow_synth t = { .motion = FLOW_SYNTH_TRANSLATE, .dx = 7.4, .dy = -3.2, .seed = 5,
+                           .coarse = 0.5 };
+    flow_image a;
+    CHECK_OK(flow_synth_frame(&t, w, h, 1, 0, &a));
+    flow_plane f = { 0 }, cost = { 0 };
+    CHECK_OK(flow_plane_alloc(d, &f, w, h));
+    CHECK_OK(flow_plane_alloc(d, &cost, w, h));
+    CHECK_OK(flow_upload(d, &f, a.data, (size_t)w));
+    flow_epic_cost_args c = { .cost = cost, .channels = 1, .inv_edge = (float)(1.0 / 2.0) };
+    c.f[0] = f;
+    CHECK_OK(flow_k_epic_cost(d, &c));
+    float *e = malloc(sizeof *e * (size_t)w * h);
+    CHECK_OK(flow_download(d, e, (size_t)w, &cost));
+    flow_plane_free(d, &f);
+    flow_plane_free(d, &cost);
+    float top = 0;
+    for (int i = 0; i < w * h; i++) {
+        e[i] = (e[i] - 1.0f) / 128.0f;
+        top = fmaxf(top, e[i]);
+    }
+    CHECK(top > 0.05f && top <= 1.0f);
+    flow_field own, given;
+    const char *set = "sigma=0 match_level=0 edge=2";
+    const int ok = edges_flow(&t, w, h, set, NULL, &own)
+                   && edges_flow(&t, w, h, "sigma=0 match_level=0 edge=2 edge_gain=128", e,
+                                 &given);
+    CHECK(ok);
+    printf("    built-in cost as a map (largest E %.3f): %s\n", (double)top,
+           ok && same_field(&own, &given) ? "the same flow, bit for bit" : "a different flow");
+    CHECK(ok && same_field(&own, &given));
+    /* and the map is what was used: at half the gain the costs differ */
+    flow_field half;
+    CHECK(edges_flow(&t, w, h, "sigma=0 match_level=0 edge=2 edge_gain=64", e, &half));
+    CHECK(!same_field(&own, &half));
+    flow_field_free(&own), flow_field_free(&given), flow_field_free(&half);
+    free(e);
+    flow_image_free(&a);
+}
+
+/* A uniform map E = c is the uniform cost 1 + edge_gain c, which scales
+ * every geodesic distance: the flow of E = 1 with edge_gain 1 (cost 2) is
+ * that of E = 0 with geo_sigma halved, bit for bit (powers of two). */
+static void test_edges_flat(void)
+{
+    if (!harness_device())
+        return;
+    const int w = 96, h = 72;
+    const flow_synth t = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 2.0, .wavelength = 50,
+                           .seed = 6 };
+    float *one = malloc(sizeof *one * (size_t)w * h), *zero = calloc((size_t)w * h, sizeof *zero);
+    for (int i = 0; i < w * h; i++)
+        one[i] = 1.0f;
+    flow_field f1, f0;
+    const int ok = edges_flow(&t, w, h, "edge_gain=1 geo_sigma=3", one, &f1)
+                   && edges_flow(&t, w, h, "edge_gain=1 geo_sigma=1.5", zero, &f0);
+    CHECK(ok);
+    CHECK(ok && same_field(&f1, &f0));
+    flow_field_free(&f1), flow_field_free(&f0);
+    free(one), free(zero);
+}
+
+/* A disc moving against the background, both textured: an edge map with
+ * the disc's outline in the first frame keeps the matches of one motion
+ * from spreading into the other, better than a flat map (no edges). */
+static void test_edges_boundary(void)
+{
+    if (!harness_device())
+        return;
+    const int w = 160, h = 120;
+    const flow_synth t = { .motion = FLOW_SYNTH_OBJECT, .dx = -4.0, .dy = 2.0, .odx = 9.0,
+                           .ody = -6.0, .radius = 32, .seed = 11, .coarse = 0.5 };
+    flow_field gt;
+    CHECK_OK(flow_synth_flow(&t, w, h, 0, &gt));
+    float *outline = malloc(sizeof *outline * (size_t)w * h);
+    float *flat = calloc((size_t)w * h, sizeof *flat);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const double r = hypot(x - 0.5 * (w - 1), y - 0.5 * (h - 1));
+            outline[y * w + x] = fabs(r - t.radius) <= 1.0 ? 1.0f : 0.0f;
+        }
+    flow_field fo, ff;
+    const int ok = edges_flow(&t, w, h, NULL, outline, &fo)
+                   && edges_flow(&t, w, h, NULL, flat, &ff);
+    CHECK(ok);
+    double eo = 0, ef = 0;
+    long n = 0;
+    for (int y = 8; ok && y < h - 8; y++)
+        for (int x = 8; x < w - 8; x++, n++) {
+            const int i = y * w + x;
+            eo += hypot(fo.u[i] - gt.u[i], fo.v[i] - gt.v[i]);
+            ef += hypot(ff.u[i] - gt.u[i], ff.v[i] - gt.v[i]);
+        }
+    if (ok) {
+        eo /= (double)n, ef /= (double)n;
+        printf("    disc over background: EPE %.4f with its outline as the edge map, %.4f with a "
+               "flat map\n", eo, ef);
+        CHECK(eo < 0.8 * ef);
+        flow_field_free(&fo), flow_field_free(&ff);
+    }
+    flow_field_free(&gt);
+    free(outline), free(flat);
+}
+
 int main(void)
 {
     RUN(test_match_translation);
@@ -351,5 +501,8 @@ int main(void)
     RUN(test_interp_edge);
     RUN(test_take_scatter);
     RUN(test_method);
+    RUN(test_edges_builtin);
+    RUN(test_edges_flat);
+    RUN(test_edges_boundary);
     return harness_report();
 }

@@ -152,6 +152,7 @@ static const doc_row doc[] = {
     { "census_thresh", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "1" } },
     { "fb_tol", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "2" } },
     { "min_texture", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "1" } },
+    { "edge_gain", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "20" } },
     { "geo_sigma", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "3" } },
     { "geo_passes", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "8" } },
     { "gather", { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "2" } },

@@ -209,6 +209,16 @@ typedef struct flow_match {
 int flow_context_takes_matches(const flow_context *ctx);
 flow_status flow_context_set_matches(flow_context *ctx, const flow_match *m, int n);
 
+/* An edge map of the first frame (flow_context_takes_edges): width x
+ * height values in [0, 1], row-major, higher where an edge is stronger (a
+ * structured-forest or learned edge detector's output), in place of the
+ * method's own edges from the image gradient (docs/ALGORITHMS.md says how
+ * epic uses it).  NULL clears it.  FLOW_ERR_INVALID for a value outside
+ * [0, 1] or NaN, naming the pixel.  The values are copied to the device
+ * before the call returns. */
+int flow_context_takes_edges(const flow_context *ctx);
+flow_status flow_context_set_edges(flow_context *ctx, const float *edges);
+
 /* Extra output planes: the planes beyond the flow that the method leaves
  * with these parameters, each of the frames' size (docs/API.md lists each
  * method's).  None is
@@ -225,7 +235,7 @@ flow_status flow_context_request_output(flow_context *ctx, const char *name, flo
 /* Both directions, occlusion and confidence.  With `enable` set, every
  * flow computed also has its backward flow (from the second frame to the
  * first: what the method computes for the pair the other way round on
- * its own, the frames before the first and the initial flow or matches
+ * its own, the frames before the first and the initial flow, matches or edge map
  * not used), computed on the device from the frames already there (the
  * backward run first; the forward run then takes what it made of each
  * frame alone, such as the presmoothed frames and their pyramids, instead
