@@ -199,8 +199,11 @@ print("%.4f %.4f" % tuple(f[8:-8, 8:-8].reshape(-1, 2).mean(axis=0)))' "$T/py0.p
     check "flow of the python module" 'near_truth "$T/out"'
     # pip against the installed libflow (FLOW_LIBFLOW=installed, docs/python.md): a virtual
     # environment's module, linked to the prefix's libflow.so, computes the same flow
+    # (a virtual environment made from a virtual environment's python3 sees the
+    # base interpreter's packages, not that environment's numpy: then skipped)
     if "$python" -c 'import setuptools, ensurepip' 2>/dev/null \
-        && "$python" -m venv --system-site-packages "$T/venv" >/dev/null 2>&1; then
+        && "$python" -m venv --system-site-packages "$T/venv" >/dev/null 2>&1 \
+        && "$T/venv/bin/python" -c 'import numpy' 2>/dev/null; then
         expect "pip install against the installed libflow" 0 out "Successfully installed flowplatform" \
             env PKG_CONFIG_PATH="$P/lib/pkgconfig" FLOW_LIBFLOW=installed "$T/venv/bin/pip" install \
             --no-build-isolation --no-index --disable-pip-version-check "$root"
@@ -212,7 +215,7 @@ f = fp.compute(fp.read_image(sys.argv[1]), fp.read_image(sys.argv[2]), "clg-nl",
 print("%.4f %.4f" % tuple(f[8:-8, 8:-8].reshape(-1, 2).mean(axis=0)))' "$T/py0.png" "$T/py1.png"
         check "flow of the pip module" 'near_truth "$T/out"'
     else
-        skip "pip install against the installed libflow: $python has no setuptools or venv (python3-setuptools, python3-venv)"
+        skip "pip install against the installed libflow: $python has no setuptools or venv (python3-setuptools, python3-venv), or its virtual environments see no numpy"
     fi
     # flow-studio: its launcher names where its files and the module went
     check "flow-studio installed (bin, share/flow-studio, its man page)" \

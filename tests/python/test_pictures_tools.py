@@ -7,6 +7,8 @@ level; the default coding within one level of it; and `flow-tool video`'s
 .y4m, decoded here, frame count, size and colours, and its .avi and .mp4
 (through OpenCV) read back by fp.Video.
 """
+import ctypes
+import ctypes.util
 import os
 
 import numpy as np
@@ -62,6 +64,19 @@ def middlebury_wheel():
     return np.array(rows, np.int64)
 
 
+_libm = ctypes.CDLL(ctypes.util.find_library("m"))
+_libm.atan2f.argtypes = (ctypes.c_float, ctypes.c_float)
+_libm.atan2f.restype = ctypes.c_float
+
+
+def atan2f(y, x):
+    """The C library's atan2f, element by element: numpy's float32 arctan2
+    is its own approximation in numpy 2, which may differ from atan2f (the
+    function color_flow's float arguments call) in the last bit."""
+    f = np.frompyfunc(_libm.atan2f, 2, 1)
+    return f(y, x).astype(np.float32)
+
+
 def middlebury_color(u, v, maxmotion=0.0):
     """color_flow's picture (H x W x 3, R G B) of the flow (u, v): the scale
     is maxmotion, or the largest known float radius (1 for zero flow); each
@@ -79,7 +94,7 @@ def middlebury_color(u, v, maxmotion=0.0):
     maxrad = f32(1) if maxrad == 0 else f32(maxrad)
     fx, fy = uu / maxrad, vv / maxrad
     rad = np.sqrt(fx * fx + fy * fy)
-    a = (np.arctan2(-fy, -fx).astype(f64) / np.pi).astype(f32)
+    a = (atan2f(-fy, -fx).astype(f64) / np.pi).astype(f32)
     fk = ((a.astype(f64) + 1.0) / 2.0 * 54).astype(f32)
     k0 = fk.astype(np.int64)
     k1 = (k0 + 1) % 55
