@@ -921,20 +921,30 @@ static void on_stage_end(void *user, const char *name)
 }
 
 /* Prints one row: the median over a few frames of each stage's time. */
-static int stage_row(const char *method, const size *sz)
+/* The stage tables' pair (a smooth synthetic motion) of size sz, its flow
+ * and a context of method's defaults on it; 0 when any fails. */
+static int stage_setup(const char *method, const size *sz, flow_image *a, flow_image *c,
+                       flow_field *out, flow_context **ctx)
 {
     flow_params *p = NULL;
+    *ctx = NULL;
     if (flow_params_create(method, &p) != FLOW_OK)
         return 0;
     flow_synth s = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 1.0, .wavelength = 60, .seed = 9 };
+    const int ok = flow_synth_frame(&s, sz->w, sz->h, sz->channels, 0, a) == FLOW_OK
+                   && flow_synth_frame(&s, sz->w, sz->h, sz->channels, 1, c) == FLOW_OK
+                   && flow_field_alloc(out, sz->w, sz->h) == FLOW_OK
+                   && flow_context_create(be, sz->w, sz->h, sz->channels, p, ctx) == FLOW_OK;
+    flow_params_destroy(p);
+    return ok;
+}
+
+static int stage_row(const char *method, const size *sz)
+{
     flow_image a, c;
     flow_field out;
-    flow_context *ctx = NULL;
-    int ok = flow_synth_frame(&s, sz->w, sz->h, sz->channels, 0, &a) == FLOW_OK
-             && flow_synth_frame(&s, sz->w, sz->h, sz->channels, 1, &c) == FLOW_OK
-             && flow_field_alloc(&out, sz->w, sz->h) == FLOW_OK
-             && flow_context_create(be, sz->w, sz->h, sz->channels, p, &ctx) == FLOW_OK;
-    flow_params_destroy(p);
+    flow_context *ctx;
+    int ok = stage_setup(method, sz, &a, &c, &out, &ctx);
     if (!ok) {
         fprintf(stderr, "bench: stages of %s: %s\n", method, flow_last_error());
         return 0;
@@ -1145,18 +1155,10 @@ static void es_end(void *user, const char *name)
 /* One table: epic's stages on a w x h pair, medians of 5 frames. */
 static int epic_stage_detail(const size *sz, double bw)
 {
-    flow_params *p = NULL;
-    if (flow_params_create("epic", &p) != FLOW_OK)
-        return 0;
-    flow_synth s = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 1.0, .wavelength = 60, .seed = 9 };
     flow_image a, c;
     flow_field out;
-    flow_context *ctx = NULL;
-    int ok = flow_synth_frame(&s, sz->w, sz->h, sz->channels, 0, &a) == FLOW_OK
-             && flow_synth_frame(&s, sz->w, sz->h, sz->channels, 1, &c) == FLOW_OK
-             && flow_field_alloc(&out, sz->w, sz->h) == FLOW_OK
-             && flow_context_create(be, sz->w, sz->h, sz->channels, p, &ctx) == FLOW_OK;
-    flow_params_destroy(p);
+    flow_context *ctx;
+    int ok = stage_setup("epic", sz, &a, &c, &out, &ctx);
     double levels = 0, match = 0, warps = 0;
     const flow_params *used = ok ? flow_context_params(ctx) : NULL;
     ok = ok && flow_params_get_number(used, "levels", &levels) == FLOW_OK

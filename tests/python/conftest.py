@@ -44,6 +44,18 @@ def device():
 
 
 @pytest.fixture(scope="session")
+def cuda():
+    """"cuda" when this build has the CUDA backend and a device opens; else skips."""
+    if not fp.has_cuda:
+        pytest.skip("this build has no CUDA backend (CUDA=0)")
+    try:
+        fp.Context(device="cuda").close()
+    except fp.Error as e:
+        pytest.skip(f"no usable CUDA device: {e}")
+    return "cuda"
+
+
+@pytest.fixture(scope="session")
 def data():
     d = os.environ.get("FLOW_DATA", os.path.join(ROOT, "..", "shared", "data"))
     if not os.path.isdir(d):

@@ -19,17 +19,6 @@ import flowplatform as fp
 METHODS = ["robust", "dis", "clg-nl", "hs"]
 
 
-@pytest.fixture(scope="session")
-def cuda():
-    if not fp.has_cuda:
-        pytest.skip("this build has no CUDA backend (CUDA=0)")
-    try:
-        fp.Context(device="cuda").close()
-    except fp.Error as e:
-        pytest.skip(f"no usable CUDA device: {e}")
-    return "cuda"
-
-
 class Cupy:
     """CuPy as the tests use it."""
 
