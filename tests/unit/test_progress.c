@@ -25,10 +25,11 @@ static void test_sustained_rate(void)
     CHECK_NEAR(progress_rate(3, start, first, first, 0), 1.5, 1e-12);
 }
 
-/* Two flows of 100 ms each: the first done at 2000 (with the start-up),
- * the second computed before the first was handed on, the two handed on
- * 3 ms apart (a pipeline's end).  The rate measured over those 3 ms is
- * 333 flows/s; the device allows 10. */
+/* A burst at a pipeline's end: two flows handed on moments apart (the
+ * second was computed before the first was handed on), while the device
+ * time per flow (the last argument) allows a far lower rate: the rate shown
+ * is the device's, not the burst's.  The arguments are made-up clock
+ * readings, not measurements. */
 static void test_burst_is_capped(void)
 {
     CHECK_NEAR(progress_rate(2, 0, 2000, 2003, 0), 1000.0 / 3, 1e-9);
