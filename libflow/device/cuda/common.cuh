@@ -26,9 +26,12 @@ struct flow_cuda {
     /* queues.cu: the device's state (itself on a device), whether this
      * queue is recording a graph, the event by which a device-wide marker
      * or synchronisation joins it; on a device, the queues made from it
-     * (linked by next) under lock, which also covers `capturing` */
+     * (linked by next) under lock, which also covers `capturing`, `stream`
+     * and `lent` */
     flow_cuda *device;
     int capturing;
+    cudaStream_t own; /* the stream it made: where it records graphs */
+    flow_cuda *lent;  /* on a device: the queue that computes on its stream */
     cudaEvent_t mark;
     flow_cuda *queues, *next;
     pthread_mutex_t lock;
@@ -148,7 +151,7 @@ flow_status cuda_sort_desc(flow_device *d, const flow_plane *keys, flow_plane *s
                            flow_plane *sidx);
 
 /* queues.cu: a queue's streams and scratch, the queues of a device */
-flow_status cuda_queue_init(flow_cuda *c);
+flow_status cuda_queue_init(flow_cuda *c, cudaStream_t stream);
 void cuda_queue_free(flow_cuda *c);
 flow_status cuda_queue_open(flow_device *q);
 void cuda_queue_close(flow_device *q);

@@ -57,7 +57,7 @@ static flow_status cuda_open(flow_device *d, int index)
     if (s == FLOW_OK)
         s = flow_cuda_check(cudaGetDeviceProperties(&c->prop, index), "cudaGetDeviceProperties");
     if (s == FLOW_OK)
-        s = cuda_queue_init(c);
+        s = cuda_queue_init(c, NULL);
     if (s != FLOW_OK) {
         pthread_mutex_destroy(&c->lock);
         cuda_queue_free(c);

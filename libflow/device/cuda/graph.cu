@@ -5,16 +5,25 @@
  * host instead of one each. */
 #include "common.cuh"
 
-/* A queue records in thread-local mode: other threads go on working on
- * their own queues meanwhile.  Whether it records is kept under the
- * device's lock, which a device-wide marker takes (queues.cu). */
+/* The computing lane: the queue's own stream while it records, else the
+ * stream it computes on (queues.cu); under the device's lock. */
+static void set_computing(flow_cuda *c, cudaStream_t s)
+{
+    c->stream = c->lane[FLOW_LANE_COMPUTE] = s;
+}
+
+/* A queue records on its own stream, in thread-local mode: other threads
+ * go on working on their own queues meanwhile.  Whether it records is kept
+ * under the device's lock, which a device-wide marker takes (queues.cu). */
 flow_status cuda_capture_begin(flow_device *d)
 {
     FLOW_TRY(cuda_enter(d));
     flow_cuda *c = cuda_of(d);
     pthread_mutex_lock(&c->device->lock);
-    const cudaError_t e = cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal);
+    const cudaError_t e = cudaStreamBeginCapture(c->own, cudaStreamCaptureModeThreadLocal);
     c->capturing = e == cudaSuccess;
+    if (c->capturing)
+        set_computing(c, c->own);
     pthread_mutex_unlock(&c->device->lock);
     return flow_cuda_check(e, "cudaStreamBeginCapture");
 }
@@ -26,8 +35,9 @@ flow_status cuda_capture_end(flow_device *d, void **graph)
     flow_cuda *c = cuda_of(d);
     cudaGraph_t g = NULL;
     pthread_mutex_lock(&c->device->lock);
-    cudaError_t e = cudaStreamEndCapture(c->stream, &g);
+    cudaError_t e = cudaStreamEndCapture(c->own, &g);
     c->capturing = 0;
+    set_computing(c, c->device->lent == c ? c->device->own : c->own);
     pthread_mutex_unlock(&c->device->lock);
     if (e != cudaSuccess || !g) {
         (void)cudaGetLastError(); /* a failed capture leaves a non-sticky error */

@@ -3,15 +3,25 @@
  * of the reductions and of a sort, so that the contexts and trackers of one GPU,
  * each on a queue of its own, run at the same time.  A device opened by name
  * is a queue itself and keeps the list of the queues made from it, so that a
- * timing marker or a synchronisation on the device covers their work too. */
+ * timing marker or a synchronisation on the device covers their work too.
+ *
+ * The first queue opened on a device computes on the device's own stream:
+ * on an H200 a graph replays each of its kernels faster there than on a
+ * stream made for the queue (docs/BENCHMARKS.md, "Queues and the device's
+ * stream"), and one context per GPU is the common case.  That queue records
+ * its graphs on a stream of its own all the same, so that the device's
+ * stream is never being recorded: a device-wide marker or synchronisation
+ * from another thread can neither enter a graph nor break its recording. */
 #include "common.cuh"
 
 #include <stdlib.h>
 
-flow_status cuda_queue_init(flow_cuda *c)
+/* stream: the computing stream to use, the device's (NULL: its own). */
+flow_status cuda_queue_init(flow_cuda *c, cudaStream_t stream)
 {
-    FLOW_TRY(flow_cuda_check(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
+    FLOW_TRY(flow_cuda_check(cudaStreamCreateWithFlags(&c->own, cudaStreamNonBlocking),
                              "cudaStreamCreate"));
+    c->stream = stream ? stream : c->own;
     FLOW_TRY(cuda_lanes_open(c));
     FLOW_TRY(flow_cuda_check(cudaEventCreateWithFlags(&c->mark, cudaEventDisableTiming),
                              "cudaEventCreate"));
@@ -26,9 +36,11 @@ flow_status cuda_queue_init(flow_cuda *c)
 void cuda_queue_free(flow_cuda *c)
 {
     cuda_lanes_close(c);
-    if (c->stream) {
+    if (c->stream)
         cudaStreamSynchronize(c->stream);
-        cudaStreamDestroy(c->stream);
+    if (c->own) {
+        cudaStreamSynchronize(c->own);
+        cudaStreamDestroy(c->own);
     }
     if (c->mark)
         cudaEventDestroy(c->mark);
@@ -37,6 +49,20 @@ void cuda_queue_free(flow_cuda *c)
     cudaFree(c->sort_tmp);
     cudaFree(c->sort_iota);
     free(c);
+}
+
+/* Takes c off its device's list, and gives back the device's stream if it
+ * computes on it; under the device's lock. */
+static void queue_unlist(flow_cuda *c)
+{
+    flow_cuda *dev = c->device;
+    for (flow_cuda **p = &dev->queues; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    if (dev->lent == c)
+        dev->lent = NULL;
 }
 
 flow_status cuda_queue_open(flow_device *q)
@@ -48,15 +74,19 @@ flow_status cuda_queue_open(flow_device *q)
         return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a CUDA queue");
     c->prop = dev->prop;
     c->device = dev;
-    const flow_status s = cuda_queue_init(c);
+    pthread_mutex_lock(&dev->lock);
+    c->next = dev->queues;
+    dev->queues = c;
+    if (!dev->lent)
+        dev->lent = c;
+    const flow_status s = cuda_queue_init(c, dev->lent == c ? dev->own : NULL);
+    if (s != FLOW_OK)
+        queue_unlist(c);
+    pthread_mutex_unlock(&dev->lock);
     if (s != FLOW_OK) {
         cuda_queue_free(c);
         return s;
     }
-    pthread_mutex_lock(&dev->lock);
-    c->next = dev->queues;
-    dev->queues = c;
-    pthread_mutex_unlock(&dev->lock);
     q->impl = c;
     return FLOW_OK;
 }
@@ -67,12 +97,9 @@ void cuda_queue_close(flow_device *q)
     if (!c || cuda_enter(q) != FLOW_OK)
         return;
     flow_cuda *dev = c->device;
+    cudaStreamSynchronize(c->stream); /* before another queue computes on it */
     pthread_mutex_lock(&dev->lock);
-    for (flow_cuda **p = &dev->queues; *p; p = &(*p)->next)
-        if (*p == c) {
-            *p = c->next;
-            break;
-        }
+    queue_unlist(c);
     pthread_mutex_unlock(&dev->lock);
     cuda_queue_free(c);
     q->impl = NULL;
@@ -92,7 +119,7 @@ flow_status cuda_join_queues(flow_device *d)
     pthread_mutex_lock(&c->lock);
     for (flow_cuda *q = c->capturing ? NULL : c->queues; q && s == FLOW_OK; q = q->next)
         for (int l = 0; l < 3 && s == FLOW_OK; l++) {
-            if (l == FLOW_LANE_COMPUTE && q->capturing)
+            if (l == FLOW_LANE_COMPUTE && (q->capturing || q->stream == c->stream))
                 continue;
             s = flow_cuda_check(cudaEventRecord(q->mark, q->lane[l]), "cudaEventRecord");
             if (s == FLOW_OK)
