@@ -39,7 +39,6 @@
 #define PSI_H (TILE_Y + 4)           /* g, then Psi'_S: row ly is y0 + ly - 2 */
 #define J_H (TILE_Y + 2) /* the tensors: the tile and one pixel around it; y0 + ly - 1 */
 #define J_AREA (J_H * STAGE_W)
-#define J_PLANES (6 * FLOW_TERMS_MAX)
 static_assert(TILE_X == STAGE_TILE_X, "a tile is as wide as stage.cuh's rows assume");
 /* A large grid: 256 threads a tile, five blocks per multiprocessor (48
  * registers, no spill; faster than 56 registers and four).  A grid of
@@ -123,13 +122,24 @@ static __device__ __forceinline__ void psi_pass(const flow_system *s, float (*su
     __syncthreads();
 }
 
+/* A sweep's shared memory: the flow (su, sv), g and Psi'_S (sp), then six
+ * tensor planes for each of the system's nterms terms (sj), each array a
+ * whole number of 16-byte rows. */
+static size_t sweep_shared_bytes(int nterms)
+{
+    return sizeof(float) * STAGE_W * (2 * FLOW_H + PSI_H + 6 * nterms * J_H);
+}
+
 template <int THREADS, int MIN_BLOCKS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     flow_sor_sweep_kernel(const __grid_constant__ flow_sor_sweeps_args a, flow_pair src,
                           flow_pair dst, int pre)
 {
-    __shared__ __align__(16) float su[FLOW_H][STAGE_W], sv[FLOW_H][STAGE_W];
-    __shared__ __align__(16) float sp[PSI_H][STAGE_W], sj[J_PLANES][J_H][STAGE_W];
+    extern __shared__ __align__(16) float sm[];
+    float(*const su)[STAGE_W] = (float(*)[STAGE_W])sm;
+    float(*const sv)[STAGE_W] = su + FLOW_H;
+    float(*const sp)[STAGE_W] = sv + FLOW_H;
+    float(*const sj)[J_H][STAGE_W] = (float(*)[J_H][STAGE_W])(sp + PSI_H);
     const flow_system *s = &a.s;
     const int w = src.u.width, h = src.u.height;
     const int x0 = blockIdx.x * TILE_X, y0 = blockIdx.y * TILE_Y;
@@ -274,11 +284,17 @@ flow_status cuda_sor_sweeps(flow_device *d, const flow_sor_sweeps_args *a, int *
         : threads == 512 ? flow_sor_sweep_kernel<512, 2>
                          : flow_sor_sweep_kernel<SWEEP_THREADS, SWEEP_MIN_BLOCKS>;
     const dim3 block(32, threads / 32);
+    const size_t shared = sweep_shared_bytes(a->s.nterms);
+    if (shared > 48 * 1024) /* three data terms or more: above the default limit */
+        FLOW_TRY(flow_cuda_check(cudaFuncSetAttribute(kernel,
+                                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                      (int)shared),
+                                 "sor_sweeps: shared memory"));
     if (a->with_pre && a->sweeps <= 0)
         FLOW_TRY(cuda_prolong_pair(d, &a->pre));
     for (int k = 0; k < a->sweeps; k++) {
         const flow_pair &src = k % 2 ? a->t : a->x, &dst = k % 2 ? a->x : a->t;
-        kernel<<<grid, block, 0, cuda_stream(d)>>>(*a, src, dst, k == 0 && a->with_pre);
+        kernel<<<grid, block, shared, cuda_stream(d)>>>(*a, src, dst, k == 0 && a->with_pre);
         FLOW_TRY(FLOW_CUDA_LAUNCHED("sor_sweeps"));
     }
     *passes = a->sweeps;
