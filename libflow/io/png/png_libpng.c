@@ -140,106 +140,93 @@ flow_status flow_png_read8(const char *path, flow_image8 *img)
     return png_read(path, NULL, img);
 }
 
-/* The encoding part of flow_png_write; see decode() for why it stands apart. */
+/* What a PNG file is written from: its size and sample layout, and the
+ * function that fills row y (bytes as PNG stores them) from the source. */
+typedef struct png_source {
+    int width, height, depth, color_type, bytes_per_pixel;
+    void (*fill_row)(const struct png_source *src, int y, png_bytep row);
+    const flow_image *img;   /* flow_png_write */
+    const unsigned short *v; /* flow_png_write_gray16 */
+} png_source;
+
+static void fill_u8(const png_source *src, int y, png_bytep row)
+{
+    const flow_image *img = src->img;
+    const int w = img->width, ch = img->channels;
+    const size_t plane = (size_t)w * img->height;
+    for (int x = 0; x < w; x++)
+        for (int c = 0; c < ch; c++)
+            row[(size_t)x * ch + c] = flow_quantize_u8(img->data[c * plane + (size_t)y * w + x]);
+}
+
+static void fill_gray16(const png_source *src, int y, png_bytep row)
+{
+    for (int x = 0; x < src->width; x++) {
+        const unsigned short s = src->v[(size_t)y * src->width + x];
+        row[2 * x] = (png_byte)(s >> 8); /* PNG stores 16-bit samples big-endian */
+        row[2 * x + 1] = (png_byte)(s & 0xff);
+    }
+}
+
+/* The encoding part of write_png; see decode() for why it stands apart. */
 static flow_status encode(const char *path, FILE *f, png_structp png, png_infop info,
-                          flow_png_ctx *ctx, png_bytep row, const flow_image *img)
+                          flow_png_ctx *ctx, png_bytep row, const png_source *src)
 {
     if (setjmp(ctx->jump))
         return flow_fail(FLOW_ERR_IO, "%s: PNG encoding failed: %s", path, ctx->message);
-    const int w = img->width, h = img->height, ch = img->channels;
-    const size_t plane = (size_t)w * h;
     png_init_io(png, f);
-    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8,
-                 ch == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_IHDR(png, info, (png_uint_32)src->width, (png_uint_32)src->height, src->depth,
+                 src->color_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
-    for (int y = 0; y < h; y++) {
-        for (int x = 0; x < w; x++)
-            for (int c = 0; c < ch; c++)
-                row[(size_t)x * ch + c] = flow_quantize_u8(img->data[c * plane + (size_t)y * w + x]);
+    for (int y = 0; y < src->height; y++) {
+        src->fill_row(src, y, row);
         png_write_row(png, row);
     }
     png_write_end(png, NULL);
     return FLOW_OK;
+}
+
+/* Writes src to path atomically (nothing is left at path on failure). */
+static flow_status write_png(const char *path, const png_source *src)
+{
+    png_bytep row = malloc((size_t)src->width * src->bytes_per_pixel);
+    if (!row)
+        return flow_fail(FLOW_ERR_NOMEM, "%s: cannot allocate a row", path);
+    flow_atomic a;
+    flow_status s = flow_atomic_open(&a, path);
+    if (s != FLOW_OK) {
+        free(row);
+        return s;
+    }
+    flow_png_ctx ctx;
+    ctx.message[0] = 0;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, flow_png_on_error,
+                                              flow_png_on_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info)
+        s = flow_fail(FLOW_ERR_NOMEM, "%s: cannot create a PNG writer", path);
+    else
+        s = encode(path, a.f, png, info, &ctx, row, src);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    if (s != FLOW_OK) {
+        flow_atomic_abort(&a);
+        return s;
+    }
+    return flow_atomic_commit(&a);
 }
 
 flow_status flow_png_write(const char *path, const flow_image *img)
 {
-    png_bytep row = malloc((size_t)img->width * img->channels);
-    if (!row)
-        return flow_fail(FLOW_ERR_NOMEM, "%s: cannot allocate a row", path);
-    flow_atomic a;
-    flow_status s = flow_atomic_open(&a, path);
-    if (s != FLOW_OK) {
-        free(row);
-        return s;
-    }
-    flow_png_ctx ctx;
-    ctx.message[0] = 0;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, flow_png_on_error,
-                                              flow_png_on_warning);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!info)
-        s = flow_fail(FLOW_ERR_NOMEM, "%s: cannot create a PNG writer", path);
-    else
-        s = encode(path, a.f, png, info, &ctx, row, img);
-    png_destroy_write_struct(&png, &info);
-    free(row);
-    if (s != FLOW_OK) {
-        flow_atomic_abort(&a);
-        return s;
-    }
-    return flow_atomic_commit(&a);
-}
-
-/* The encoding part of flow_png_write_gray16. */
-static flow_status encode16(const char *path, FILE *f, png_structp png, png_infop info,
-                            flow_png_ctx *ctx, png_bytep row, const unsigned short *v, int w,
-                            int h)
-{
-    if (setjmp(ctx->jump))
-        return flow_fail(FLOW_ERR_IO, "%s: PNG encoding failed: %s", path, ctx->message);
-    png_init_io(png, f);
-    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 16, PNG_COLOR_TYPE_GRAY,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    for (int y = 0; y < h; y++) {
-        for (int x = 0; x < w; x++) {
-            const unsigned short s = v[(size_t)y * w + x];
-            row[2 * x] = (png_byte)(s >> 8); /* PNG stores 16-bit samples big-endian */
-            row[2 * x + 1] = (png_byte)(s & 0xff);
-        }
-        png_write_row(png, row);
-    }
-    png_write_end(png, NULL);
-    return FLOW_OK;
+    const png_source src = { img->width, img->height, 8,
+                             img->channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY,
+                             img->channels, fill_u8, img, NULL };
+    return write_png(path, &src);
 }
 
 flow_status flow_png_write_gray16(const char *path, const unsigned short *v, int w, int h)
 {
-    png_bytep row = malloc((size_t)w * 2);
-    if (!row)
-        return flow_fail(FLOW_ERR_NOMEM, "%s: cannot allocate a row", path);
-    flow_atomic a;
-    flow_status s = flow_atomic_open(&a, path);
-    if (s != FLOW_OK) {
-        free(row);
-        return s;
-    }
-    flow_png_ctx ctx;
-    ctx.message[0] = 0;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, flow_png_on_error,
-                                              flow_png_on_warning);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!info)
-        s = flow_fail(FLOW_ERR_NOMEM, "%s: cannot create a PNG writer", path);
-    else
-        s = encode16(path, a.f, png, info, &ctx, row, v, w, h);
-    png_destroy_write_struct(&png, &info);
-    free(row);
-    if (s != FLOW_OK) {
-        flow_atomic_abort(&a);
-        return s;
-    }
-    return flow_atomic_commit(&a);
+    const png_source src = { w, h, 16, PNG_COLOR_TYPE_GRAY, 2, fill_gray16, NULL, v };
+    return write_png(path, &src);
 }
