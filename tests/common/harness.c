@@ -353,3 +353,11 @@ double harness_uniform(unsigned *state)
     *state = *state * 1664525u + 1013904223u;
     return (*state >> 8) * (1.0 / 16777216.0);
 }
+
+void harness_synth_pair(const flow_synth *s, int w, int h, harness_pair *p)
+{
+    memset(p, 0, sizeof *p);
+    CHECK_OK(flow_synth_frame(s, w, h, 1, 0, &p->a));
+    CHECK_OK(flow_synth_frame(s, w, h, 1, 1, &p->b));
+    CHECK_OK(flow_synth_flow(s, w, h, 0, &p->gt));
+}

@@ -65,6 +65,9 @@ typedef struct harness_pair {
 int harness_read_pair(const char *dir, const char *f1, const char *f2, const char *gt,
                       const char *mask, int colour, harness_pair *out);
 void harness_pair_free(harness_pair *p);
+/* A generated pair: frames 0 and 1 of s at w x h, one channel, and its
+ * flow (no mask), checked. */
+void harness_synth_pair(const flow_synth *s, int w, int h, harness_pair *p);
 /* The flow of a generated pair (frames 0 and 1 of s, w x h, `channels`)
  * by `method` with the settings: its AEE against the exact flow over the
  * pixels at least `margin` from the border, INFINITY (the error printed)

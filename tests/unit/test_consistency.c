@@ -21,24 +21,6 @@
 #define W 96
 #define H 72
 
-typedef struct pair {
-    flow_image a, b;
-    flow_field gt;
-} pair;
-
-static void make_pair(const flow_synth *s, pair *p)
-{
-    CHECK_OK(flow_synth_frame(s, W, H, 1, 0, &p->a));
-    CHECK_OK(flow_synth_frame(s, W, H, 1, 1, &p->b));
-    CHECK_OK(flow_synth_flow(s, W, H, 0, &p->gt));
-}
-
-static void free_pair(pair *p)
-{
-    flow_image_free(&p->a), flow_image_free(&p->b);
-    flow_field_free(&p->gt);
-}
-
 static flow_context *context(const char *method)
 {
     flow_device *d = harness_device();
@@ -66,7 +48,7 @@ typedef struct both {
     float occ[W * H], conf[W * H], verdict[W * H];
 } both;
 
-static void compute_both(flow_context *ctx, const pair *p, double a, double b, both *o)
+static void compute_both(flow_context *ctx, const harness_pair *p, double a, double b, both *o)
 {
     CHECK_OK(flow_field_alloc(&o->fwd, W, H));
     CHECK_OK(flow_field_alloc(&o->bwd, W, H));
@@ -91,8 +73,8 @@ static void free_both(both *o)
 static void test_backward_is_reverse(void)
 {
     const char *methods[] = { "lk", "hs", "clg-nl", "robust", "plk", "dis", "tvl1", "epic" };
-    pair p;
-    make_pair(&disc, &p);
+    harness_pair p;
+    harness_synth_pair(&disc, W, H, &p);
     for (size_t m = 0; m < sizeof methods / sizeof *methods; m++) {
         flow_context *ctx = context(methods[m]), *alone = context(methods[m]);
         if (!ctx || !alone)
@@ -121,7 +103,7 @@ static void test_backward_is_reverse(void)
         flow_field_free(&f), flow_field_free(&b);
         flow_context_destroy(ctx), flow_context_destroy(alone);
     }
-    free_pair(&p);
+    harness_pair_free(&p);
 }
 
 /* A sequence with robust reading the frame before (previous > 0, colour
@@ -171,8 +153,8 @@ static void test_sequence_previous(void)
  * count. */
 static void test_verdicts_are_fb_check(void)
 {
-    pair p;
-    make_pair(&disc, &p);
+    harness_pair p;
+    harness_synth_pair(&disc, W, H, &p);
     flow_context *ctx = context("dis");
     if (!ctx)
         return;
@@ -199,7 +181,7 @@ static void test_verdicts_are_fb_check(void)
     flow_field_free(&host);
     free_both(&o);
     flow_context_destroy(ctx);
-    free_pair(&p);
+    harness_pair_free(&p);
 }
 
 /* The backward flow at (qx, qy), bilinearly, in double; 0 outside. */
@@ -221,8 +203,8 @@ static int sample(const flow_field *b, double qx, double qy, double *u, double *
  * lies in [0, 1] and is higher, on average, where the test passes. */
 static void test_occlusion_is_the_test(void)
 {
-    pair p;
-    make_pair(&disc, &p);
+    harness_pair p;
+    harness_synth_pair(&disc, W, H, &p);
     flow_context *ctx = context("robust");
     if (!ctx)
         return;
@@ -258,14 +240,14 @@ static void test_occlusion_is_the_test(void)
         CHECK(conf_in / n_in > 2 * conf_out / n_out);
     free_both(&o);
     flow_context_destroy(ctx);
-    free_pair(&p);
+    harness_pair_free(&p);
 }
 
 /* The exact mask of the disc pair: background pixels carried under the
  * disc of the second frame or out of the frame.  Integer motions: the
  * background pixel x lands on x + (1, 0), covered when the disc of frame
  * 1 (the disc of frame 0 moved by (-3, 2)) holds it. */
-static void true_mask(const pair *p, unsigned char *m)
+static void true_mask(const harness_pair *p, unsigned char *m)
 {
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
@@ -292,8 +274,8 @@ static void true_mask(const pair *p, unsigned char *m)
  * was measured (docs/EVALUATION.md). */
 static void test_disc_scores(void)
 {
-    pair p;
-    make_pair(&disc, &p);
+    harness_pair p;
+    harness_synth_pair(&disc, W, H, &p);
     unsigned char truth[W * H], est[W * H];
     true_mask(&p, truth);
     const char *methods[] = { "robust", "dis" };
@@ -321,7 +303,7 @@ static void test_disc_scores(void)
         free_both(&o);
         flow_context_destroy(ctx);
     }
-    free_pair(&p);
+    harness_pair_free(&p);
 }
 
 /* Bad values of a and b, a plane of both directions asked for while they

@@ -19,24 +19,6 @@
 #define H 80
 #define MARGIN 6
 
-typedef struct pair {
-    flow_image a, b;
-    flow_field gt;
-} pair;
-
-static void make_pair(const flow_synth *s, pair *p)
-{
-    CHECK_OK(flow_synth_frame(s, W, H, 1, 0, &p->a));
-    CHECK_OK(flow_synth_frame(s, W, H, 1, 1, &p->b));
-    CHECK_OK(flow_synth_flow(s, W, H, 0, &p->gt));
-}
-
-static void free_pair(pair *p)
-{
-    flow_image_free(&p->a), flow_image_free(&p->b);
-    flow_field_free(&p->gt);
-}
-
 /* The AEE of f against g over the interior. */
 static double aee(const flow_field *f, const flow_field *g)
 {
@@ -84,8 +66,8 @@ static void test_frames(void)
 static void test_init(void)
 {
     flow_synth s = { .motion = FLOW_SYNTH_SMOOTH, .amplitude = 2.0, .wavelength = 40, .seed = 7 };
-    pair p;
-    make_pair(&s, &p);
+    harness_pair p;
+    harness_synth_pair(&s, W, H, &p);
     flow_context *ctx = context("robust", NULL);
     flow_field own, out, shifted;
     CHECK_OK(flow_field_alloc(&own, W, H));
@@ -121,7 +103,7 @@ static void test_init(void)
     CHECK(same_field(&out, &own));
     flow_context_destroy(ctx);
     flow_field_free(&own), flow_field_free(&out), flow_field_free(&shifted);
-    free_pair(&p);
+    harness_pair_free(&p);
 }
 
 /* c = 0: the start is the method's own flow; c = 1: the initial flow, as
@@ -129,8 +111,8 @@ static void test_init(void)
 static void test_confidence(void)
 {
     flow_synth s = { .motion = FLOW_SYNTH_TRANSLATE, .dx = 1.2, .dy = -0.7, .seed = 3 };
-    pair p;
-    make_pair(&s, &p);
+    harness_pair p;
+    harness_synth_pair(&s, W, H, &p);
     flow_context *ctx = context("robust", NULL);
     flow_field own, plain, out, init;
     CHECK_OK(flow_field_alloc(&own, W, H));
@@ -162,7 +144,7 @@ static void test_confidence(void)
     flow_context_destroy(ctx);
     flow_field_free(&own), flow_field_free(&plain), flow_field_free(&out);
     flow_field_free(&init);
-    free_pair(&p);
+    harness_pair_free(&p);
 }
 
 static void test_bad_inputs(void)
@@ -223,8 +205,8 @@ static void test_output_plane(void)
 {
     flow_synth s = { .motion = FLOW_SYNTH_OBJECT, .odx = 3.0, .ody = 0.0, .radius = 18,
                      .seed = 5 };
-    pair p;
-    make_pair(&s, &p);
+    harness_pair p;
+    harness_synth_pair(&s, W, H, &p);
     flow_context *ctx = context("robust", NULL), *hs = context("hs", NULL);
     flow_field plain, out;
     CHECK_OK(flow_field_alloc(&plain, W, H));
@@ -276,7 +258,7 @@ static void test_output_plane(void)
     free(o);
     flow_context_destroy(ctx), flow_context_destroy(hs);
     flow_field_free(&plain), flow_field_free(&out);
-    free_pair(&p);
+    harness_pair_free(&p);
 }
 
 int main(void)
