@@ -45,7 +45,8 @@ flow_status flow_tensor_work_alloc(flow_device *d, flow_tensor_work *w, int widt
 void flow_tensor_work_free(flow_device *d, flow_tensor_work *w);
 
 /* The motion tensor J_rho of a frame pair with `channels` planes each
- * (1 gray, 3 colour): per channel, presmooth both frames with K_sigma,
+ * (1 gray, 3 colour), lk's tensor and the combined local-global data term
+ * (FLOW_TERM_CLG, core/terms.c): per channel, presmooth both frames with K_sigma,
  * take derivatives, add grad3 grad3^T into J; then postsmooth every
  * component with K_rho (seed 001 fig. 4.12).  The frames are left
  * unchanged.  Five launches on the GPU for gray: the two frames smoothed

@@ -1,12 +1,14 @@
-/* terms.h -- a variational system's data terms, composed from the builders
- * of pixel/terms.h: a method lists its terms (brightness constancy,
- * gradient constancy, ...), each with its weight and penaliser, and one
- * operation builds all of them for a pair of frames (and the frame before,
- * when the method reads it).  Not installed. */
+/* terms.h -- a variational system's data terms: a method lists its terms
+ * (brightness and gradient constancy from the builders of pixel/terms.h,
+ * the combined local-global term from the motion tensor pipeline of
+ * core/tensor.c, ...), each with its weight and penaliser, and one call
+ * builds all of them for a pair of frames (and the frame before, when the
+ * method reads it).  Not installed. */
 #ifndef FLOW_CORE_TERMS_H
 #define FLOW_CORE_TERMS_H
 
 #include "core/multigrid.h"
+#include "core/tensor.h"
 
 /* The list of a system's data terms and how they are built. */
 typedef struct flow_terms {
@@ -18,6 +20,8 @@ typedef struct flow_terms {
     float wprev; /* weight of the frame before's terms (flow_terms_build's f0) */
     float tol2;  /* their tolerance squared (0: none) */
     float occ_d2, occ_e2; /* the occlusion weight: 1 / (2 sigma^2) of each factor (0: off) */
+    /* a FLOW_TERM_CLG term's presmoothing K_sigma and integration K_rho */
+    flow_kernel k_sigma[FLOW_TERMS_MAX], k_rho[FLOW_TERMS_MAX];
 } flow_terms;
 
 /* An empty list for frames of `channels` planes, normalised (zeta > 0) or
@@ -28,6 +32,12 @@ flow_terms flow_terms_begin(int channels, int normalise, double zeta);
  * that the multigrid solver reads.  FLOW_ERR_INVALID past FLOW_TERMS_MAX. */
 flow_status flow_terms_add(flow_terms *t, flow_mg_model *m, int kind, double weight,
                            int robust, double eps);
+/* Appends the combined local-global term (FLOW_TERM_CLG, pixel/terms.h) of
+ * presmoothing scale sigma and integration scale rho (pixels; 0: none) as
+ * flow_terms_add does; FLOW_ERR_INVALID also for a sigma or rho that
+ * flow_gauss_kernel rejects. */
+flow_status flow_terms_add_clg(flow_terms *t, flow_mg_model *m, double sigma, double rho,
+                               double weight, int robust, double eps);
 /* Method robust's model, which dis and epic refine with too: brightness
  * constancy with weight 1 and gradient constancy with weight gamma (0:
  * none), each under Psi with eps_d, normalised by zeta (normalise 0: not),
@@ -47,11 +57,17 @@ void flow_terms_previous(flow_terms *t, double wprev, double tol);
  * weight). */
 void flow_terms_occlusion(flow_terms *t, double sigma_d, double sigma_e);
 
-/* Every term of f1 and f2 (the second frame warped along w) into the
- * tensors of mg, rewritten for the total flow; with f0 (NULL: none, the
- * frame before warped along -w) its terms too, times t->wprev. */
-flow_status flow_terms_build(flow_device *d, flow_mg *mg, const flow_terms *t,
-                             const flow_mg_model *m, const flow_plane *f0, const flow_plane *f1,
-                             const flow_plane *f2, const flow_pair *w);
+/* Every term of f1 and f2 (the second frame warped along w; w NULL: not
+ * warped) into the tensors of mg, rewritten for the total flow; with f0
+ * (NULL: none, the frame before warped along -w) its terms too, times
+ * t->wprev.  The terms of pixel/terms.h's builders in one operation,
+ * each FLOW_TERM_CLG term by the motion tensor pipeline
+ * (flow_motion_tensor_watched: its pictures when ex's observer watches the
+ * workflow) in `work`, its scratch at the frames' size (NULL for a list
+ * without one: FLOW_ERR_INVALID if it has one). */
+flow_status flow_terms_build(flow_exec *ex, flow_mg *mg, const flow_terms *t,
+                             const flow_mg_model *m, flow_tensor_work *work,
+                             const flow_plane *f0, const flow_plane *f1, const flow_plane *f2,
+                             const flow_pair *w);
 
 #endif

@@ -1,14 +1,15 @@
 /* variational.c -- the systems of Horn-Schunck, CLG and nonlinear CLG on
- * every level of the pyramid: each level's data term is the motion tensor
- * of its frames (the second warped along the coarser flow when warping:
- * the tensor of the increment, rewritten for the total flow, pixel/warp.h),
- * solved by the multigrid solvers of core/multigrid.c.
+ * every level of the pyramid: each level's list of data terms holds the
+ * combined local-global term (core/terms.h) of its frames (the second
+ * warped along the coarser flow when warping: the tensor of the increment,
+ * rewritten for the total flow, pixel/warp.h), solved by the multigrid
+ * solvers of core/multigrid.c.
  *
  * Horn-Schunck is CLG with rho = 0 (seed 001 section 2.7.1): the two share
  * every line here; nonlinear CLG adds the lagged robust weights Psi'_D,
  * Psi'_S (eqs. 2.43-2.45), each switchable. */
 #include "core/variational.h"
-#include "core/tensor.h"
+#include "core/terms.h"
 #include "base/fail.h"
 
 #include <stdlib.h>
@@ -17,12 +18,11 @@ typedef struct var_state {
     flow_device *dev;
     flow_var_model m;
     flow_mg_model mg_model;
-    int channels;
-    flow_kernel k_sigma, k_rho;
+    flow_terms data;
     flow_pyramid *py;
 } var_state;
 
-/* What each pyramid level holds: the tensor pipeline's scratch and the
+/* What each pyramid level holds: the scratch of its term's tensor and the
  * multigrid hierarchy of its system. */
 typedef struct var_level {
     flow_tensor_work work;
@@ -59,13 +59,7 @@ static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flo
 {
     var_state *v = user;
     var_level *vl = L->state;
-    flow_tensor *J = flow_mg_tensor(vl->mg, 0);
-    FLOW_TRY(flow_motion_tensor_watched(ex, J, f1, f2, v->channels, &v->k_sigma, &v->k_rho,
-                                        &vl->work));
-    if (!w)
-        return FLOW_OK;
-    const flow_tensor_shift_args a = { *J, *w };
-    return flow_k_tensor_shift(ex->dev, &a);
+    return flow_terms_build(ex, vl->mg, &v->data, &v->mg_model, &vl->work, NULL, f1, f2, w);
 }
 
 static flow_status solve(void *user, flow_exec *ex, flow_pyr_level *L)
@@ -92,11 +86,7 @@ flow_status flow_var_create(flow_device *d, int width, int height, int channels,
         return flow_fail(FLOW_ERR_NOMEM, "cannot allocate a variational model");
     v->dev = d;
     v->m = *m;
-    v->channels = channels;
-    v->mg_model.nterms = 1;
-    v->mg_model.term[0].weight = 1.0f;
-    v->mg_model.term[0].eps2 = (float)(m->eps_d * m->eps_d);
-    v->mg_model.term[0].robust = m->robust_data;
+    v->data = flow_terms_begin(channels, 0, 0.0);
     v->mg_model.alpha = (float)m->alpha;
     v->mg_model.eps_s2 = (float)(m->eps_s * m->eps_s);
     v->mg_model.robust_smooth = m->robust_smooth;
@@ -104,9 +94,8 @@ flow_status flow_var_create(flow_device *d, int width, int height, int channels,
                                                .level_destroy = level_destroy,
                                                .terms = terms,
                                                .solve = solve };
-    flow_status s = flow_gauss_kernel(m->sigma, &v->k_sigma);
-    if (s == FLOW_OK)
-        s = flow_gauss_kernel(m->rho, &v->k_rho);
+    flow_status s = flow_terms_add_clg(&v->data, &v->mg_model, m->sigma, m->rho, 1.0,
+                                       m->robust_data, m->eps_d);
     if (s == FLOW_OK)
         s = flow_pyramid_create(d, width, height, channels, &m->warp, &hooks, v, &v->py);
     if (s != FLOW_OK) {

@@ -166,8 +166,8 @@ static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flo
 {
     dis_state *st = user;
     flow_stage_begin(ex, "data terms");
-    const flow_status s = flow_terms_build(ex->dev, ((dis_level *)L->state)->mg, &st->data,
-                                           &st->model, NULL, f1, f2, w);
+    const flow_status s = flow_terms_build(ex, ((dis_level *)L->state)->mg, &st->data,
+                                           &st->model, NULL, NULL, f1, f2, w);
     flow_stage_end(ex, "data terms");
     return s;
 }

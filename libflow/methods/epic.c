@@ -331,7 +331,7 @@ static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flo
     if (!L->state)
         return FLOW_OK;
     flow_stage_begin(ex, "data terms");
-    const flow_status s = flow_terms_build(ex->dev, L->state, &st->data, &st->model, NULL, f1,
+    const flow_status s = flow_terms_build(ex, L->state, &st->data, &st->model, NULL, NULL, f1,
                                               f2, w);
     flow_stage_end(ex, "data terms");
     return s;

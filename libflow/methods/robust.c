@@ -265,7 +265,7 @@ static flow_status terms(void *user, flow_exec *ex, flow_pyr_level *L, const flo
     robust_level *rl = L->state;
     flow_stage_begin(ex, "data terms");
     const flow_plane *f0 = r->py->frames == 3 ? L->warped_prev : NULL;
-    flow_status s = flow_terms_build(ex->dev, rl->mg, &r->data, &r->model, f0, f1, f2, w);
+    flow_status s = flow_terms_build(ex, rl->mg, &r->data, &r->model, NULL, f0, f1, f2, w);
     for (int k = 0; s == FLOW_OK && r->p.rho > 0 && k < r->model.nterms; k++)
         s = flow_smooth_tensor(ex->dev, flow_mg_tensor(rl->mg, k), &rl->rows, &r->k_rho);
     flow_stage_end(ex, "data terms");

@@ -40,7 +40,21 @@
  * flow less; the frame before's terms are not weighted.
  *
  * A new constancy is a FLOW_TERM_ kind, its builder below and its case in
- * flow_term_add. */
+ * flow_term_add.
+ *
+ * One kind of the list has no builder here: the combined local-global
+ * term (FLOW_TERM_CLG; Bruhn, Weickert, Schnorr, IJCV 2005), brightness
+ * constancy of the frames presmoothed by K_sigma, its motion tensor
+ * integrated over K_rho (seed 001 section 4.3; Horn-Schunck's with
+ * rho = 0).  Its windows reach beyond the pixel before and after the
+ * per-pixel products (flow_motion_products_px, pixel/tensor.h), so
+ * core/terms.c builds it by the pipeline of core/tensor.c and rewrites the
+ * integrated tensor for the total flow (flow_tensor_shift_px), while
+ * flow_terms_px builds the list's other terms.  It is of the pair alone
+ * (the frame before and the occlusion weight are the other terms'),
+ * unnormalised, colour its channels' tensors summed, and a pixel whose
+ * warped position falls outside keeps its term (against the clamped warped
+ * frame). */
 #ifndef FLOW_PIXEL_TERMS_H
 #define FLOW_PIXEL_TERMS_H
 
@@ -55,10 +69,11 @@
 /* The constancy assumptions a term can be built from. */
 #define FLOW_TERM_BRIGHTNESS 0
 #define FLOW_TERM_GRADIENT 1
+#define FLOW_TERM_CLG 2 /* built by core/terms.c, never by flow_terms_px */
 
 typedef struct flow_terms_args {
     flow_tensor J[FLOW_TERMS_MAX]; /* out: one tensor per term */
-    int kind[FLOW_TERMS_MAX];      /* FLOW_TERM_* */
+    int kind[FLOW_TERMS_MAX];      /* FLOW_TERM_BRIGHTNESS or FLOW_TERM_GRADIENT */
     float weight[FLOW_TERMS_MAX];  /* each term's weight (in the frame before's miss) */
     int nterms;
     flow_plane f1[3], f2w[3]; /* first frame, second warped along w */
@@ -210,9 +225,9 @@ FLOW_HD void flow_terms_px(const flow_terms_args *a, int x, int y)
     if (before) {
         float k0 = a->wprev;
         if (a->tol2 > 0.0f) {
-            float e2 = p[0][5];
+            float e2 = 0.0f;
             FLOW_UNROLL
-            for (int k = 1; k < FLOW_TERMS_MAX; k++)
+            for (int k = 0; k < FLOW_TERMS_MAX; k++)
                 if (k < a->nterms)
                     e2 = e2 + a->weight[k] * p[k][5];
             e2 /= (float)a->channels;
