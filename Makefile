@@ -289,10 +289,15 @@ $(BUILD)/tests/gpu_test_%: $(BUILD)/obj/tests/gpu/test_%.o $(BUILD)/obj/tests/co
 	@$(call step,LD,$@)
 	$(Q)$(CC) -o $@ $^ $(LDLIBS)
 
+# A benchmark's objects, then the library: a benchmark's own further objects
+# (bench_methods' below) come after the library in $^.
 $(BUILD)/tests/bench_%: $(BUILD)/obj/tests/bench/bench_%.o $(BUILD)/obj/tests/common/harness.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	@$(call step,LD,$@)
-	$(Q)$(CC) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(LDLIBS)
+
+# bench_methods' tables besides the per-method one, and what they share.
+$(BUILD)/tests/bench_methods: $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/bench/methods/*.c))
 
 # ---- man pages and bash completion -----------------------------------------------
 # Each page is made from its tool's --help and --version (scripts/man-page.sh),
