@@ -5,7 +5,7 @@
  * definition in seed 001.  The operations are reached through the private
  * device layer (device/device.h: flow_k_<op>(device, &args)) and the core's
  * tensor pipeline (core/tensor.h). */
-#include "harness.h"
+#include "plane_io.h"
 #include "core/tensor.h"
 #include "device/device.h"
 
@@ -16,18 +16,6 @@
 static float *host_alloc(int w, int h)
 {
     return calloc((size_t)w * h, sizeof(float));
-}
-
-static void put(flow_device *d, flow_plane *p, const float *host)
-{
-    CHECK_OK(flow_upload(d, p, host, (size_t)p->width));
-}
-
-static float *get(flow_device *d, const flow_plane *p)
-{
-    float *host = host_alloc(p->width, p->height);
-    CHECK_OK(flow_download(d, host, (size_t)p->width, p));
-    return host;
 }
 
 /* p = value everywhere (the device operation fill). */
@@ -91,13 +79,13 @@ static void test_upload_download_fill(void)
     CHECK(p.pitch >= w);
     float *a = host_alloc(w, h);
     random_fill(a, w * h, 7);
-    put(d, &p, a);
+    plane_put(d, &p, a);
     CHECK_OK(flow_copy(d, &q, &p));
-    float *back = get(d, &q);
+    float *back = plane_get(d, &q);
     CHECK(memcmp(a, back, sizeof(float) * w * h) == 0);
     fill(d, &p, -2.5f);
     free(back);
-    back = get(d, &p);
+    back = plane_get(d, &p);
     int all = 1;
     for (int i = 0; i < w * h; i++)
         all &= back[i] == -2.5f;
@@ -128,9 +116,9 @@ static void test_smooth(void)
     CHECK_OK(flow_plane_alloc(d, &tmp, w, h));
     float *a = host_alloc(w, h);
     random_fill(a, w * h, 11);
-    put(d, &src, a);
+    plane_put(d, &src, a);
     CHECK_OK(flow_smooth(d, &dst, &src, &tmp, &k));
-    float *got = get(d, &dst);
+    float *got = plane_get(d, &dst);
     double *ref = calloc((size_t)w * h, sizeof(double));
     const int r = k.radius;
     for (int y = 0; y < h; y++)
@@ -145,7 +133,7 @@ static void test_smooth(void)
     /* In place: dst == src. */
     CHECK_OK(flow_smooth(d, &src, &src, &tmp, &k));
     free(got);
-    got = get(d, &src);
+    got = plane_get(d, &src);
     CHECK(max_abs_diff(got, ref, w * h) < 1e-3);
     /* A batch of three planes in one call (the device operations, and the
      * core's flow_smooth_planes): each as smoothed alone, bit for bit;
@@ -159,7 +147,7 @@ static void test_smooth(void)
         CHECK_OK(flow_plane_alloc(d, &out[i], w, h));
         CHECK_OK(flow_plane_alloc(d, &out2[i], w, h));
         random_fill(a, w * h, 20 + i);
-        put(d, &in[i], a);
+        plane_put(d, &in[i], a);
         pin[i] = &in[i], pmid[i] = &mid[i], pout2[i] = &out2[i];
     }
     flow_convolve_args ca;
@@ -175,7 +163,7 @@ static void test_smooth(void)
     CHECK_OK(flow_smooth_planes(d, pout2, (const flow_plane *const *)pin, pmid, 3, &k));
     for (int i = 0; i < 3; i++) {
         CHECK_OK(flow_smooth(d, &dst, &in[i], &tmp, &k));
-        float *one = get(d, &dst), *batch = get(d, &out[i]), *core = get(d, &out2[i]);
+        float *one = plane_get(d, &dst), *batch = plane_get(d, &out[i]), *core = plane_get(d, &out2[i]);
         CHECK(memcmp(one, batch, sizeof(float) * w * h) == 0);
         CHECK(memcmp(one, core, sizeof(float) * w * h) == 0);
         free(one), free(batch), free(core);
@@ -221,11 +209,11 @@ static void test_derivatives(void)
             a[y * w + x] = (float)(X * X * X + 2 * X * Y - Y * Y);
             c[y * w + x] = (float)(X * X * X + 2 * X * Y - Y * Y + 0.5 * X + 1);
         }
-    put(d, &f1, a);
-    put(d, &f2, c);
+    plane_put(d, &f1, a);
+    plane_put(d, &f2, c);
     const flow_derivatives_args da = { fx, fy, ft, f1, f2 };
     CHECK_OK(flow_k_derivatives(d, &da));
-    float *gx = get(d, &fx), *gy = get(d, &fy), *gt = get(d, &ft);
+    float *gx = plane_get(d, &fx), *gy = plane_get(d, &fy), *gt = plane_get(d, &ft);
     double ex = 0, ey = 0, et = 0, eb = 0;
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
@@ -271,9 +259,9 @@ static void test_motion_tensor(void)
         CHECK_OK(flow_plane_alloc(d, &ch1[c], w, h));
         CHECK_OK(flow_plane_alloc(d, &ch2[c], w, h));
         random_fill(a, w * h, 100 + c);
-        put(d, &ch1[c], a);
+        plane_put(d, &ch1[c], a);
         random_fill(a, w * h, 200 + c);
-        put(d, &ch2[c], a);
+        plane_put(d, &ch2[c], a);
     }
     flow_tensor J, Jc;
     flow_tensor_work work;
@@ -301,7 +289,7 @@ static void test_motion_tensor(void)
         CHECK_OK(flow_smooth(d, &s2, &p2[c], &tmp, &ks));
         const flow_derivatives_args da = { fx, fy, ft, s1, s2 };
         CHECK_OK(flow_k_derivatives(d, &da));
-        float *gx = get(d, &fx), *gy = get(d, &fy), *gt = get(d, &ft);
+        float *gx = plane_get(d, &fx), *gy = plane_get(d, &fy), *gt = plane_get(d, &ft);
         for (int k = 0; k < 6; k++) {
             float *prod = host_alloc(w, h);
             for (int i = 0; i < w * h; i++) {
@@ -320,7 +308,7 @@ static void test_motion_tensor(void)
                     ref[y * w + x] = s;
                     sum[k][y * w + x] += s;
                 }
-            float *got = get(d, jg[k]);
+            float *got = plane_get(d, jg[k]);
             double scale = 0;
             for (int i = 0; i < w * h; i++)
                 scale = fmax(scale, fabs(ref[i]));
@@ -334,7 +322,7 @@ static void test_motion_tensor(void)
     CHECK(worst_gray < 1e-5);
     double worst_colour = 0;
     for (int k = 0; k < 6; k++) {
-        float *got = get(d, jc[k]);
+        float *got = plane_get(d, jc[k]);
         double scale = 0;
         for (int i = 0; i < w * h; i++)
             scale = fmax(scale, fabs(sum[k][i]));
@@ -365,10 +353,10 @@ static void check_restriction(int w, int h)
     CHECK_OK(flow_plane_alloc(d, &c, cw, ch));
     float *a = host_alloc(w, h);
     random_fill(a, w * h, (unsigned)(w * 31 + h));
-    put(d, &f, a);
+    plane_put(d, &f, a);
     const flow_restriction_args ra = { c, f };
     CHECK_OK(flow_k_restriction(d, &ra));
-    float *got = get(d, &c);
+    float *got = plane_get(d, &c);
     double *ref = calloc((size_t)cw * ch, sizeof(double));
     static const double wt[3] = { 0.25, 0.5, 0.25 };
     for (int y = 0; y < ch; y++)
@@ -381,7 +369,7 @@ static void check_restriction(int w, int h)
     fill(d, &f, 3.0f);
     CHECK_OK(flow_k_restriction(d, &ra));
     free(got);
-    got = get(d, &c);
+    got = plane_get(d, &c);
     double e = 0;
     for (int i = 0; i < cw * ch; i++)
         e = fmax(e, fabs(got[i] - 3.0));
@@ -418,11 +406,11 @@ static void check_prolongation(int w, int h)
     for (int y = 0; y < ch; y++)
         for (int x = 0; x < cw; x++)
             a[y * cw + x] = (float)(2.0 * x - 3.0 * y + 0.5 * x * y + 1.0);
-    put(d, &c, a);
+    plane_put(d, &c, a);
     const flow_pair none = { { 0 }, { 0 } };
     flow_prolong_pair_args pa = { { f, g }, { c, c }, none, 0, 0, 0.0f };
     CHECK_OK(flow_k_prolong_pair(d, &pa));
-    float *got = get(d, &f), *got_v = get(d, &g);
+    float *got = plane_get(d, &f), *got_v = plane_get(d, &g);
     CHECK(memcmp(got, got_v, sizeof(float) * (size_t)w * h) == 0);
     double e_interior = 0, e_def = 0;
     for (int y = 0; y < h; y++)
@@ -441,7 +429,7 @@ static void check_prolongation(int w, int h)
     /* accumulate: fine += P coarse, so twice the value */
     pa.accumulate = 1;
     CHECK_OK(flow_k_prolong_pair(d, &pa));
-    float *twice = get(d, &f);
+    float *twice = plane_get(d, &f);
     double e2 = 0;
     for (int i = 0; i < w * h; i++)
         e2 = fmax(e2, fabs(twice[i] - 2.0 * got[i]));
@@ -475,7 +463,7 @@ static void test_warp(void)
     CHECK_OK(flow_plane_alloc(d, &fl.v, w, h));
     float *a = host_alloc(w, h);
     random_fill(a, w * h, 31);
-    put(d, &src, a);
+    plane_put(d, &src, a);
     const float shifts[3][2] = { { 2.0f, -1.0f }, { 0.5f, 0.0f }, { -30.0f, 40.0f } };
     for (int k = 0; k < 3; k++) {
         const float du = shifts[k][0], dv = shifts[k][1];
@@ -483,7 +471,7 @@ static void test_warp(void)
         fill(d, &fl.v, dv);
         const flow_warp_args wa = { dst, src, fl, 0, 0 };
         CHECK_OK(flow_k_warp(d, &wa));
-        float *got = get(d, &dst);
+        float *got = plane_get(d, &dst);
         double worst = 0;
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
@@ -525,14 +513,14 @@ static void test_tensor_shift(void)
     for (int k = 0; k < 6; k++) {
         j0[k] = host_alloc(w, h);
         random_fill(j0[k], n, 40 + k);
-        put(d, jp[k], j0[k]);
+        plane_put(d, jp[k], j0[k]);
     }
-    put(d, &fl.u, u0), put(d, &fl.v, v0);
+    plane_put(d, &fl.u, u0), plane_put(d, &fl.v, v0);
     const flow_tensor_shift_args ta = { J, fl };
     CHECK_OK(flow_k_tensor_shift(d, &ta));
     float *j1[6];
     for (int k = 0; k < 6; k++)
-        j1[k] = get(d, jp[k]);
+        j1[k] = plane_get(d, jp[k]);
     double worst = 0;
     for (int i = 0; i < n; i++) {
         const double x = 1.7 - 0.01 * i, y = -0.6 + 0.02 * i, dx = x - u0[i], dy = y - v0[i];
@@ -569,10 +557,10 @@ static void check_resample(int sw, int sh, int dw, int dh, float sx, float sy, f
     for (int y = 0; y < sh; y++)
         for (int x = 0; x < sw; x++)
             ramp[y * sw + x] = (float)(a * x + b * y + c);
-    put(d, &src, ramp);
+    plane_put(d, &src, ramp);
     const flow_resample_args ra = { dst, src, sx, sy, gain };
     CHECK_OK(flow_k_resample(d, &ra));
-    float *got = get(d, &dst);
+    float *got = plane_get(d, &dst);
     double worst = 0;
     int inside = 0, outside = 0;
     for (int y = 0; y < dh; y++)

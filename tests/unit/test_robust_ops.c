@@ -5,7 +5,7 @@
  * median filters and the occlusion weight with them, and the median's keys
  * and weighted median of a window against their definitions.  The method
  * as a whole: test_robust.c. */
-#include "harness.h"
+#include "plane_io.h"
 #include "core/pair.h"
 #include "core/tensor.h"
 #include "device/device.h"
@@ -18,18 +18,6 @@
 static flow_device *dev(void)
 {
     return harness_device();
-}
-
-static float *get(flow_device *d, const flow_plane *p)
-{
-    float *h = malloc(sizeof *h * (size_t)p->width * p->height);
-    CHECK_OK(flow_download(d, h, (size_t)p->width, p));
-    return h;
-}
-
-static void put(flow_device *d, flow_plane *p, const float *h)
-{
-    CHECK_OK(flow_upload(d, p, h, (size_t)p->width));
 }
 
 static void fill(flow_device *d, const flow_plane *p, float value)
@@ -56,7 +44,7 @@ static void test_bicubic_quadratic(void)
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             a[y * w + x] = 0.3f * x * x - 0.2f * x * y + 0.15f * y * y + 2.0f * x + 7.0f;
-    put(d, &src, a);
+    plane_put(d, &src, a);
     const float du = 0.37f, dv = -0.61f;
     fill(d, &fl.u, du);
     fill(d, &fl.v, dv);
@@ -64,7 +52,7 @@ static void test_bicubic_quadratic(void)
     for (int cubic = 0; cubic < 2; cubic++) {
         const flow_warp_args wa = { dst, src, fl, cubic, 0 };
         CHECK_OK(flow_k_warp(d, &wa));
-        float *got = get(d, &dst);
+        float *got = plane_get(d, &dst);
         for (int y = 2; y < h - 2; y++)
             for (int x = 2; x < w - 2; x++) {
                 const double px = x + du, py = y + dv;
@@ -88,7 +76,7 @@ static void tensor_planes_get(flow_device *d, const flow_tensor *J, float *out[6
 {
     const flow_plane *p[6] = { &J->j11, &J->j12, &J->j13, &J->j22, &J->j23, &J->j33 };
     for (int k = 0; k < 6; k++)
-        out[k] = get(d, p[k]);
+        out[k] = plane_get(d, p[k]);
 }
 
 /* Data terms: a pixel sent out of the frame by w has none (both tensors
@@ -116,10 +104,10 @@ static void test_terms(void)
         a[i] = 100.0f + 40.0f * sinf(0.5f * x) * cosf(0.37f * y);
         b[i] = 100.0f + 40.0f * sinf(0.5f * (x - 0.3f)) * cosf(0.37f * (y + 0.2f));
     }
-    put(d, &f1, a), put(d, &f2, b);
+    plane_put(d, &f1, a), plane_put(d, &f2, b);
     for (int i = 0; i < w * h; i++)
         a[i] *= 4.0f, b[i] *= 4.0f;
-    put(d, &g1, a), put(d, &g2, b);
+    plane_put(d, &g1, a), plane_put(d, &g2, b);
     /* w = (10, 0): pixels x >= w - 10 look outside the frame */
     fill(d, &fl.u, 10.0f);
     fill(d, &fl.v, 0.0f);
@@ -192,7 +180,7 @@ static void test_terms_occlusion(void)
         u[i] = 1.0f - 0.5f * (float)(x < 10 ? 0 : x < 14 ? x - 10 : 4);
         v[i] = 0.0f;
     }
-    put(d, &f1, a), put(d, &f2, b), put(d, &fl.u, u), put(d, &fl.v, v);
+    plane_put(d, &f1, a), plane_put(d, &f2, b), plane_put(d, &fl.u, u), plane_put(d, &fl.v, v);
     const float inv_d2 = 1.0f / (2.0f * 0.3f * 0.3f), inv_e2 = 1.0f / (2.0f * 20.0f * 20.0f);
     float *t[2][2][6];
     for (int on = 0; on < 2; on++) {
@@ -255,7 +243,7 @@ static void test_edge_weight(void)
         CHECK_OK(flow_plane_alloc(d, &f[c], w, h));
         for (int i = 0; i < w * h; i++)
             buf[i] = 50.0f + slope[c][0] * (float)(i % w) + slope[c][1] * (float)(i / w);
-        put(d, &f[c], buf);
+        plane_put(d, &f[c], buf);
         a.f[c] = f[c];
     }
     /* grey: |grad f| = 5; colour: sqrt((25 + 0 + 100) / 3); flat: 0 */
@@ -265,7 +253,7 @@ static void test_edge_weight(void)
         if (run == 2)
             a.f[0] = f[1];
         CHECK_OK(flow_k_edge_weight(d, &a));
-        float *g = get(d, &a.g);
+        float *g = plane_get(d, &a.g);
         double worst = 0;
         int in_range = 1;
         for (int y = 0; y < h; y++)
@@ -308,11 +296,11 @@ static void test_median(void)
         v[i] = i == 8 * w + 10 ? 50.0f : 1.0f; /* one outlier */
         im[i] = i % w < 16 ? 0.0f : 100.0f;
     }
-    put(d, &src.u, u), put(d, &src.v, v), put(d, &img, im);
+    plane_put(d, &src.u, u), plane_put(d, &src.v, v), plane_put(d, &img, im);
     for (int radius = 1; radius <= 2; radius++) {
         flow_median_args a = { .dst = dst, .src = src, .radius = radius };
         CHECK_OK(flow_k_median(d, &a));
-        float *gu = get(d, &dst.u), *gv = get(d, &dst.v);
+        float *gu = plane_get(d, &dst.u), *gv = plane_get(d, &dst.v);
         double worst = 0;
         for (int y = 0; y < h; y++)
             for (int x = radius; x < w - radius; x++)
@@ -324,7 +312,7 @@ static void test_median(void)
     /* flow edge at x = 17, image edge at x = 16 */
     for (int i = 0; i < w * h; i++)
         u[i] = i % w < 17 ? 1.0f : 5.0f;
-    put(d, &src.u, u);
+    plane_put(d, &src.u, u);
     for (int weighted = 0; weighted < 2; weighted++) {
         flow_median_args a = { .dst = dst, .src = src, .radius = 2, .channels = 1 };
         a.img[0] = img;
@@ -333,7 +321,7 @@ static void test_median(void)
             a.inv_s2 = 1.0f / (2.0f * 2.0f * 2.0f);
         }
         CHECK_OK(flow_k_median(d, &a));
-        float *gu = get(d, &dst.u);
+        float *gu = plane_get(d, &dst.u);
         CHECK(gu[8 * w + 16] == (weighted ? 5.0f : 1.0f));
         CHECK(gu[8 * w + 15] == 1.0f);
         CHECK(gu[8 * w + 17] == 5.0f);
@@ -377,13 +365,13 @@ static void test_occlusion(void)
                    + 0.5f * (float)(x < 20 ? 0 : x < 24 ? x - 20 : 4);
         }
     /* there the flow moves f1 onto f2 only where it is 2: compare where it is */
-    put(d, &f1, a1), put(d, &f2, a2), put(d, &fl.u, u), put(d, &fl.v, v);
+    plane_put(d, &f1, a1), plane_put(d, &f2, a2), plane_put(d, &fl.u, u), plane_put(d, &fl.v, v);
     const float sd = 0.3f, se = 20.0f;
     flow_occlusion_args oa = { .o = o, .w = fl, .channels = 1,
                                .inv_d2 = 1.0f / (2 * sd * sd), .inv_e2 = 1.0f / (2 * se * se) };
     oa.f1[0] = f1, oa.f2[0] = f2;
     CHECK_OK(flow_k_occlusion(d, &oa));
-    float *go = get(d, &o);
+    float *go = plane_get(d, &o);
     const int y = 5;
     const double conv = exp(-0.25 / (2.0 * sd * sd));
     printf("    translated %.6f, converging %.6f (expected %.6f), diverging %.6f\n",
@@ -409,14 +397,14 @@ static void test_occlusion(void)
         a1[i] = 0.0f;
         a2[i] = i % w < 16 ? 1.0f : 1e-6f;
     }
-    put(d, &fl.u, u), put(d, &f1, a1), put(d, &o, a2);
+    plane_put(d, &fl.u, u), plane_put(d, &f1, a1), plane_put(d, &o, a2);
     for (int occluded = 0; occluded < 2; occluded++) {
         flow_median_args a = { .dst = dst, .src = fl, .radius = 2, .channels = 1,
                                .inv_c2 = 1.0f / 200.0f, .inv_s2 = 1.0f / 8.0f,
                                .occlusion = occluded, .occ = o };
         a.img[0] = f1;
         CHECK_OK(flow_k_median(d, &a));
-        float *gu = get(d, &dst.u);
+        float *gu = plane_get(d, &dst.u);
         printf("    median at the flow edge, %s occlusion weight: %g\n",
                occluded ? "with" : "without", gu[y * w + 16]);
         CHECK(gu[y * w + 16] == (occluded ? 1.0f : 5.0f));

@@ -2,7 +2,7 @@
  * on the device under test (FLOW_DEVICE): the combined local-global term
  * listed beside a builder's term, each built as it is alone, and each
  * term's weight in the frame before's miss. */
-#include "harness.h"
+#include "plane_io.h"
 #include "core/pair.h"
 #include "core/terms.h"
 #include "device/device.h"
@@ -10,25 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static float *get(flow_device *d, const flow_plane *p)
-{
-    float *h = malloc(sizeof *h * (size_t)p->width * p->height);
-    CHECK_OK(flow_download(d, h, (size_t)p->width, p));
-    return h;
-}
-
-static void put(flow_device *d, flow_plane *p, const float *h)
-{
-    CHECK_OK(flow_upload(d, p, h, (size_t)p->width));
-}
-
 /* Whether the six components of A and B are equal bit for bit. */
 static int same_tensor(flow_device *d, flow_tensor *A, flow_tensor *B)
 {
     int same = 1;
     for (int c = 0; c < 6; c++) {
         const flow_plane *a = flow_tensor_plane(A, c), *b = flow_tensor_plane(B, c);
-        float *ha = get(d, a), *hb = get(d, b);
+        float *ha = plane_get(d, a), *hb = plane_get(d, b);
         same &= memcmp(ha, hb, sizeof *ha * (size_t)a->width * a->height) == 0;
         free(ha), free(hb);
     }
@@ -66,8 +54,8 @@ static void scene_make(flow_device *d, scene *s)
         u[i] = 0.5f + 0.01f * x;
         v[i] = -0.2f - 0.005f * y;
     }
-    put(d, &s->f0, f[0]), put(d, &s->f1, f[1]), put(d, &s->f2, f[2]);
-    put(d, &s->fl.u, u), put(d, &s->fl.v, v);
+    plane_put(d, &s->f0, f[0]), plane_put(d, &s->f1, f[1]), plane_put(d, &s->f2, f[2]);
+    plane_put(d, &s->fl.u, u), plane_put(d, &s->fl.v, v);
     for (int k = 0; k < 3; k++)
         free(f[k]);
     free(u), free(v);
