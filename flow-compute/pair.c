@@ -138,6 +138,27 @@ void frame_shape(const source_frame *f, int *width, int *height, int *channels)
     *channels = f->is8 ? f->bytes.channels : f->image.channels;
 }
 
+/* The grey image at path for option opt (--init-confidence, --edges): of
+ * the frames' size and one channel, on the 0..255 scale as every image is
+ * read (flow/image.h), into *img as values in [0, 1]. */
+static int read_grey_map(run *r, const char *opt, const char *path, flow_image *img)
+{
+    if (flow_image_read(path, img) != FLOW_OK) {
+        cli_error("%s: %s", opt, flow_last_error());
+        return CLI_EXIT_IO;
+    }
+    if (img->width != r->width || img->height != r->height || img->channels != 1) {
+        cli_error("%s %s is %dx%d with %d channel%s: expected a grey image of %dx%d", opt, path,
+                  img->width, img->height, img->channels, img->channels == 1 ? "" : "s",
+                  r->width, r->height);
+        return CLI_EXIT_IO;
+    }
+    const size_t n = (size_t)r->width * r->height;
+    for (size_t i = 0; i < n; i++)
+        img->data[i] /= 255.0f;
+    return CLI_EXIT_OK;
+}
+
 /* --init and --init-confidence into the context: read, checked against the
  * frames' size, handed over. */
 static int set_init(run *r)
@@ -149,7 +170,6 @@ static int set_init(run *r)
     }
     flow_field init = {0};
     flow_image conf = {0};
-    float *c = NULL;
     int rc = CLI_EXIT_OK;
     flow_status s = flow_field_read(o->init, &init);
     if (s != FLOW_OK) {
@@ -161,34 +181,16 @@ static int set_init(run *r)
                   r->width, r->height);
         rc = CLI_EXIT_IO;
     }
-    if (rc == CLI_EXIT_OK && o->init_confidence) {
-        if ((s = flow_image_read(o->init_confidence, &conf)) != FLOW_OK) {
-            cli_error("--init-confidence: %s", flow_last_error());
-            rc = CLI_EXIT_IO;
-        }
-        if (rc == CLI_EXIT_OK
-            && (conf.width != r->width || conf.height != r->height || conf.channels != 1)) {
-            cli_error("--init-confidence %s is %dx%d with %d channel%s: expected a grey image "
-                      "of %dx%d", o->init_confidence, conf.width, conf.height, conf.channels,
-                      conf.channels == 1 ? "" : "s", r->width, r->height);
-            rc = CLI_EXIT_IO;
-        }
-        const size_t n = (size_t)r->width * r->height;
-        if (rc == CLI_EXIT_OK && !(c = malloc(sizeof *c * n)))
-            rc = compute_failure(FLOW_ERR_NOMEM, "--init-confidence");
-        for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++)
-            c[i] = conf.data[i] / 255.0f;
-    }
-    if (rc == CLI_EXIT_OK && (s = flow_context_set_init(r->ctx, &init, c)) != FLOW_OK)
+    if (rc == CLI_EXIT_OK && o->init_confidence)
+        rc = read_grey_map(r, "--init-confidence", o->init_confidence, &conf);
+    if (rc == CLI_EXIT_OK && (s = flow_context_set_init(r->ctx, &init, conf.data)) != FLOW_OK)
         rc = compute_failure(s, o->init);
-    free(c);
     flow_image_free(&conf);
     flow_field_free(&init);
     return rc;
 }
 
-/* --edges into the context: a grey image of the frames' size, on the
- * 0..255 scale as every image is read (flow/image.h), as values in [0, 1]. */
+/* --edges into the context: a grey map of the frames' size (read_grey_map). */
 static int set_edges(run *r)
 {
     const char *path = r->o->edges;
@@ -197,21 +199,8 @@ static int set_edges(run *r)
         return CLI_EXIT_USAGE;
     }
     flow_image img = {0};
-    flow_status s = flow_image_read(path, &img);
-    if (s != FLOW_OK) {
-        cli_error("--edges: %s", flow_last_error());
-        return CLI_EXIT_IO;
-    }
-    int rc = CLI_EXIT_OK;
-    if (img.width != r->width || img.height != r->height || img.channels != 1) {
-        cli_error("--edges %s is %dx%d with %d channel%s: expected a grey image of %dx%d", path,
-                  img.width, img.height, img.channels, img.channels == 1 ? "" : "s", r->width,
-                  r->height);
-        rc = CLI_EXIT_IO;
-    }
-    const size_t n = (size_t)r->width * r->height;
-    for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++)
-        img.data[i] /= 255.0f;
+    int rc = read_grey_map(r, "--edges", path, &img);
+    flow_status s;
     if (rc == CLI_EXIT_OK && (s = flow_context_set_edges(r->ctx, img.data)) != FLOW_OK) {
         cli_error("--edges %s: %s", path, flow_last_error());
         rc = s == FLOW_ERR_INVALID ? CLI_EXIT_IO : CLI_EXIT_COMPUTE;
