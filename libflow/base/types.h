@@ -32,6 +32,17 @@ typedef struct flow_plane {
 #define FLOW_PX(p, x, y) ((p).data[(y) * (p).pitch + (x)])
 #define FLOW_PLANE_MAX 2147483647L /* elements of a plane, rows padded to the pitch */
 
+/* Exchanges the first n planes of a and b: the structs, not the memory
+ * (a method's planes of the first frame become those of the second). */
+static inline void flow_planes_swap(flow_plane *a, flow_plane *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const flow_plane t = a[i];
+        a[i] = b[i];
+        b[i] = t;
+    }
+}
+
 /* A flow (u, v), a right-hand side or a residual: two planes of one size. */
 typedef struct flow_pair {
     flow_plane u, v;

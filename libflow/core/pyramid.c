@@ -364,11 +364,7 @@ flow_status flow_pyramid_run(flow_pyramid *py, flow_exec *ex, const flow_plane *
     const int reuse = swapped && py->made > top;
     py->made = 0;
     for (int l = 1; reuse && l <= top; l++)
-        for (int c = 0; c < py->channels; c++) {
-            const flow_plane t = py->lev[l].frame[0][c];
-            py->lev[l].frame[0][c] = py->lev[l].frame[1][c];
-            py->lev[l].frame[1][c] = t;
-        }
+        flow_planes_swap(py->lev[l].frame[0], py->lev[l].frame[1], py->channels);
     flow_status s = FLOW_OK;
     flow_stage_begin(ex, "pyramid");
     for (int l = 1; s == FLOW_OK && l <= top; l++)

@@ -483,11 +483,8 @@ static flow_status epic_run(void *state, flow_exec *ex, const flow_frames *in,
     st->ngiven = in->matches ? in->matches->width : 0;
     /* the pair the other way round: its descriptors are the last run's */
     st->reuse = in->swapped && st->census_made;
-    for (int l = st->match; st->reuse && l < st->ncensus; l++) {
-        const flow_plane t = st->census[l][0];
-        st->census[l][0] = st->census[l][1];
-        st->census[l][1] = t;
-    }
+    for (int l = st->match; st->reuse && l < st->ncensus; l++)
+        flow_planes_swap(&st->census[l][0], &st->census[l][1], 1);
     flow_pyramid_swapped(st->py, in->swapped);
     st->edges = in->edges;
     const flow_status s = flow_pyramid_run(st->py, ex, NULL, f1, f2);

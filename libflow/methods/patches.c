@@ -37,11 +37,7 @@ flow_status flow_patch_input_smooth(flow_patch_input *in, flow_exec *ex, const f
         return FLOW_OK;
     }
     if (f->swapped) { /* the last run's smoothed frames, exchanged */
-        for (int c = 0; c < in->channels; c++) {
-            const flow_plane t = in->frame[0][c];
-            in->frame[0][c] = in->frame[1][c];
-            in->frame[1][c] = t;
-        }
+        flow_planes_swap(in->frame[0], in->frame[1], in->channels);
         *f1 = in->frame[0], *f2 = in->frame[1];
         return FLOW_OK;
     }

@@ -427,11 +427,8 @@ static flow_status robust_run(void *state, flow_exec *ex, const flow_frames *in,
     robust_state *r = state;
     const int previous = in->count > 2 && applies_previous(&r->p);
     /* the pair the other way round: its prepared frames are the last run's */
-    for (int c = 0; in->swapped && c < r->channels; c++) {
-        const flow_plane t = r->frame[0][c];
-        r->frame[0][c] = r->frame[1][c];
-        r->frame[1][c] = t;
-    }
+    if (in->swapped)
+        flow_planes_swap(r->frame[0], r->frame[1], r->channels);
     flow_stage_begin(ex, "prepare");
     flow_status s = FLOW_OK;
     for (int k = in->swapped ? 2 : 0; k < (previous ? 3 : 2) && s == FLOW_OK; k++)
