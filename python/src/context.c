@@ -308,6 +308,26 @@ static PyObject *size_error(const char *what, const frame_in *f, const char *oth
     return NULL;
 }
 
+/* frame1 and frame2 of compute and compute_both, of one size; -1 with an
+ * exception (neither kept). */
+static int frames_get(const fp_context *self, PyObject *o1, PyObject *o2, frame_in *f1,
+                      frame_in *f2)
+{
+    if (frame_get(self, o1, "frame1", f1) < 0)
+        return -1;
+    if (frame_get(self, o2, "frame2", f2) < 0) {
+        frame_release(f1);
+        return -1;
+    }
+    if (f1->width != f2->width || f1->height != f2->height || f1->channels != f2->channels) {
+        size_error("frame1", f1, "frame2 is", f2->width, f2->height, f2->channels, "");
+        frame_release(f1);
+        frame_release(f2);
+        return -1;
+    }
+    return 0;
+}
+
 /* The confidence of an initial flow: an H x W float array (any float or
  * integer type, values in [0, 1]) as a C-contiguous float32 copy; NULL
  * with an exception. */
@@ -339,20 +359,12 @@ static PyObject *ctx_compute(fp_context *self, PyObject *args, PyObject *kw)
         return NULL;
     }
     frame_in f1, f2;
-    if (frame_get(self, o1, "frame1", &f1) < 0)
+    if (frames_get(self, o1, o2, &f1, &f2) < 0)
         return NULL;
-    if (frame_get(self, o2, "frame2", &f2) < 0) {
-        frame_release(&f1);
-        return NULL;
-    }
     PyObject *result = NULL;
     flow_field init = {0};
     PyArrayObject *conf = NULL;
     flow_out out = {0};
-    if (f1.width != f2.width || f1.height != f2.height || f1.channels != f2.channels) {
-        size_error("frame1", &f1, "frame2 is", f2.width, f2.height, f2.channels, "");
-        goto done;
-    }
     if (out_get(self, oout, f1.on_gpu && f2.on_gpu, f1.width, f1.height, &out) < 0)
         goto done;
     if (oinit != Py_None && fp_field_from_array(oinit, "init", &init) < 0)
@@ -426,19 +438,11 @@ static PyObject *ctx_compute_both(fp_context *self, PyObject *args, PyObject *kw
         || usable(self) < 0)
         return NULL;
     frame_in f1, f2;
-    if (frame_get(self, o1, "frame1", &f1) < 0)
+    if (frames_get(self, o1, o2, &f1, &f2) < 0)
         return NULL;
-    if (frame_get(self, o2, "frame2", &f2) < 0) {
-        frame_release(&f1);
-        return NULL;
-    }
     PyObject *result = NULL;
     flow_field back = {0};
     float *occ = NULL, *conf = NULL;
-    if (f1.width != f2.width || f1.height != f2.height || f1.channels != f2.channels) {
-        size_error("frame1", &f1, "frame2 is", f2.width, f2.height, f2.channels, "");
-        goto done;
-    }
     const size_t n = (size_t)f1.width * f1.height;
     if (flow_field_alloc(&back, f1.width, f1.height) != FLOW_OK
         || !(occ = malloc(sizeof *occ * n)) || !(conf = malloc(sizeof *conf * n))) {

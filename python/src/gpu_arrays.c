@@ -203,7 +203,8 @@ static int from_dlpack(PyObject *obj, const char *what, int type, fp_gpu_array *
     const int bytes = t->dtype.bits / 8;
     char other[24];
     snprintf(other, sizeof other, "code%d:%d", t->dtype.code, t->dtype.bits);
-    static const char kinds[] = "iufc?ib"; /* by DLDataTypeCode: 4 is bfloat */
+    /* by DLDataTypeCode: int, uint, float, opaque, bfloat, complex, bool */
+    static const char kinds[] = "iuf??cb";
     const int code = t->dtype.code;
     dtype_name(a, t->dtype.lanes != 1 || code > 6 ? '?' : kinds[code], bytes, other);
     Py_ssize_t step = bytes > 0 ? bytes : 1;
@@ -246,22 +247,12 @@ void fp_gpu_array_release(fp_gpu_array *a)
     Py_CLEAR(a->capsule);
 }
 
-/* "(480, 640, 3)" */
-static PyObject *shape_text(const fp_gpu_array *a)
+/* A shape or strides as Python prints them: "(480, 640, 3)". */
+static PyObject *dims_text(const Py_ssize_t *v, int n)
 {
-    PyObject *t = PyTuple_New(a->ndim);
-    for (int i = 0; t && i < a->ndim; i++)
-        PyTuple_SET_ITEM(t, i, PyLong_FromSsize_t(a->shape[i]));
-    PyObject *s = t ? PyObject_Str(t) : NULL;
-    Py_XDECREF(t);
-    return s;
-}
-
-static PyObject *strides_text(const fp_gpu_array *a)
-{
-    PyObject *t = PyTuple_New(a->ndim);
-    for (int i = 0; t && i < a->ndim; i++)
-        PyTuple_SET_ITEM(t, i, PyLong_FromSsize_t(a->strides[i]));
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++)
+        PyTuple_SET_ITEM(t, i, PyLong_FromSsize_t(v[i]));
     PyObject *s = t ? PyObject_Str(t) : NULL;
     Py_XDECREF(t);
     return s;
@@ -269,7 +260,7 @@ static PyObject *strides_text(const fp_gpu_array *a)
 
 static int shape_error(const fp_gpu_array *a, const char *what, const char *expected)
 {
-    PyObject *shape = shape_text(a);
+    PyObject *shape = dims_text(a->shape, a->ndim);
     if (shape) {
         PyErr_Format(PyExc_ValueError, "%s has shape %U: expected %s", what, shape, expected);
         Py_DECREF(shape);
@@ -305,7 +296,7 @@ int fp_gpu_frame_check(const fp_gpu_array *a, const char *what, int *w, int *h, 
     if (a->shape[0] < 1 || a->shape[1] < 1 || a->shape[0] > FLOW_IMAGE_MAX_PIXELS / a->shape[1])
         return shape_error(a, what, "a frame of 1 to 2^28 pixels");
     if (!c_order(a, *bytes ? 1 : 4)) {
-        PyObject *s = strides_text(a);
+        PyObject *s = dims_text(a->strides, a->ndim);
         if (s) {
             PyErr_Format(PyExc_ValueError, "%s is not in C order on the GPU (strides %U bytes): "
                                            "GPU frames are read in place, never copied; pass "
@@ -336,7 +327,7 @@ int fp_gpu_flow_check(const fp_gpu_array *a, const char *what, int w, int h, flo
     const int rows_packed = (h == 1 || a->strides[0] == (Py_ssize_t)w * 4)
                             && (w == 1 || a->strides[1] == 4);
     if (!rows_packed || (a->strides[2] < plane && a->strides[2] > -plane)) {
-        PyObject *s = strides_text(a);
+        PyObject *s = dims_text(a->strides, a->ndim);
         if (s) {
             PyErr_Format(PyExc_ValueError,
                          "%s has strides %U bytes: expected u and v as two planes, (%zd, 4, "
