@@ -225,10 +225,7 @@ static int bench_one(const method_run *r, const size *sz, double bw, int quick)
     flow_field_free(&out);
     if (!ok || n == 0)
         return 0;
-    qsort(dev, (size_t)n, sizeof *dev, cmp_double);
-    qsort(frame, (size_t)n, sizeof *frame, cmp_double);
-    qsort(stream, (size_t)ns, sizeof *stream, cmp_double);
-    const double md = dev[n / 2], mf = frame[n / 2], ms = stream[ns / 2];
+    const double md = median(dev, n), mf = median(frame, n), ms = median(stream, ns);
     const double floor_ms = bytes / (bw * 1e9) * 1e3;
     const double px = (double)sz->w * sz->h;
     printf("| %-16s | %4dx%-4d %s | %8.3f | %8.1f | %8.3f | %8.3f | %8.3f | %6.0f | %8.3f | %5.1f | %5.0f%s | %3d | %7.1f |\n",

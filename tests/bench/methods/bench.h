@@ -36,8 +36,8 @@ extern flow_event *ev_tensor, *ev_download;
  * mark the upload (in_upload). */
 void on_stage(void *user, const char *name);
 void on_stage_done(void *user, const char *name);
-/* qsort's order of doubles. */
-int cmp_double(const void *x, const void *y);
+/* The median of v[0 .. n - 1] (the upper one of an even n); sorts v. */
+double median(double *v, int n);
 /* A monotonic clock in milliseconds. */
 double now_ms(void);
 /* f as 8-bit samples in *b (allocated here): 1, or 0 when the allocation

@@ -68,8 +68,7 @@ int both_table(int quick)
                         times[both][i - 2] = f;
                 }
             for (int both = 0; ok && both < 2; both++) {
-                qsort(times[both], (size_t)nruns, sizeof times[both][0], cmp_double);
-                ms[both] = times[both][nruns / 2];
+                ms[both] = median(times[both], nruns);
             }
             /* the operation alone, on planes of the frame's size */
             double test_ms = 0;
@@ -100,8 +99,7 @@ int both_table(int quick)
                         t[i - 2] = f;
                 }
                 if (ok) {
-                    qsort(t, (size_t)nruns, sizeof t[0], cmp_double);
-                    test_ms = t[nruns / 2];
+                    test_ms = median(t, nruns);
                 }
             }
             for (int i = 0; i < 9; i++)

@@ -29,10 +29,16 @@ void on_stage_done(void *user, const char *name)
         in_upload = 0;
 }
 
-int cmp_double(const void *x, const void *y)
+static int cmp_double(const void *x, const void *y)
 {
     const double a = *(const double *)x, c = *(const double *)y;
     return (a > c) - (a < c);
+}
+
+double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
 }
 
 double now_ms(void)

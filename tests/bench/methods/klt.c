@@ -102,12 +102,9 @@ static int klt_measure(int w, int h, const flow_track_params *p, const flow_imag
     flow_tracker_destroy(t);
     if (!ok || n == 0)
         return 0;
-    qsort(total, (size_t)n, sizeof total[0], cmp_double);
-    out->total = total[n / 2];
-    for (int st = 0; st < KLT_STAGES; st++) {
-        qsort(stage[st], (size_t)n, sizeof stage[st][0], cmp_double);
-        out->stage[st] = stage[st][n / 2];
-    }
+    out->total = median(total, n);
+    for (int st = 0; st < KLT_STAGES; st++)
+        out->stage[st] = median(stage[st], n);
     out->lost = (double)lost / n;
     return 1;
 }

@@ -130,12 +130,11 @@ static int stage_row(const char *method, const size *sz)
     printf("| %s | %dx%d%s |", method, sz->w, sz->h, sz->channels == 3 ? "rgb" : "");
     double sum = 0;
     for (int k = 0; k < NSTAGES; k++) {
-        qsort(t[k], FRAMES, sizeof t[k][0], cmp_double);
-        sum += t[k][FRAMES / 2];
-        printf(" %.3f |", t[k][FRAMES / 2]);
+        const double m = median(t[k], FRAMES);
+        sum += m;
+        printf(" %.3f |", m);
     }
-    qsort(total, FRAMES, sizeof total[0], cmp_double);
-    printf(" %.3f | %.3f |\n", sum, total[FRAMES / 2]);
+    printf(" %.3f | %.3f |\n", sum, median(total, FRAMES));
     return 1;
 }
 
@@ -352,13 +351,11 @@ static int epic_stage_detail(const size *sz, double bw)
            "| stage | device ms | share | MB | floor ms | x floor | launches |\n"
            "|---|---|---|---|---|---|---|\n",
            sz->w, sz->h, sz->channels == 3 ? " rgb" : "", (int)levels, (int)match, FRAMES);
-    qsort(total, FRAMES, sizeof total[0], cmp_double);
-    const double whole = total[FRAMES / 2];
+    const double whole = median(total, FRAMES);
     double sum = 0, bytes = 0, nl = 0;
     for (int k = 0; k < es_nrows; k++) {
         es_row *r = &es_rows[k];
-        qsort(r->ms, FRAMES, sizeof r->ms[0], cmp_double);
-        const double ms = r->ms[FRAMES / 2], b = r->bytes / FRAMES;
+        const double ms = median(r->ms, FRAMES), b = r->bytes / FRAMES;
         const double floor_ms = b / (bw * 1e9) * 1e3;
         if (!r->nested)
             sum += ms, bytes += b, nl += r->launches / FRAMES;
