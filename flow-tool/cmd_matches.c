@@ -116,34 +116,37 @@ static flow_status dimmed(const flow_image *frame, flow_image *rgb)
     return s;
 }
 
-/* The colours of the n drawn matches (picked[k] their indices) as an n x 1
- * RGB image: their displacements coded as a flow, or their weights (in
- * the n floats of `scratch`) on the hot ramp. */
-static flow_status colours(const flow_match *m, const int *picked, int n, const match_opts *o,
-                           float *scratch, flow_image *rgb)
+/* The colours of the n matches m as an n x 1 RGB image: their
+ * displacements coded as a flow, or their weights on the hot ramp. */
+static flow_status colours(const flow_match *m, int n, const match_opts *o, flow_image *rgb)
 {
     if (o->by_weight) {
-        for (int k = 0; k < n; k++)
-            scratch[k] = m[picked[k]].weight;
-        return flow_render_confidence(scratch, n, 1, 1, rgb);
+        flow_image w;
+        flow_status s = flow_image_alloc(&w, n, 1, 1);
+        for (int k = 0; s == FLOW_OK && k < n; k++)
+            w.data[k] = m[k].weight;
+        if (s == FLOW_OK)
+            s = flow_render_confidence(w.data, n, 1, 1, rgb);
+        flow_image_free(&w);
+        return s;
     }
     flow_field f;
     flow_status s = flow_field_alloc(&f, n, 1);
     if (s != FLOW_OK)
         return s;
     for (int k = 0; k < n; k++)
-        f.u[k] = m[picked[k]].u, f.v[k] = m[picked[k]].v;
+        f.u[k] = m[k].u, f.v[k] = m[k].v;
     s = flow_render_color(&f, o->max, rgb, NULL);
     flow_field_free(&f);
     return s;
 }
 
-/* Each picked match's line and dot into img. */
-static flow_status draw(flow_image *img, const flow_match *m, const int *picked, int n,
-                        const flow_image *col, const match_opts *o)
+/* Each of the n matches' line and dot into img. */
+static flow_status draw(flow_image *img, const flow_match *m, int n, const flow_image *col,
+                        const match_opts *o)
 {
     for (int k = 0; k < n; k++) {
-        const flow_match *a = &m[picked[k]];
+        const flow_match *a = &m[k];
         const float rgb[3] = { col->data[k], col->data[n + k], col->data[2 * n + k] };
         const float line[4] = { a->x, a->y, (float)(a->x + o->scale * a->u),
                                 (float)(a->y + o->scale * a->v) };
@@ -168,8 +171,7 @@ int cmd_matches(int argc, char **argv)
     flow_image frame = {0}, img = {0}, col = {0};
     flow_match *m = NULL;
     long *lines = NULL;
-    int *picked = NULL, n = 0, drawn = 0;
-    float *scratch = NULL;
+    int n = 0, drawn = 0;
     if ((rc = tool_read_image(frame_path, &frame)) != CLI_EXIT_OK)
         return rc;
     rc = matchfile_read(path, "matches:", &m, &n, &lines);
@@ -181,25 +183,21 @@ int cmd_matches(int argc, char **argv)
                       frame_path);
             rc = CLI_EXIT_IO;
         }
-    if (rc == CLI_EXIT_OK && (!(picked = malloc(sizeof *picked * (size_t)n))
-                              || !(scratch = malloc(sizeof *scratch * (size_t)n)))) {
-        cli_error("matches: out of memory for %d matches", n);
-        rc = CLI_EXIT_COMPUTE;
-    }
+    /* the matches drawn, moved to the front in their order */
     for (int i = 0, seen = 0; rc == CLI_EXIT_OK && i < n; i++)
         if (o.all || m[i].weight > 0)
             if (seen++ % o.every == 0)
-                picked[drawn++] = i;
+                m[drawn++] = m[i];
     flow_status s = FLOW_OK;
     if (rc == CLI_EXIT_OK) {
         s = dimmed(&frame, &img);
         if (s == FLOW_OK && drawn > 0)
-            s = colours(m, picked, drawn, &o, scratch, &col);
+            s = colours(m, drawn, &o, &col);
         if (s == FLOW_OK && drawn > 0)
-            s = draw(&img, m, picked, drawn, &col, &o);
+            s = draw(&img, m, drawn, &col, &o);
         rc = s == FLOW_OK ? tool_write_image(out, &img) : tool_fail(path, s);
     }
     flow_image_free(&frame), flow_image_free(&img), flow_image_free(&col);
-    free(m), free(lines), free(picked), free(scratch);
+    free(m), free(lines);
     return rc;
 }
