@@ -4,8 +4,9 @@
  * order, reduced to the luminance or as read (source_channels); a frame
  * whose size differs from the first is an error that names both frames.
  *
- * Frames are read ahead by a pool of decoding threads (one for a video,
- * which is read in order) into a ring of slots: while the tool works on a
+ * Frames are read ahead by a pool of decoding threads (one for a video
+ * read in order: standard input, a pipe, OpenCV's; a .y4m file's frames are
+ * claimed in order and read by the whole pool) into a ring of slots: while the tool works on a
  * frame, the next ones are being read and decoded, several at a time.  A
  * reader claims the next frame and a free slot, decodes into the slot's
  * buffers (reused, and page-locked once when a device is given) and marks
@@ -45,6 +46,9 @@ typedef struct slot {
     int got, rc;         /* rc != OK: error[] says why */
     char error[5400];
     flow_image raw;      /* a video's frame as decoded */
+    flow_video_place place; /* a claimed video frame's place, when claim_status is */
+    flow_status claim_status; /* FLOW_OK and claim_got 1 (0: the end of the video) */
+    int claim_got;
     int pinned_image, pinned_bytes;
 } slot;
 
@@ -70,8 +74,9 @@ struct frame_source {
     int nthreads;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    pthread_mutex_t video_mu; /* a video is read by one reader at a time, in order */
-    int video8;          /* under video_mu: 0 once the video is known not to give 8-bit frames */
+    pthread_mutex_t video_mu; /* a video read in order is read by one reader at a time */
+    int video8;          /* the video gives its frames as 8-bit samples */
+    int claims;          /* the video's frames are claimed in order, then read by any reader */
     slot *slots;
     int nslots;
     long claimed;        /* frames claimed by readers so far */
@@ -248,12 +253,12 @@ static int open_pattern(frame_source *s, const source_options *o)
 
 static void *reader(void *arg);
 
-/* Decoding threads for the input: one for a video (read in order), else
+/* Decoding threads for the input: one for a video read in order, else
  * about one per core the computation leaves free, at most
  * SOURCE_READERS_MAX. */
 static int reader_count(const frame_source *s)
 {
-    if (s->kind == SRC_VIDEO)
+    if (s->kind == SRC_VIDEO && !s->claims)
         return 1;
     const long cores = sysconf(_SC_NPROCESSORS_ONLN);
     const long n = cores > 2 ? cores - 1 : 1;
@@ -294,7 +299,6 @@ int source_open(const source_options *o, frame_source **out)
     }
     s->channels = o->channels;
     s->bytes = o->bytes;
-    s->video8 = 1;
     s->pin = o->pin;
     s->held = o->held > SOURCE_HELD_MAX ? o->held : SOURCE_HELD_MAX;
     flow_status st = FLOW_OK;
@@ -305,6 +309,10 @@ int source_open(const source_options *o, frame_source **out)
                       : flow_video_open_camera(o->camera, &s->video);
         if (st != FLOW_OK)
             rc = cli_report_status(st);
+        else {
+            s->video8 = flow_video_gives8(s->video);
+            s->claims = flow_video_claims(s->video);
+        }
     } else if (o->nframes == 1 && strchr(o->frames[0], '%')) {
         s->kind = SRC_PATTERN;
         rc = open_pattern(s, o);
@@ -424,26 +432,32 @@ static int read_file(frame_source *s, slot *sl, long index)
 
 /* A video's next frame: its 8-bit samples as they are stored when the
  * stream has them (a mono 8-bit .y4m) and 8-bit frames are wanted, else
- * decoded to floats. */
+ * decoded to floats.  A frame claimed by the reader (claims) is read from
+ * its place beside the other readers; otherwise one reader at a time reads
+ * the next frame. */
 static int read_video(frame_source *s, slot *sl, long index, int *got)
 {
-    int more = 0, is8 = 0;
-    flow_status st = FLOW_ERR_UNSUPPORTED;
-    pthread_mutex_lock(&s->video_mu);
-    if (s->bytes && s->video8) {
-        st = flow_video_read8(s->video, &sl->f.bytes, &more);
-        s->video8 = is8 = st != FLOW_ERR_UNSUPPORTED;
+    const int is8 = s->bytes && s->video8;
+    int more = 0;
+    flow_status st;
+    if (s->claims) {
+        st = sl->claim_status, more = sl->claim_got;
         if (st == FLOW_OK && more)
-            pin_bytes(s, sl);
+            st = is8 ? flow_video_fetch8(s->video, &sl->place, &sl->f.bytes)
+                     : flow_video_fetch(s->video, &sl->place, &sl->raw);
+    } else {
+        pthread_mutex_lock(&s->video_mu);
+        st = is8 ? flow_video_read8(s->video, &sl->f.bytes, &more)
+                 : flow_video_read(s->video, &sl->raw, &more);
+        pthread_mutex_unlock(&s->video_mu);
     }
-    if (!is8)
-        st = flow_video_read(s->video, &sl->raw, &more);
-    pthread_mutex_unlock(&s->video_mu);
     if (st != FLOW_OK)
         return fail_status(sl, st);
     *got = more;
     if (!more)
         return CLI_EXIT_OK;
+    if (is8)
+        pin_bytes(s, sl);
     sl->f.number = index;
     sl->f.is8 = is8;
     snprintf(sl->f.name, sizeof sl->f.name, "%s frame %ld", s->video_name, index);
@@ -471,6 +485,11 @@ static void *reader(void *arg)
         const long index = s->claimed++;
         sl->state = SLOT_READING;
         sl->index = index;
+        if (s->claims) { /* in frame order, as the indices are */
+            sl->claim_status = flow_video_claim(s->video, &sl->place, &sl->claim_got);
+            if (sl->claim_status != FLOW_OK || !sl->claim_got)
+                s->end = index + 1; /* claim nothing after it */
+        }
         pthread_mutex_unlock(&s->mu);
 
         int got = 1;

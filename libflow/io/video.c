@@ -142,6 +142,52 @@ flow_status flow_video_read8(flow_video *v, flow_image8 *img, int *got)
     return flow_y4m_read8(h->y4m, img, got);
 }
 
+int flow_video_gives8(const flow_video *v)
+{
+    const video_handle *h = (const video_handle *)v;
+    return h && h->y4m && flow_y4m_gives8(h->y4m);
+}
+
+int flow_video_claims(const flow_video *v)
+{
+    const video_handle *h = (const video_handle *)v;
+    return h && h->y4m && flow_y4m_claims(h->y4m);
+}
+
+flow_status flow_video_claim(flow_video *v, flow_video_place *place, int *got)
+{
+    FLOW_TRY(read_args("flow_video_claim", v, place, got));
+    video_handle *h = (video_handle *)v;
+    if (!h->y4m)
+        return flow_fail(FLOW_ERR_UNSUPPORTED, "flow_video_claim: only a .y4m file is read by "
+                         "several threads: read this video with flow_video_read");
+    return flow_y4m_claim(h->y4m, place, got);
+}
+
+/* The checks of a fetch's arguments (fn names the call). */
+static flow_status fetch_args(const char *fn, const flow_video *v, const flow_video_place *place,
+                              const void *img)
+{
+    if (!v || !place || !img)
+        return flow_fail(FLOW_ERR_INVALID, "%s: no video, place or image given", fn);
+    if (!((const video_handle *)v)->y4m)
+        return flow_fail(FLOW_ERR_UNSUPPORTED, "%s: only a .y4m file has places", fn);
+    return FLOW_OK;
+}
+
+flow_status flow_video_fetch(const flow_video *v, const flow_video_place *place, flow_image *img)
+{
+    FLOW_TRY(fetch_args("flow_video_fetch", v, place, img));
+    return flow_y4m_fetch(((const video_handle *)v)->y4m, place, img);
+}
+
+flow_status flow_video_fetch8(const flow_video *v, const flow_video_place *place,
+                              flow_image8 *img)
+{
+    FLOW_TRY(fetch_args("flow_video_fetch8", v, place, img));
+    return flow_y4m_fetch8(((const video_handle *)v)->y4m, place, img);
+}
+
 double flow_video_fps(const flow_video *v)
 {
     const video_handle *h = (const video_handle *)v;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define HEADER_MAX 65536 /* longest stream header accepted (X comments included) */
 #define FRAME_HEADER_MAX 4096
@@ -353,17 +354,10 @@ flow_status flow_y4m_read8(flow_y4m_reader *r, flow_image8 *img, int *got)
     return FLOW_OK;
 }
 
-flow_status flow_y4m_read(flow_y4m_reader *r, flow_image *img, int *got)
+/* The frame's samples raw, as stored, into img (of the stream's size and
+ * channels, allocated when img->data is NULL) as floats: the luma, or RGB. */
+static flow_status to_float(const flow_y4m_reader *r, const unsigned char *raw, flow_image *img)
 {
-    *got = 0;
-    int more = 0;
-    FLOW_TRY(frame_header(r, &more));
-    if (!more)
-        return FLOW_OK; /* clean end of the stream */
-    if (!r->buf && !(r->buf = malloc(r->frame_bytes)))
-        return flow_fail(FLOW_ERR_NOMEM, "%s: cannot allocate a frame buffer of %zu bytes",
-                         r->name, r->frame_bytes);
-    FLOW_TRY(frame_data(r, r->buf));
     const int channels = flow_y4m_channels(r);
     if (img->data) {
         if (img->width != r->width || img->height != r->height || img->channels != channels)
@@ -376,7 +370,7 @@ flow_status flow_y4m_read(flow_y4m_reader *r, flow_image *img, int *got)
 
     const int w = r->width, h = r->height, bytes = r->bytes;
     const size_t luma = (size_t)w * h, chroma = (size_t)r->cw * r->ch;
-    const unsigned char *yp = r->buf;
+    const unsigned char *yp = raw;
     /* 8-bit samples go through tables: the conversion runs at memory speed. */
     float ylut[256], clut[256];
     if (bytes == 1)
@@ -396,7 +390,7 @@ flow_status flow_y4m_read(flow_y4m_reader *r, flow_image *img, int *got)
             for (size_t i = 0; i < luma; i++)
                 dst[i] = clamp255(r->y_scale * sample(yp, i, 2) + r->y_offset);
     } else {
-        const unsigned char *cbp = r->buf + luma * bytes, *crp = cbp + chroma * bytes;
+        const unsigned char *cbp = raw + luma * bytes, *crp = cbp + chroma * bytes;
         float *R = img->data, *G = R + luma, *B = G + luma;
         for (int y = 0; y < h; y++) {
             const size_t crow = (size_t)(y >> r->csy) * r->cw;
@@ -417,9 +411,96 @@ flow_status flow_y4m_read(flow_y4m_reader *r, flow_image *img, int *got)
             }
         }
     }
+    return FLOW_OK;
+}
+
+flow_status flow_y4m_read(flow_y4m_reader *r, flow_image *img, int *got)
+{
+    *got = 0;
+    int more = 0;
+    FLOW_TRY(frame_header(r, &more));
+    if (!more)
+        return FLOW_OK; /* clean end of the stream */
+    if (!r->buf && !(r->buf = malloc(r->frame_bytes)))
+        return flow_fail(FLOW_ERR_NOMEM, "%s: cannot allocate a frame buffer of %zu bytes",
+                         r->name, r->frame_bytes);
+    FLOW_TRY(frame_data(r, r->buf));
+    FLOW_TRY(to_float(r, r->buf, img));
     r->frame++;
     *got = 1;
     return FLOW_OK;
+}
+
+/* ---- frames read by several threads ---------------------------------------- */
+
+int flow_y4m_claims(const flow_y4m_reader *r)
+{
+    return r->size >= 0;
+}
+
+flow_status flow_y4m_claim(flow_y4m_reader *r, flow_video_place *place, int *got)
+{
+    *got = 0;
+    if (!flow_y4m_claims(r))
+        return flow_fail(FLOW_ERR_UNSUPPORTED, "%s: a stream, not a file: its frames are read "
+                         "in order (flow_video_read)", r->name);
+    int more = 0;
+    FLOW_TRY(frame_header(r, &more));
+    if (!more)
+        return FLOW_OK;
+    const off_t at = ftello(r->f);
+    if (at < 0 || fseeko(r->f, (off_t)r->frame_bytes, SEEK_CUR) != 0)
+        return flow_fail(FLOW_ERR_IO, "%s: frame %ld: cannot seek: %s", r->name, r->frame,
+                         strerror(errno));
+    place->offset = (long long)at;
+    place->frame = r->frame++;
+    *got = 1;
+    return FLOW_OK;
+}
+
+/* The frame_bytes samples at place into dst, with pread: the stream's own
+ * position, which the claims move, is left alone. */
+static flow_status fetch_raw(const flow_y4m_reader *r, const flow_video_place *place,
+                             unsigned char *dst)
+{
+    size_t done = 0;
+    while (done < r->frame_bytes) {
+        const ssize_t n = pread(fileno(r->f), dst + done, r->frame_bytes - done,
+                                (off_t)place->offset + (off_t)done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return flow_fail(FLOW_ERR_FORMAT, "%s: frame %ld is truncated (%zu of %zu bytes)%s%s",
+                             r->name, place->frame, done, r->frame_bytes, n < 0 ? ": " : "",
+                             n < 0 ? strerror(errno) : "");
+        done += (size_t)n;
+    }
+    return FLOW_OK;
+}
+
+flow_status flow_y4m_fetch8(const flow_y4m_reader *r, const flow_video_place *place,
+                            flow_image8 *img)
+{
+    if (!is8(r))
+        return flow_fail(FLOW_ERR_UNSUPPORTED,
+                         "%s: the frames are not 8-bit full-range mono samples: read them as "
+                         "images", r->name);
+    FLOW_TRY(flow_io_fit8(r->name, img, r->width, r->height, 1));
+    return fetch_raw(r, place, img->data);
+}
+
+flow_status flow_y4m_fetch(const flow_y4m_reader *r, const flow_video_place *place,
+                           flow_image *img)
+{
+    unsigned char *raw = malloc(r->frame_bytes);
+    if (!raw)
+        return flow_fail(FLOW_ERR_NOMEM, "%s: cannot allocate a frame buffer of %zu bytes",
+                         r->name, r->frame_bytes);
+    flow_status s = fetch_raw(r, place, raw);
+    if (s == FLOW_OK)
+        s = to_float(r, raw, img);
+    free(raw);
+    return s;
 }
 
 int flow_y4m_width(const flow_y4m_reader *r)
@@ -435,6 +516,11 @@ int flow_y4m_height(const flow_y4m_reader *r)
 int flow_y4m_channels(const flow_y4m_reader *r)
 {
     return r->planes == 1 ? 1 : 3;
+}
+
+int flow_y4m_gives8(const flow_y4m_reader *r)
+{
+    return is8(r);
 }
 
 double flow_y4m_fps(const flow_y4m_reader *r)

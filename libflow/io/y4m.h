@@ -61,9 +61,22 @@ flow_status flow_y4m_read(flow_y4m_reader *r, flow_image *img, int *got);
  * full-range mono; FLOW_ERR_UNSUPPORTED, reading nothing, otherwise. */
 flow_status flow_y4m_read8(flow_y4m_reader *r, flow_image8 *img, int *got);
 
+/* Several threads reading one file (flow_video_claim in image.h): whether
+ * the stream is a file (not standard input or a pipe); the next frame's
+ * place, claimed in order (its header checked, its samples skipped); that
+ * frame's samples read from its place, as floats or as stored (the rules of
+ * flow_y4m_read and flow_y4m_read8), by any thread at any time. */
+int flow_y4m_claims(const flow_y4m_reader *r);
+flow_status flow_y4m_claim(flow_y4m_reader *r, flow_video_place *place, int *got);
+flow_status flow_y4m_fetch(const flow_y4m_reader *r, const flow_video_place *place,
+                           flow_image *img);
+flow_status flow_y4m_fetch8(const flow_y4m_reader *r, const flow_video_place *place,
+                            flow_image8 *img);
+
 int flow_y4m_width(const flow_y4m_reader *r);
 int flow_y4m_height(const flow_y4m_reader *r);
 int flow_y4m_channels(const flow_y4m_reader *r); /* 1 for mono, else 3 */
+int flow_y4m_gives8(const flow_y4m_reader *r);   /* whether flow_y4m_read8 reads its frames */
 double flow_y4m_fps(const flow_y4m_reader *r);   /* 0 when the header has no F */
 void flow_y4m_close(flow_y4m_reader *r);         /* accepts NULL */
 

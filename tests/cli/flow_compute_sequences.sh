@@ -165,6 +165,11 @@ expect "y4m count 1, plain name" 0 err EMPTY $FCC -q --video v.y4m --count 1 -o 
 check "y4m count 1" 'cmp -s first.flo ab.flo'
 "$FC" --device cpu -q --video - -o "in%d.flo" <v.y4m >out 2>err
 check "y4m on standard input" '[ $? -eq 0 ] && cmp -s in1.flo vid1.flo'
+"$FS" -s 64x48 -n 6 -c --video c444.y4m
+expect "colour y4m, read by the readers" 0 err EMPTY $FCC -q --video c444.y4m -o "cv%d.flo"
+"$FC" --device cpu -q --video - -o "cin%d.flo" <c444.y4m >out 2>err
+check "colour y4m: the frames read out of order equal those read in order (standard input)" \
+    '[ $? -eq 0 ] && cmp -s cv0.flo cin0.flo && cmp -s cv4.flo cin4.flo'
 head -c 100 v.y4m >trunc.y4m
 expect "truncated y4m" 2 err "trunc.y4m: frame 0 is truncated" $FCC --video trunc.y4m -o "t%d.flo"
 expect "missing video" 2 err "no-such.y4m" $FCC --video no-such.y4m -o "t%d.flo"

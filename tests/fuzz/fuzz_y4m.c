@@ -8,6 +8,10 @@
  *     hold a frame before the reader allocates for it);
  *   - read8 either refuses the stream at its first frame
  *     (FLOW_ERR_UNSUPPORTED) or gives the same frames as bytes, as many;
+ *   - frames claimed in order and fetched in reverse order (as several
+ *     readers of one file do: flow_video_claim, flow_video_fetch and
+ *     fetch8) are the frames read in order, and the claims end where the
+ *     reads did;
  *   - 8-bit mono frames written by the project's .y4m writer read back
  *     with read8 byte for byte. */
 #include "common.h"
@@ -88,6 +92,41 @@ static void check_read8(const char *path, const flow_image *frames, int count)
     flow_video_close(v);
 }
 
+/* The stream's frames claimed, then fetched last first, against the float
+ * frames (count of them). */
+static void check_claims(const char *path, const flow_image *frames, int count)
+{
+    flow_video *v = NULL;
+    FUZZ_REQUIRE(flow_video_open(path, &v) == FLOW_OK);
+    FUZZ_REQUIRE(flow_video_claims(v));
+    flow_video_place place[MAX_FRAMES];
+    int got = 1;
+    for (int k = 0; k < count; k++) {
+        FUZZ_REQUIRE(flow_video_claim(v, &place[k], &got) == FLOW_OK && got);
+        FUZZ_REQUIRE(place[k].frame == k && (k == 0 || place[k].offset > place[k - 1].offset));
+    }
+    if (count < MAX_FRAMES) {
+        flow_video_place end;
+        FUZZ_REQUIRE(flow_video_claim(v, &end, &got) == FLOW_OK && !got);
+    }
+    for (int k = count - 1; k >= 0; k--) {
+        flow_image f = {0};
+        FUZZ_REQUIRE(flow_video_fetch(v, &place[k], &f) == FLOW_OK);
+        FUZZ_REQUIRE(f.width == frames[k].width && f.height == frames[k].height &&
+                     f.channels == frames[k].channels);
+        FUZZ_REQUIRE(memcmp(f.data, frames[k].data,
+                            sizeof(float) * (size_t)f.width * f.height * f.channels) == 0);
+        flow_image_free(&f);
+        flow_image8 b = {0};
+        const flow_status s = flow_video_fetch8(v, &place[k], &b);
+        FUZZ_REQUIRE(flow_video_gives8(v) ? s == FLOW_OK : s == FLOW_ERR_UNSUPPORTED);
+        for (size_t i = 0; s == FLOW_OK && i < (size_t)b.width * b.height; i++)
+            FUZZ_REQUIRE(b.data[i] == frames[k].data[i]);
+        flow_image8_free(&b);
+    }
+    flow_video_close(v);
+}
+
 /* 8-bit mono frames through the writer and back through read8. */
 static void check_round_trip(const flow_image *frames, int count)
 {
@@ -124,6 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
     if (count < 0)
         return 0;
     check_read8(path, frames, count);
+    check_claims(path, frames, count);
     if (count > 0 && frames[0].channels == 1) {
         /* bytes read8 gives back exactly: the mono frames that are whole
          * numbers (8-bit full range) */

@@ -168,17 +168,23 @@ static void test_misuse(void)
         CHECK(flow_context_collect(ctx, &got, NULL) == FLOW_ERR_INVALID);
         CHECK(flow_context_compute_next(ctx, &f[1], &a) == FLOW_ERR_INVALID);
         /* at most FLOW_CONTEXT_DEPTH in flight; compute waits for none */
+        flow_field q[FLOW_CONTEXT_DEPTH] = {{0}};
         CHECK_OK(flow_context_submit8(ctx, &f8[0], NULL));
-        CHECK_OK(flow_context_submit8(ctx, &f8[1], &a));
-        CHECK_OK(flow_context_submit(ctx, &f[2], &b));
-        CHECK(flow_context_queued(ctx) == 2);
-        CHECK(flow_context_submit(ctx, &f[3], &c) == FLOW_ERR_INVALID);
+        for (int k = 0; k < FLOW_CONTEXT_DEPTH; k++) {
+            CHECK_OK(flow_field_alloc(&q[k], W, H));
+            CHECK_OK(k % 2 ? flow_context_submit(ctx, &f[k + 1], &q[k])
+                           : flow_context_submit8(ctx, &f8[k + 1], &q[k]));
+        }
+        CHECK(flow_context_queued(ctx) == FLOW_CONTEXT_DEPTH);
+        CHECK(flow_context_submit(ctx, &f[FLOW_CONTEXT_DEPTH + 1], &c) == FLOW_ERR_INVALID);
+        CHECK(strstr(flow_last_error(), "queued already"));
         CHECK(flow_context_compute(ctx, &f[0], &f[1], &c) == FLOW_ERR_INVALID);
         CHECK(strstr(flow_last_error(), "not collected"));
-        CHECK_OK(flow_context_collect(ctx, &got, NULL));
-        CHECK(got == &a);
-        CHECK_OK(flow_context_collect(ctx, &got, NULL));
-        CHECK(got == &b);
+        for (int k = 0; k < FLOW_CONTEXT_DEPTH; k++) {
+            CHECK_OK(flow_context_collect(ctx, &got, NULL));
+            CHECK(got == &q[k]);
+            flow_field_free(&q[k]);
+        }
         /* frames of another size or channel count; a missing output */
         flow_image8 small = {0};
         CHECK_OK(flow_image8_alloc(&small, W - 1, H, 1));

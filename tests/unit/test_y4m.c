@@ -9,6 +9,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static void test_match(void)
 {
@@ -453,6 +456,108 @@ static void test_read8(void)
         flow_image_free(&img[k]);
 }
 
+/* Frames claimed in order and fetched out of order, as several readers do:
+ * each equals the frame read in order, as floats and as stored, and the
+ * claims follow a FRAME line with parameters; the end answers "no frame"
+ * again; a truncated frame is refused at its claim, naming it; a pipe is
+ * read in order only. */
+static void test_claims(void)
+{
+    /* 3 frames of 4x2 420: Y 8, Cb 2, Cr 2 bytes each; the second FRAME
+     * line carries a parameter. */
+    const char *path = harness_path("claims.y4m");
+    static const char file[] = "YUV4MPEG2 W4 H2 F25:1 C420jpeg\n"
+                               "FRAME\n\x0a\x14\x1e\x28\x32\x3c\x46\x50\x80\x64\xe4\x80"
+                               "FRAME Ixyz\n\x01\x02\x03\x04\x05\x06\x07\x08\x90\x70\x60\x88"
+                               "FRAME\n\xf0\xe0\xd0\xc0\xb0\xa0\x90\x80\x10\x20\x30\x40";
+    harness_write_file(path, file, sizeof file - 1);
+    flow_video *seq = NULL, *v = NULL;
+    CHECK_OK(flow_video_open(path, &seq));
+    CHECK_OK(flow_video_open(path, &v));
+    if (!seq || !v)
+        goto done;
+    CHECK(flow_video_claims(v) && !flow_video_gives8(v));
+    flow_image want[3] = {{0}}, got[3] = {{0}};
+    flow_video_place place[4];
+    int more = 0;
+    for (int k = 0; k < 3; k++) {
+        CHECK_OK(flow_video_read(seq, &want[k], &more));
+        CHECK(more == 1);
+        CHECK_OK(flow_video_claim(v, &place[k], &more));
+        CHECK(more == 1 && place[k].frame == k);
+    }
+    CHECK(place[0].offset == 37 && place[1].offset == 37 + 12 + 11 && place[2].offset == 37 + 24 + 17);
+    CHECK_OK(flow_video_claim(v, &place[3], &more));
+    CHECK(more == 0);
+    CHECK_OK(flow_video_claim(v, &place[3], &more));
+    CHECK(more == 0);
+    for (int k = 2; k >= 0; k--) {
+        CHECK_OK(flow_video_fetch(v, &place[k], &got[k]));
+        CHECK(got[k].data && memcmp(got[k].data, want[k].data, sizeof(float) * 8 * 3) == 0);
+    }
+    flow_image8 b = {0};
+    CHECK(flow_video_fetch8(v, &place[0], &b) == FLOW_ERR_UNSUPPORTED && !b.data);
+    for (int k = 0; k < 3; k++)
+        flow_image_free(&want[k]), flow_image_free(&got[k]);
+done:
+    flow_video_close(seq);
+    flow_video_close(v);
+
+    /* Mono 8-bit: the samples as stored, into a buffer reused. */
+    path = harness_path("claims8.y4m");
+    static const char mono[] = "YUV4MPEG2 W3 H1 Cmono\nFRAME\nabcFRAME\ndefFRAME\ngh";
+    harness_write_file(path, mono, sizeof mono - 1);
+    CHECK_OK(flow_video_open(path, &v));
+    if (v) {
+        CHECK(flow_video_claims(v) && flow_video_gives8(v));
+        flow_video_place p0, p1;
+        flow_image8 m = {0};
+        CHECK_OK(flow_video_claim(v, &p0, &more));
+        CHECK_OK(flow_video_claim(v, &p1, &more));
+        CHECK_OK(flow_video_fetch8(v, &p1, &m));
+        CHECK(m.data && m.width == 3 && memcmp(m.data, "def", 3) == 0);
+        const unsigned char *kept = m.data;
+        CHECK_OK(flow_video_fetch8(v, &p0, &m));
+        CHECK(m.data == kept && memcmp(m.data, "abc", 3) == 0);
+        flow_video_place p2;
+        CHECK(flow_video_claim(v, &p2, &more) == FLOW_ERR_FORMAT && more == 0);
+        CHECK(strstr(flow_last_error(), "claims8.y4m: frame 2 is truncated") != NULL);
+        flow_image8 small = {0};
+        CHECK_OK(flow_image8_alloc(&small, 2, 1, 1));
+        CHECK(flow_video_fetch8(v, &p0, &small) == FLOW_ERR_SIZE);
+        flow_image8_free(&small);
+        flow_image8_free(&m);
+        flow_video_close(v);
+    }
+
+    /* A pipe (a FIFO named .y4m): read in order, never claimed. */
+    path = harness_path("pipe.y4m");
+    unlink(path);
+    if (mkfifo(path, 0600) != 0) {
+        CHECK(!"mkfifo");
+        return;
+    }
+    const pid_t child = fork();
+    if (child == 0) {
+        FILE *f = fopen(path, "wb");
+        _exit(f && fwrite(mono, 1, 31, f) == 31 && fclose(f) == 0 ? 0 : 1);
+    }
+    CHECK_OK(flow_video_open(path, &v));
+    if (v) {
+        flow_video_place p;
+        CHECK(!flow_video_claims(v));
+        CHECK(flow_video_claim(v, &p, &more) == FLOW_ERR_UNSUPPORTED && more == 0);
+        flow_image8 m = {0};
+        CHECK_OK(flow_video_read8(v, &m, &more));
+        CHECK(more == 1 && memcmp(m.data, "abc", 3) == 0);
+        flow_image8_free(&m);
+        flow_video_close(v);
+    }
+    int status = -1;
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    unlink(path);
+}
+
 int main(void)
 {
     RUN(test_match);
@@ -465,5 +570,6 @@ int main(void)
     RUN(test_writer_errors);
     RUN(test_public_video_api);
     RUN(test_read8);
+    RUN(test_claims);
     return harness_report();
 }

@@ -109,10 +109,12 @@ flow_status flow_context_compute_next(flow_context *ctx, const flow_image *next,
  * frame.  flow_context_compute and compute_next are a submit and a collect
  * (FLOW_ERR_INVALID while flows are queued).  With an observer whose
  * stage hooks are set, the transfers run in order with the computation, so
- * that the stages "upload" and "download" time them.  Two in flight keep
- * one context's device busy while the host reads and writes; more streams
- * at once are more contexts, each on its own queue. */
-#define FLOW_CONTEXT_DEPTH 2
+ * that the stages "upload" and "download" time them.  Three in flight keep
+ * one context's device busy while the host reads and writes, even when a
+ * flow's download takes as long as its computation (a small flow computed
+ * fast: the host collects the oldest while the next two compute); more
+ * streams at once are more contexts, each on its own queue. */
+#define FLOW_CONTEXT_DEPTH 3
 flow_status flow_context_submit(flow_context *ctx, const flow_image *frame, flow_field *out);
 flow_status flow_context_submit8(flow_context *ctx, const flow_image8 *frame, flow_field *out);
 flow_status flow_context_collect(flow_context *ctx, flow_field **out, float *device_ms);

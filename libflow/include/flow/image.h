@@ -122,6 +122,28 @@ flow_status flow_video_read(flow_video *v, flow_image *img, int *got);
  * FLOW_ERR_UNSUPPORTED, reading nothing, for any other stream (read it
  * with flow_video_read).  img follows flow_image8_read's buffer rules. */
 flow_status flow_video_read8(flow_video *v, flow_image8 *img, int *got);
+/* Whether flow_video_read8 gives this video's frames. */
+int flow_video_gives8(const flow_video *v);
+
+/* One video read by several threads: flow_video_claim takes the next
+ * frame's place in the file, in order (the caller serialises its claims;
+ * *got is 0 at the end), and flow_video_fetch / flow_video_fetch8 read the
+ * frame at a place (flow_video_read's and flow_video_read8's rules for img),
+ * several at once from any threads, while later frames are being claimed.
+ * For a .y4m file (flow_video_claims answers 1); standard input, pipes and
+ * OpenCV's videos are read in order with flow_video_read (claim answers
+ * FLOW_ERR_UNSUPPORTED, reading nothing). */
+typedef struct flow_video_place {
+    long long offset; /* where the frame's samples start in the file */
+    long frame;       /* its number, from 0 (for messages) */
+} flow_video_place;
+
+int flow_video_claims(const flow_video *v);
+flow_status flow_video_claim(flow_video *v, flow_video_place *place, int *got);
+flow_status flow_video_fetch(const flow_video *v, const flow_video_place *place,
+                             flow_image *img);
+flow_status flow_video_fetch8(const flow_video *v, const flow_video_place *place,
+                              flow_image8 *img);
 /* Frames per second the container announces (0 when unknown). */
 double flow_video_fps(const flow_video *v);
 void flow_video_close(flow_video *v);
