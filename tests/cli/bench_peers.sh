@@ -5,7 +5,9 @@
 # before any long run, and one --quick run on the CPU backend (160x120, 4
 # frames) whose table must have its header and one row per measurement, each
 # rate with its ratio to OpenCV DIS medium (x1.00 on that row) and the
-# accuracy columns; the same with --markdown --no-accuracy; then miniature
+# accuracy columns; the same with --markdown --no-accuracy; the streams and
+# GPUs rows through a flow-compute that computes its cuda devices on the CPU
+# and says cuda (each row's -d, its rate, "(same)" accuracy); then miniature
 # Sintel and KITTI 2012/2015 training trees (flow-synth, masks drawn with
 # ImageMagick's convert), whose table must have a row per dataset and method,
 # each equal to flow-tool error run directly on the flows kept by --work,
@@ -47,6 +49,14 @@ expect "bad method name" 1 err "--methods: 'Dis!' is not a method name" \
     "$ANY" "$BP" --methods 'Dis!'
 expect "unknown option" 1 err "unrecognized arguments: --bogus" "$ANY" "$BP" --bogus
 expect "frames not a number" 1 err "--frames: invalid int value" "$ANY" "$BP" --frames many
+expect "help names the streams and GPUs rows" 0 out "--one-gpu" "$ANY" "$BP" --help
+check "help: the streams row" 'grep -q "METHOD, N streams" "$T/out" && grep -q "METHOD, N GPUs" "$T/out"'
+for n in 1 17 -3; do
+    expect "--streams $n" 1 err "--streams $n: 2 to 16 \(streams on the one GPU\), or 0 for none" \
+        "$ANY" "$BP" --streams "$n"
+done
+expect "--streams not a number" 1 err "--streams: invalid int value: 'many'" "$ANY" "$BP" --streams many
+expect "--streams on cpu" 1 err "--streams 4: not with --device cpu" "$ANY" "$BP" -d cpu --streams 4
 
 # a python3 without cv2 (here, or none to show): it runs the script again with the first
 # python3 in PATH that has cv2 (to the missing flow-compute, exit 2 after the modules), and
@@ -120,6 +130,62 @@ check "quick: progress log with the sustained figure" \
     'grep -q "160x120 dis, project (cpu): run 1/1: 3 flows in .* flows/s sustained" "$QE"'
 check "quick: --work kept the frames, no flows left" \
     '[ "$(ls "$T/work/frames-160x120/seq" | wc -l)" -eq 4 ] && [ ! -e "$T/work/frames-160x120/flows" ]'
+check "quick: on cpu no streams or GPUs rows, said once" \
+    '[ "$(grep -c "no streams or GPUs rows: the device is cpu" "$QE")" -eq 1 ]'
+# -d auto that finds no GPU here: --streams asked for is refused once the device is known
+expect "--streams when the device is cpu" 1 err "--streams 4: the device is cpu, not cuda" \
+    "$PY" "$BP" --quick --bin "$BIN" --data "$DATA" --streams 4 --no-accuracy
+
+# ---- the streams and GPUs rows: a flow-compute that runs every cuda device on the CPU (a list
+# keeps its length, cuda:all is $FAKE_GPUS entries), says "backend cuda" and logs each -d
+mkdir -p "$T/fake/bin"
+cat >"$T/fake/fake.py" <<'EOF2'
+import os, re, subprocess, sys
+args = sys.argv[2:]
+i = args.index("-d") + 1
+with open(os.environ["FAKE_LOG"], "a") as f:
+    f.write(args[i] + "\n")
+n = int(os.environ["FAKE_GPUS"]) if args[i] == "cuda:all" else len(args[i].split(","))
+args[i] = "cpu" if n == 1 else ",".join(["cpu"] * n)
+p = subprocess.run([sys.argv[1]] + args, stderr=subprocess.PIPE, text=True)
+sys.stderr.write(re.sub(r"backend cpu, device .*", "backend cuda, device Fake GPU", p.stderr))
+sys.exit(p.returncode)
+EOF2
+printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$(command -v "$PY")" "$T/fake/fake.py" "$BIN/flow-compute" \
+    >"$T/fake/bin/flow-compute"
+chmod +x "$T/fake/bin/flow-compute"
+FAKE_LOG=$T/fake/log
+export FAKE_LOG
+expect "streams and GPUs rows" 0 out "^dis, 3 streams +project \(cuda\) +$RATE +\(same\) +\(same\) +\(same\)$" \
+    env FAKE_GPUS=2 "$PY" "$BP" --quick --bin "$T/fake/bin" --data "$DATA" -d cuda:1 --streams 3 \
+    --opencv dis-medium
+F=$T/fake.txt
+cp "$T/out" "$F"
+check "streams and GPUs: the rows" \
+    '[ "$(rows "$F" | sed -E "s/  .*//" | tr "\n" ,)" = "dis,dis + .flo,dis, 3 streams,dis, 2 GPUs,DIS medium," ]'
+check "streams and GPUs: the GPUs row, the same flows" \
+    'rows "$F" | grep -Eq "^dis, 2 GPUs +project \(cuda\) +$RATE +\(same\) +\(same\) +\(same\)$"'
+check "streams and GPUs: the timed runs' devices" \
+    '[ "$(grep -c "^cuda:1,cuda:1,cuda:1$" "$FAKE_LOG")" -eq 1 ] && [ "$(grep -c "^cuda:all$" "$FAKE_LOG")" -eq 2 ]'
+check "streams and GPUs: the header says what the rows are" \
+    'tr "\n" " " <"$F" | grep -q "the .3 streams. rows: -d cuda:1 named 3 times .* the .2 GPUs. rows: -d cuda:all"'
+check "streams and GPUs: each run's log" \
+    'grep -q "160x120 dis, 3 streams, project (cuda): run 1/1: 3 flows in .* flows/s sustained" "$T/err"'
+check "streams and GPUs: too few pairs for every stream, said" \
+    'grep -q "160x120: fewer than 12 pairs, not a chunk of 4 for each of the 3 streams (--frames 13" "$T/err"'
+: >"$FAKE_LOG"
+expect "one GPU: no GPUs rows" 0 err "no GPUs rows: flow-compute -d cuda:all opens 1 GPU" \
+    env FAKE_GPUS=1 "$PY" "$BP" --quick --bin "$T/fake/bin" --data "$DATA" --no-accuracy \
+    --opencv dis-medium
+check "one GPU, --quick: no streams rows either" \
+    '[ "$(rows "$T/out" | sed -E "s/  .*//" | tr "\n" ,)" = "dis,dis + .flo,DIS medium," ]'
+: >"$FAKE_LOG"
+# without --quick (its options given one by one): 8 streams on cuda by default, of cuda:0
+expect "--one-gpu, default streams" 0 out "^DIS medium " \
+    env FAKE_GPUS=2 "$PY" "$BP" --sizes 160x120 --frames 4 --runs 1 --methods dis \
+    --bin "$T/fake/bin" --data "$DATA" --no-accuracy --opencv dis-medium --one-gpu
+check "--one-gpu: 8 streams of cuda:0, cuda:all not even probed" \
+    '[ "$(rows "$T/out" | sed -E "s/  .*//" | tr "\n" ,)" = "dis,dis + .flo,dis, 8 streams,DIS medium," ] && ! grep -q "cuda:all" "$FAKE_LOG" && grep -Eq "^cuda:0(,cuda:0){7}$" "$FAKE_LOG"'
 
 expect "markdown" 0 out "^\| method \| side \| 160x120 flows/s \| Yosemite AAE" \
     "$PY" "$BP" --quick --device cpu --bin "$BIN" --data "$DATA" --markdown --no-accuracy -q
