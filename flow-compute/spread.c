@@ -69,13 +69,20 @@ static int field_for(run *r, spread *s, long k, flow_field **f)
 {
     if (r->queue)
         return take_field(r, k, f);
-    flow_field *own = &s->own[k % s->size];
-    if (!own->u) {
-        if (flow_field_alloc(own, r->width, r->height) != FLOW_OK)
+    *f = &s->own[k % s->size];
+    return CLI_EXIT_OK;
+}
+
+/* Without -o, a field per pair in flight, page-locked before the first
+ * pair: pinning is slow (it locks every page) and, done as the pairs come,
+ * it would hold the device threads up in the first pairs of every slot. */
+static int own_fields(run *r, spread *s)
+{
+    for (long k = 0; k < s->size; k++) {
+        if (flow_field_alloc(&s->own[k], r->width, r->height) != FLOW_OK)
             return compute_failure(FLOW_ERR_NOMEM, "flow field");
-        field_pin(r->d, own);
+        field_pin(r->d, &s->own[k]);
     }
-    *f = own;
     return CLI_EXIT_OK;
 }
 
@@ -100,6 +107,9 @@ static int start(run *r, const source_frame *first)
         return compute_failure(FLOW_ERR_NOMEM, "the pairs in flight");
     int channels;
     frame_shape(first, &r->width, &r->height, &channels);
+    int rc;
+    if (s->own && (rc = own_fields(r, s)) != CLI_EXIT_OK)
+        return rc;
     flow_status st = flow_spread_create(r->devices, r->ndevices, r->width, r->height, channels,
                                         r->o->params, &s->sp);
     if (st != FLOW_OK)

@@ -162,10 +162,12 @@ static flow_status cuda_copy(flow_device *d, flow_plane *dst, const flow_plane *
     return FLOW_CUDA_LAUNCHED("copy");
 }
 
+/* Portable: the frames and fields of a run over several GPUs are pinned
+ * once, through the first device, and cross every GPU's bus. */
 static flow_status cuda_host_register(flow_device *d, void *p, size_t bytes)
 {
     FLOW_TRY(cuda_enter(d));
-    return flow_cuda_check(cudaHostRegister(p, bytes, cudaHostRegisterDefault),
+    return flow_cuda_check(cudaHostRegister(p, bytes, cudaHostRegisterPortable),
                            "cudaHostRegister");
 }
 

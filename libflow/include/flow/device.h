@@ -86,7 +86,7 @@ void flow_devices_close(flow_device **d, int n);
 
 /* Page-locks host memory that is transferred every frame (an output flow
  * field, say): on CUDA the transfers then run at the bus's speed instead of
- * through a staging copy.  A no-op on the CPU.  Unpin before freeing the
+ * through a staging copy, on every GPU of the machine.  A no-op on the CPU.  Unpin before freeing the
  * memory; unpinning memory never pinned is harmless. */
 flow_status flow_device_pin(flow_device *d, void *p, size_t bytes);
 void flow_device_unpin(flow_device *d, void *p);
