@@ -1,16 +1,21 @@
 /* test_device_frames.c -- frames and flows in the GPU's memory
  * (flow_context_submit_device, flow_context_set_device_output,
- * flow_context_after_stream, flow_device_alloc, flow_device_check_pointer).
- * On the CPU every call is refused as unsupported and the context computes
- * on.  On CUDA a flow written into the GPU's memory, handed back as two
- * frames, gives the flow of the same values handed over from the host, bit
- * for bit (so both the output and the input path carry the values
- * exactly); host memory, a wrong size and another GPU's memory are refused
- * naming what is wrong.  Runs on the device of FLOW_DEVICE (default cpu). */
+ * flow_context_request_output_device, flow_context_after_stream,
+ * flow_device_alloc, flow_device_check_pointer).  On the CPU every call is
+ * refused as unsupported and the context computes on.  On CUDA a flow
+ * written into the GPU's memory, handed back as two frames, gives the flow
+ * of the same values handed over from the host, bit for bit (so both the
+ * output and the input path carry the values exactly); the planes of both
+ * directions requested into the GPU's memory are those downloaded to the
+ * host, bit for bit; host memory, a wrong size and another GPU's memory are
+ * refused naming what is wrong.  Runs on the device of FLOW_DEVICE
+ * (default cpu). */
 #include "harness.h"
+#include "device/device.h"
 #include "flow/flow.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define W 48
@@ -71,6 +76,29 @@ static void test_cpu_refuses(void)
         CHECK(detail_has("need a CUDA device"));
         CHECK_OK(flow_context_set_device_output(ctx, 0));
         CHECK(flow_context_after_stream(ctx, 1) == FLOW_ERR_UNSUPPORTED);
+        /* an output plane into the GPU's memory: no GPU memory here; an
+         * unknown plane is named first, and NULL clears on any device */
+        float plane[W * H];
+        CHECK_OK(flow_context_set_backward(ctx, 1, FLOW_OCCLUSION_A, FLOW_OCCLUSION_B));
+        CHECK(flow_context_request_output_device(ctx, "occlusion", plane)
+              == FLOW_ERR_UNSUPPORTED);
+        CHECK(detail_has("output plane occlusion: GPU memory needs a CUDA device, and this "
+                         "one is cpu"));
+        CHECK(flow_context_request_output_device(ctx, "no_such_plane", plane)
+              == FLOW_ERR_INVALID);
+        CHECK(detail_has("method hs has no output plane no_such_plane"));
+        CHECK_OK(flow_context_request_output_device(ctx, "occlusion", NULL));
+        /* the refused request left the plane unrequested: a host request
+         * of it downloads it as before */
+        for (int i = 0; i < W * H; i++)
+            plane[i] = -1.0f;
+        CHECK_OK(flow_context_request_output(ctx, "occlusion", plane));
+        CHECK_OK(flow_context_compute(ctx, &a, &b, &out));
+        int mask = 1;
+        for (int i = 0; i < W * H; i++)
+            mask &= plane[i] == 0.0f || plane[i] == 1.0f;
+        CHECK(mask);
+        CHECK_OK(flow_context_set_backward(ctx, 0, 0, 0));
         CHECK_OK(flow_context_compute(ctx, &a, &b, &out));
     }
     flow_context_destroy(ctx);
@@ -146,6 +174,89 @@ static void test_gpu_round_trip(void)
     flow_image_free(&a), flow_image_free(&b);
 }
 
+/* The planes of both directions of one method, requested into the GPU's
+ * memory (with the flow on the host, then with the flow there too),
+ * against the same planes downloaded to the host, bit for bit. */
+static void both_on_device(flow_device *d, const char *method, const flow_image *a,
+                           const flow_image *b)
+{
+    static const char *const names[] = { "backward_u", "backward_v", "occlusion", "confidence",
+                                          "fb_verdict" };
+    enum { N = 5, PLANES = 2 + N }; /* the flow's u and v, then the N planes */
+    const size_t plane = (size_t)W * H;
+    flow_params *p = harness_params(method, NULL);
+    flow_context *ctx = NULL;
+    flow_field host, got;
+    float *host_planes = malloc(sizeof(float) * plane * PLANES);
+    float *got_planes = malloc(sizeof(float) * plane * PLANES);
+    CHECK_OK(flow_field_alloc(&host, W, H));
+    CHECK_OK(flow_field_alloc(&got, W, H));
+    void *mem = NULL;
+    CHECK_OK(flow_device_alloc(d, sizeof(float) * plane * PLANES, &mem));
+    CHECK_OK(flow_context_create(d, W, H, 1, p, &ctx));
+    if (ctx && mem && host_planes && got_planes) {
+        float *dev = mem;
+        CHECK_OK(flow_context_set_backward(ctx, 1, FLOW_OCCLUSION_A, FLOW_OCCLUSION_B));
+        for (int k = 0; k < N; k++)
+            CHECK_OK(flow_context_request_output(ctx, names[k], host_planes + (2 + k) * plane));
+        CHECK_OK(flow_context_compute(ctx, a, b, &host));
+        memcpy(host_planes, host.u, sizeof(float) * plane);
+        memcpy(host_planes + plane, host.v, sizeof(float) * plane);
+        for (int flow_there = 0; flow_there < 2; flow_there++) {
+            /* zeros where the planes go, written before the compute */
+            flow_plane all = { dev, W, H * PLANES, W };
+            memset(got_planes, 0, sizeof(float) * plane * PLANES);
+            CHECK_OK(flow_upload(d, &all, got_planes, W));
+            CHECK_OK(flow_device_synchronize(d));
+            for (int k = 0; k < N; k++)
+                CHECK_OK(flow_context_request_output_device(ctx, names[k],
+                                                            dev + (2 + k) * plane));
+            flow_field dflow = { W, H, dev, dev + plane };
+            CHECK_OK(flow_context_set_device_output(ctx, flow_there));
+            CHECK_OK(flow_context_compute(ctx, a, b, flow_there ? &dflow : &got));
+            CHECK_OK(flow_context_set_device_output(ctx, 0));
+            /* complete when compute returns; the flow is on the host in
+             * the first pass */
+            CHECK_OK(flow_download(d, got_planes, W, &all));
+            const size_t from = flow_there ? 0 : 2 * plane;
+            CHECK(memcmp(got_planes + from, host_planes + from,
+                         sizeof(float) * (plane * PLANES - from)) == 0);
+            if (!flow_there)
+                CHECK(same(&got, &host));
+        }
+        /* refused: a plane into host memory, naming it */
+        CHECK(flow_context_request_output_device(ctx, "occlusion", host.u) == FLOW_ERR_INVALID);
+        CHECK(detail_has("output plane occlusion lies in host memory"));
+        /* NULL: no longer; and a host request after a device one downloads */
+        CHECK_OK(flow_context_request_output_device(ctx, "occlusion", NULL));
+        CHECK_OK(flow_context_request_output(ctx, "confidence", got_planes));
+        CHECK_OK(flow_context_compute(ctx, a, b, &got));
+        CHECK(memcmp(got_planes, host_planes + (2 + 3) * plane, sizeof(float) * plane) == 0);
+    }
+    flow_context_destroy(ctx);
+    flow_device_free(d, mem);
+    flow_params_destroy(p);
+    free(host_planes), free(got_planes);
+    flow_field_free(&host), flow_field_free(&got);
+}
+
+static void test_both_directions_on_device(void)
+{
+    flow_device *d = harness_device();
+    if (!d)
+        return;
+    if (!on_cuda(d)) {
+        harness_skip("not a CUDA device (FLOW_DEVICE=cuda runs it)");
+        return;
+    }
+    flow_image a, b;
+    make_pair(&a, &b);
+    const char *methods[] = { "hs", "robust", "dis" };
+    for (int i = 0; i < 3; i++)
+        both_on_device(d, methods[i], &a, &b);
+    flow_image_free(&a), flow_image_free(&b);
+}
+
 /* Memory of another GPU is refused, naming both. */
 static void test_other_gpu_refused(void)
 {
@@ -181,6 +292,7 @@ int main(void)
 {
     RUN(test_cpu_refuses);
     RUN(test_gpu_round_trip);
+    RUN(test_both_directions_on_device);
     RUN(test_other_gpu_refused);
     return harness_report();
 }
