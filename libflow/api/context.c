@@ -540,11 +540,13 @@ static flow_status to_device_out(flow_context *ctx, const queued_flow *q)
 }
 
 /* Requested output plane k into the GPU's memory at q->out_dst[k]
- * (out_device): a copy on the computing lane. */
+ * (out_device): a copy on the computing lane, point by point (the
+ * caller's rows are packed, not aligned as the device's planes are). */
 static flow_status output_to_device(flow_context *ctx, const queued_flow *q, int k)
 {
-    flow_plane dst = { q->out_dst[k], ctx->width, ctx->height, ctx->width };
-    return flow_copy(ctx->ex.dev, &dst, output_plane(ctx, k));
+    const flow_plane dst = { q->out_dst[k], ctx->width, ctx->height, ctx->width };
+    const flow_copy_plane_args a = { dst, *output_plane(ctx, k) };
+    return flow_k_copy_plane(ctx->ex.dev, &a);
 }
 
 /* The result to the host into q->out (or into the GPU's memory, device_out),

@@ -178,8 +178,11 @@ def both_as_numpy(lib, got, read):
 
 @pytest.mark.parametrize("method", ["dis", "robust", "hs"])
 @pytest.mark.parametrize("kind", ["float32", "uint8"])
-def test_compute_both_with_device_frames(lib, translation, method, kind):
+@pytest.mark.parametrize("odd", [False, True])
+def test_compute_both_with_device_frames(lib, translation, method, kind, odd):
     f1, f2 = frames_of(translation, kind)
+    if odd:  # 95 x 71: rows of the planes, packed, that are not 16-byte aligned
+        f1, f2 = (np.ascontiguousarray(f[:71, :95]) for f in (f1, f2))
     h, w = f1.shape
     with fp.Context(method, "cuda") as ctx:
         expected = ctx.compute_both(f1, f2)

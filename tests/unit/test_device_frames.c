@@ -34,13 +34,18 @@ static int detail_has(const char *text)
     return ok;
 }
 
-static void make_pair(flow_image *a, flow_image *b)
+static void make_pair_of(int w, int h, flow_image *a, flow_image *b)
 {
     flow_synth s;
     memset(&s, 0, sizeof s);
     s.motion = FLOW_SYNTH_TRANSLATE, s.dx = 0.6, s.dy = -0.3, s.seed = 5;
-    CHECK_OK(flow_synth_frame(&s, W, H, 1, 0, a));
-    CHECK_OK(flow_synth_frame(&s, W, H, 1, 1, b));
+    CHECK_OK(flow_synth_frame(&s, w, h, 1, 0, a));
+    CHECK_OK(flow_synth_frame(&s, w, h, 1, 1, b));
+}
+
+static void make_pair(flow_image *a, flow_image *b)
+{
+    make_pair_of(W, H, a, b);
 }
 
 static int same(const flow_field *x, const flow_field *y)
@@ -176,24 +181,29 @@ static void test_gpu_round_trip(void)
 
 /* The planes of both directions of one method, requested into the GPU's
  * memory (with the flow on the host, then with the flow there too),
- * against the same planes downloaded to the host, bit for bit. */
+ * against the same planes downloaded to the host, bit for bit.  Frames of
+ * BW x BH: an odd width, so that the rows of the planes, packed, are not
+ * aligned as the device's own are. */
+#define BW 45
+#define BH 31
+
 static void both_on_device(flow_device *d, const char *method, const flow_image *a,
                            const flow_image *b)
 {
     static const char *const names[] = { "backward_u", "backward_v", "occlusion", "confidence",
                                           "fb_verdict" };
     enum { N = 5, PLANES = 2 + N }; /* the flow's u and v, then the N planes */
-    const size_t plane = (size_t)W * H;
+    const size_t plane = (size_t)BW * BH;
     flow_params *p = harness_params(method, NULL);
     flow_context *ctx = NULL;
     flow_field host, got;
     float *host_planes = malloc(sizeof(float) * plane * PLANES);
     float *got_planes = malloc(sizeof(float) * plane * PLANES);
-    CHECK_OK(flow_field_alloc(&host, W, H));
-    CHECK_OK(flow_field_alloc(&got, W, H));
+    CHECK_OK(flow_field_alloc(&host, BW, BH));
+    CHECK_OK(flow_field_alloc(&got, BW, BH));
     void *mem = NULL;
     CHECK_OK(flow_device_alloc(d, sizeof(float) * plane * PLANES, &mem));
-    CHECK_OK(flow_context_create(d, W, H, 1, p, &ctx));
+    CHECK_OK(flow_context_create(d, BW, BH, 1, p, &ctx));
     if (ctx && mem && host_planes && got_planes) {
         float *dev = mem;
         CHECK_OK(flow_context_set_backward(ctx, 1, FLOW_OCCLUSION_A, FLOW_OCCLUSION_B));
@@ -204,25 +214,26 @@ static void both_on_device(flow_device *d, const char *method, const flow_image 
         memcpy(host_planes + plane, host.v, sizeof(float) * plane);
         for (int flow_there = 0; flow_there < 2; flow_there++) {
             /* zeros where the planes go, written before the compute */
-            flow_plane all = { dev, W, H * PLANES, W };
+            flow_plane all = { dev, BW, BH * PLANES, BW };
             memset(got_planes, 0, sizeof(float) * plane * PLANES);
-            CHECK_OK(flow_upload(d, &all, got_planes, W));
+            CHECK_OK(flow_upload(d, &all, got_planes, BW));
             CHECK_OK(flow_device_synchronize(d));
             for (int k = 0; k < N; k++)
                 CHECK_OK(flow_context_request_output_device(ctx, names[k],
                                                             dev + (2 + k) * plane));
-            flow_field dflow = { W, H, dev, dev + plane };
+            flow_field dflow = { BW, BH, dev, dev + plane };
             CHECK_OK(flow_context_set_device_output(ctx, flow_there));
             CHECK_OK(flow_context_compute(ctx, a, b, flow_there ? &dflow : &got));
             CHECK_OK(flow_context_set_device_output(ctx, 0));
             /* complete when compute returns; the flow is on the host in
              * the first pass */
-            CHECK_OK(flow_download(d, got_planes, W, &all));
+            CHECK_OK(flow_download(d, got_planes, BW, &all));
             const size_t from = flow_there ? 0 : 2 * plane;
             CHECK(memcmp(got_planes + from, host_planes + from,
                          sizeof(float) * (plane * PLANES - from)) == 0);
             if (!flow_there)
-                CHECK(same(&got, &host));
+                CHECK(memcmp(got.u, host.u, sizeof(float) * plane) == 0
+                      && memcmp(got.v, host.v, sizeof(float) * plane) == 0);
         }
         /* refused: a plane into host memory, naming it */
         CHECK(flow_context_request_output_device(ctx, "occlusion", host.u) == FLOW_ERR_INVALID);
@@ -250,7 +261,7 @@ static void test_both_directions_on_device(void)
         return;
     }
     flow_image a, b;
-    make_pair(&a, &b);
+    make_pair_of(BW, BH, &a, &b);
     const char *methods[] = { "hs", "robust", "dis" };
     for (int i = 0; i < 3; i++)
         both_on_device(d, methods[i], &a, &b);
