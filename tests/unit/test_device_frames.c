@@ -7,7 +7,8 @@
  * of the same values handed over from the host, bit for bit (so both the
  * output and the input path carry the values exactly); the planes of both
  * directions requested into the GPU's memory are those downloaded to the
- * host, bit for bit; host memory, a wrong size and another GPU's memory are
+ * host, bit for bit (copy_plane, which writes them, is checked on its own
+ * on every device); host memory, a wrong size and another GPU's memory are
  * refused naming what is wrong.  Runs on the device of FLOW_DEVICE
  * (default cpu). */
 #include "harness.h"
@@ -268,6 +269,38 @@ static void test_both_directions_on_device(void)
     flow_image_free(&a), flow_image_free(&b);
 }
 
+/* copy_plane, which writes a requested plane into the caller's memory: a
+ * plane of the device's own (rows pitched) into rows packed, of an odd
+ * width, exactly, on the device under test (the CPU runs the same
+ * per-pixel function as the GPU). */
+static void test_copy_plane_packed_rows(void)
+{
+    flow_device *d = harness_device();
+    if (!d)
+        return;
+    enum { PW = 45, PH = 7 };
+    float want[PW * PH], got[PW * PH], host_dst[PW * PH];
+    for (int i = 0; i < PW * PH; i++)
+        want[i] = 0.5f * (float)i - 3.0f;
+    flow_plane src = { 0 };
+    void *mem = host_dst;
+    CHECK_OK(flow_plane_alloc(d, &src, PW, PH));
+    if (on_cuda(d))
+        CHECK_OK(flow_device_alloc(d, sizeof got, &mem));
+    if (src.data && mem) {
+        CHECK_OK(flow_upload(d, &src, want, PW));
+        flow_plane dst = { mem, PW, PH, PW };
+        const flow_copy_plane_args a = { dst, src };
+        CHECK_OK(flow_k_copy_plane(d, &a));
+        memset(got, 0, sizeof got);
+        CHECK_OK(flow_download(d, got, PW, &dst));
+        CHECK(memcmp(got, want, sizeof got) == 0);
+    }
+    if (on_cuda(d))
+        flow_device_free(d, mem);
+    flow_plane_free(d, &src);
+}
+
 /* Memory of another GPU is refused, naming both. */
 static void test_other_gpu_refused(void)
 {
@@ -304,6 +337,7 @@ int main(void)
     RUN(test_cpu_refuses);
     RUN(test_gpu_round_trip);
     RUN(test_both_directions_on_device);
+    RUN(test_copy_plane_packed_rows);
     RUN(test_other_gpu_refused);
     return harness_report();
 }
