@@ -19,7 +19,8 @@
  * A frame in the GPU's memory (flow_context_submit_device) skips the
  * upload: it is converted into frame[1] straight from the caller's memory;
  * a flow going to the GPU's memory (device_out) is copied there on the
- * computing lane instead of staged and downloaded.
+ * computing lane instead of staged and downloaded, and so is an extra
+ * output plane asked for there (flow_context_request_output_device).
  *
  * Every context works on a queue of its own (device.h: on CUDA its own
  * streams), so that the contexts of one device, driven from a thread each,
@@ -47,6 +48,7 @@ typedef struct queued_flow {
     flow_pair staged;  /* the result, copied for the download lane */
     flow_plane staged_out[OUTPUTS_MAX]; /* the requested output planes, likewise */
     float *out_dst[OUTPUTS_MAX];        /* where they go (NULL: not requested) */
+    int out_device[OUTPUTS_MAX];        /* out_dst[k] lies in the GPU's memory */
     void *start;       /* computing lane: the flow's work begins */
     void *done;        /* computing lane: staged holds the result */
     void *downloaded;  /* download lane: out holds the flow */
@@ -89,6 +91,7 @@ struct flow_context {
     int noutputs, method_outputs;
     const char *output_names[OUTPUTS_MAX];
     float *output_dst[OUTPUTS_MAX];
+    int output_device[OUTPUTS_MAX]; /* output_dst[k] lies in the GPU's memory */
     /* the frame being uploaded: floats or bytes */
     flow_plane stage[3];
     void *stage8;
@@ -536,19 +539,35 @@ static flow_status to_device_out(flow_context *ctx, const queued_flow *q)
     return flow_k_copy_pair(ctx->ex.dev, &a);
 }
 
+/* Requested output plane k into the GPU's memory at q->out_dst[k]
+ * (out_device): a copy on the computing lane, point by point (the
+ * caller's rows are packed, not aligned as the device's planes are). */
+static flow_status output_to_device(flow_context *ctx, const queued_flow *q, int k)
+{
+    const flow_plane dst = { q->out_dst[k], ctx->width, ctx->height, ctx->width };
+    const flow_copy_plane_args a = { dst, *output_plane(ctx, k) };
+    return flow_k_copy_plane(ctx->ex.dev, &a);
+}
+
 /* The result to the host into q->out (or into the GPU's memory, device_out),
  * and each requested output plane into its buffer: on the download lane
  * from staged copies, or (timed) straight from the method's planes on the
- * computing lane. */
+ * computing lane; what goes to the GPU's memory is copied there on the
+ * computing lane before q->done. */
 static flow_status download(flow_context *ctx, queued_flow *q)
 {
     flow_device *d = ctx->ex.dev;
     const size_t w = (size_t)ctx->width;
-    for (int k = 0; k < ctx->noutputs; k++)
+    for (int k = 0; k < ctx->noutputs; k++) {
         q->out_dst[k] = ctx->output_dst[k];
+        q->out_device[k] = ctx->output_device[k];
+    }
     if (timed(ctx)) {
         if (ctx->device_out)
             FLOW_TRY(to_device_out(ctx, q));
+        for (int k = 0; k < ctx->noutputs; k++)
+            if (q->out_dst[k] && q->out_device[k])
+                FLOW_TRY(output_to_device(ctx, q, k));
         FLOW_TRY(d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->done));
         if (!ctx->device_out) {
             FLOW_TRY(d->ops->download_async(d, FLOW_LANE_COMPUTE, q->out->u, w,
@@ -557,7 +576,7 @@ static flow_status download(flow_context *ctx, queued_flow *q)
                                             &ctx->result->v));
         }
         for (int k = 0; k < ctx->noutputs; k++)
-            if (q->out_dst[k])
+            if (q->out_dst[k] && !q->out_device[k])
                 FLOW_TRY(d->ops->download_async(d, FLOW_LANE_COMPUTE, q->out_dst[k], w,
                                                 output_plane(ctx, k)));
         return d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->downloaded);
@@ -571,7 +590,8 @@ static flow_status download(flow_context *ctx, queued_flow *q)
     }
     for (int k = 0; k < ctx->noutputs; k++)
         if (q->out_dst[k])
-            FLOW_TRY(flow_copy(d, &q->staged_out[k], output_plane(ctx, k)));
+            FLOW_TRY(q->out_device[k] ? output_to_device(ctx, q, k)
+                                      : flow_copy(d, &q->staged_out[k], output_plane(ctx, k)));
     FLOW_TRY(d->ops->lane_record(d, FLOW_LANE_COMPUTE, q->done));
     FLOW_TRY(d->ops->lane_wait(d, FLOW_LANE_DOWNLOAD, q->done));
     if (!ctx->device_out) {
@@ -579,7 +599,7 @@ static flow_status download(flow_context *ctx, queued_flow *q)
         FLOW_TRY(d->ops->download_async(d, FLOW_LANE_DOWNLOAD, q->out->v, w, &q->staged.v));
     }
     for (int k = 0; k < ctx->noutputs; k++)
-        if (q->out_dst[k])
+        if (q->out_dst[k] && !q->out_device[k])
             FLOW_TRY(d->ops->download_async(d, FLOW_LANE_DOWNLOAD, q->out_dst[k], w,
                                             &q->staged_out[k]));
     return d->ops->lane_record(d, FLOW_LANE_DOWNLOAD, q->downloaded);
@@ -933,6 +953,7 @@ flow_status flow_context_set_backward(flow_context *ctx, int enable, double a, d
     for (int k = ctx->method_outputs; k < ctx->method_outputs + CONTEXT_OUTPUTS; k++) {
         ctx->output_names[k] = enable ? context_outputs[k - ctx->method_outputs] : NULL;
         ctx->output_dst[k] = NULL;
+        ctx->output_device[k] = 0;
     }
     ctx->noutputs = ctx->method_outputs + (enable ? CONTEXT_OUTPUTS : 0);
     return FLOW_OK;
@@ -953,20 +974,45 @@ const char *flow_context_output_name(const flow_context *ctx, int i)
     return i >= 0 && i < ctx->noutputs ? ctx->output_names[i] : NULL;
 }
 
+/* *k: the index of the output plane `name`; FLOW_ERR_INVALID naming the
+ * method when it has none of that name. */
+static flow_status find_output(const flow_context *ctx, const char *name, int *k)
+{
+    for (*k = 0; name && *k < ctx->noutputs; ++*k)
+        if (strcmp(name, ctx->output_names[*k]) == 0)
+            return FLOW_OK;
+    return flow_fail(FLOW_ERR_INVALID, "method %s has no output plane %s with these parameters "
+                                       "(it has %d: flow_context_output_name)",
+                     ctx->method->name, name ? name : "(null)", ctx->noutputs);
+}
+
 /* The staging planes of an output are allocated when it is first asked
  * for: a plane nobody downloads costs no memory beyond the method's own. */
 flow_status flow_context_request_output(flow_context *ctx, const char *name, float *dst)
 {
-    for (int k = 0; name && k < ctx->noutputs; k++)
-        if (strcmp(name, ctx->output_names[k]) == 0) {
-            for (int i = 0; dst && i < FLOW_CONTEXT_DEPTH; i++)
-                if (!ctx->q[i].staged_out[k].data)
-                    FLOW_TRY(flow_plane_alloc(ctx->ex.dev, &ctx->q[i].staged_out[k], ctx->width,
-                                              ctx->height));
-            ctx->output_dst[k] = dst;
-            return FLOW_OK;
-        }
-    return flow_fail(FLOW_ERR_INVALID, "method %s has no output plane %s with these parameters "
-                                       "(it has %d: flow_context_output_name)",
-                     ctx->method->name, name ? name : "(null)", ctx->noutputs);
+    int k;
+    FLOW_TRY(find_output(ctx, name, &k));
+    for (int i = 0; dst && i < FLOW_CONTEXT_DEPTH; i++)
+        if (!ctx->q[i].staged_out[k].data)
+            FLOW_TRY(flow_plane_alloc(ctx->ex.dev, &ctx->q[i].staged_out[k], ctx->width,
+                                      ctx->height));
+    ctx->output_dst[k] = dst;
+    ctx->output_device[k] = 0;
+    return FLOW_OK;
+}
+
+/* A plane going to the GPU's memory is copied there from the method's
+ * plane: it needs no staging. */
+flow_status flow_context_request_output_device(flow_context *ctx, const char *name, float *dst)
+{
+    int k;
+    FLOW_TRY(find_output(ctx, name, &k));
+    if (dst) {
+        char what[96];
+        snprintf(what, sizeof what, "output plane %s", name);
+        FLOW_TRY(flow_device_check_pointer(ctx->ex.dev, dst, what));
+    }
+    ctx->output_dst[k] = dst;
+    ctx->output_device[k] = dst != NULL;
+    return FLOW_OK;
 }

@@ -50,6 +50,7 @@
     X(fill, flow_fill_args, a->p.width, a->p.height, GRID, PX)                                   \
     X(scale, flow_scale_args, a->p.width, a->p.height, GRID, PX)                                 \
     X(copy_pair, flow_copy_pair_args, a->src.u.width, a->src.u.height, GRID, PX)                 \
+    X(copy_plane, flow_copy_plane_args, a->src.width, a->src.height, GRID, PX)                   \
     X(luminance, flow_luminance_args, a->dst.width, a->dst.height, GRID, PX)                     \
     X(unpack8, flow_unpack8_args, a->dst[0].width, a->dst[0].height, GRID, PX)                   \
     X(unpack32, flow_unpack32_args, a->dst[0].width, a->dst[0].height, GRID, PX)                 \

@@ -46,6 +46,18 @@ FLOW_HD void flow_copy_pair_px(const flow_copy_pair_args *a, int x, int y)
     FLOW_PX(a->dst.v, x, y) = FLOW_PX(a->src.v, x, y);
 }
 
+/* dst = src at each point: a plane into memory of any pitch (a caller's
+ * rows packed in the GPU's memory, whose rows the device's copy, four
+ * floats at a time, could find misaligned). */
+typedef struct flow_copy_plane_args {
+    flow_plane dst, src;
+} flow_copy_plane_args;
+
+FLOW_HD void flow_copy_plane_px(const flow_copy_plane_args *a, int x, int y)
+{
+    FLOW_PX(a->dst, x, y) = FLOW_PX(a->src, x, y);
+}
+
 /* dst = 0.299 R + 0.587 G + 0.114 B: the luminance of a colour frame (the
  * weights of flow_image_to_gray). */
 typedef struct flow_luminance_args {

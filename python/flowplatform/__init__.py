@@ -106,7 +106,7 @@ def compute(frame1: "_Frame", frame2: "_Frame", method: str = default_method,
 
 def compute_both(frame1: "_Frame", frame2: "_Frame", method: str = default_method,
                  device: str = "auto", a: float = 0.01, b: float = 0.5,
-                 **params: "_ParamValue") -> "dict[str, _NDArray]":
+                 **params: "_ParamValue") -> "dict[str, _NDArray] | dict[str, DeviceArray]":
     """Both directions in one call, as Context.compute_both: a dict of "flow"
     (frame1 to frame2) and "backward" (frame2 to frame1), H x W x 2 float32;
     "occlusion", H x W bool, True where the forward-backward test of
@@ -115,6 +115,8 @@ def compute_both(frame1: "_Frame", frame2: "_Frame", method: str = default_metho
     "confidence", H x W float32 in [0, 1], higher where a vector is more
     likely right.  The backward flow is the method's flow of (frame2,
     frame1) computed alone; both come from the frames uploaded once.
+    With both frames GPU arrays on a CUDA device, the four are
+    DeviceArrays on the GPU, the occlusion mask float32 1/0 there.
     """
     with Context(method, device, **params) as ctx:
         return ctx.compute_both(frame1, frame2, a, b)

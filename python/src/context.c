@@ -14,7 +14,8 @@
  * (flow_context_submit_device), after the context's queue has been made to
  * wait for the stream the array's interface names; the flow may go to the
  * GPU's memory too (out="device": a DeviceArray, or the caller's array),
- * copied there on the device.  docs/python.md, "GPU arrays".
+ * copied there on the device, and compute_both of GPU frames leaves its
+ * four results there.  docs/python.md, "GPU arrays".
  *
  * The library's work runs with the GIL released, so that Contexts used
  * from several threads compute at the same time (each flow_context has a
@@ -111,15 +112,12 @@ static int cuda_context(const fp_context *self, const char *what)
     return -1;
 }
 
-/* -1 with ValueError unless the array lies on the Context's GPU. */
+/* -1 with ValueError unless the array lies in the memory of the Context's
+ * GPU: the library's check, in its words ("frame1 lies on cuda:1, the
+ * device is cuda:0 (...)", "... lies in host memory ..."), made before
+ * anything is queued. */
 static int on_context_gpu(const fp_context *self, const fp_gpu_array *a, const char *what)
 {
-    const int gpu = flow_device_index(self->device);
-    if (a->gpu >= 0 && a->gpu != gpu) {
-        PyErr_Format(PyExc_ValueError, "%s lies on cuda:%d, the Context's device is cuda:%d",
-                     what, a->gpu, gpu);
-        return -1;
-    }
     const flow_status s = flow_device_check_pointer(self->device, a->data, what);
     if (s != FLOW_OK) {
         fp_raise_as(PyExc_ValueError, s);
@@ -138,7 +136,7 @@ static void frame_release(frame_in *f)
 static int frame_get(const fp_context *self, PyObject *obj, const char *what, frame_in *f)
 {
     memset(f, 0, sizeof *f);
-    const int on_gpu = fp_is_gpu_array(obj);
+    const int on_gpu = fp_gpu_array_get(obj, what, &f->gpu);
     if (on_gpu < 0)
         return -1;
     if (!on_gpu) {
@@ -158,8 +156,7 @@ static int frame_get(const fp_context *self, PyObject *obj, const char *what, fr
     f->on_gpu = 1;
     char where[64];
     snprintf(where, sizeof where, "%s is a GPU array", what);
-    if (fp_gpu_array_get(obj, what, &f->gpu) < 0
-        || fp_gpu_frame_check(&f->gpu, what, &f->width, &f->height, &f->channels, &f->bytes) < 0
+    if (fp_gpu_frame_check(&f->gpu, what, &f->width, &f->height, &f->channels, &f->bytes) < 0
         || cuda_context(self, where) < 0 || on_context_gpu(self, &f->gpu, what) < 0) {
         frame_release(f);
         return -1;
@@ -198,7 +195,7 @@ static int out_get(fp_context *self, PyObject *spec, int frames_on_gpu, int w, i
             return -1;
         o->on_gpu = 1;
     } else {
-        const int on_gpu = PyUnicode_Check(spec) ? 0 : fp_is_gpu_array(spec);
+        const int on_gpu = PyUnicode_Check(spec) ? 0 : fp_gpu_array_get(spec, "out", &o->given);
         if (on_gpu < 0)
             return -1;
         if (!on_gpu) {
@@ -206,8 +203,7 @@ static int out_get(fp_context *self, PyObject *spec, int frames_on_gpu, int w, i
                                           "in the GPU's memory, not %R", spec);
             return -1;
         }
-        if (fp_gpu_array_get(spec, "out", &o->given) < 0
-            || fp_gpu_flow_check(&o->given, "out", w, h, &o->field.u, &o->field.v) < 0
+        if (fp_gpu_flow_check(&o->given, "out", w, h, &o->field.u, &o->field.v) < 0
             || cuda_context(self, "out is a GPU array") < 0
             || on_context_gpu(self, &o->given, "out") < 0) {
             out_release(o);
@@ -426,12 +422,16 @@ static PyObject *plane_to_array(const float *p, int width, int height, int type)
 
 /* compute_both(frame1, frame2, a=0.01, b=0.5): both directions in one call
  * (flow_context_set_backward): a dict of "flow" and "backward" (H x W x 2
- * float32), "occlusion" (H x W bool, True where the forward-backward test
+ * float32), "occlusion" (H x W, True where the forward-backward test
  * |wf + wb|^2 > a (|wf|^2 + |wb|^2) + b fails) and "confidence" (H x W
- * float32 in [0, 1]).  Starts a new sequence, as compute does. */
+ * float32 in [0, 1]).  Numpy arrays, occlusion bool; when both frames are
+ * GPU arrays, DeviceArrays written on the device
+ * (flow_context_request_output_device), occlusion float32 1 or 0 as the
+ * library leaves it.  Starts a new sequence, as compute does. */
 static PyObject *ctx_compute_both(fp_context *self, PyObject *args, PyObject *kw)
 {
     static char *keywords[] = {"frame1", "frame2", "a", "b", NULL};
+    static const char *const names[] = {"backward_u", "backward_v", "occlusion", "confidence"};
     PyObject *o1, *o2;
     double a = FLOW_OCCLUSION_A, b = FLOW_OCCLUSION_B;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|dd:compute_both", keywords, &o1, &o2, &a, &b)
@@ -440,40 +440,46 @@ static PyObject *ctx_compute_both(fp_context *self, PyObject *args, PyObject *kw
     frame_in f1, f2;
     if (frames_get(self, o1, o2, &f1, &f2) < 0)
         return NULL;
+    const int w = f1.width, h = f1.height, on_gpu = f1.on_gpu && f2.on_gpu;
     PyObject *result = NULL;
-    flow_field back = {0};
+    flow_out out = {0};                   /* the forward flow, on the GPU */
+    PyObject *planes_gpu[3] = {NULL};     /* backward, occlusion, confidence there */
+    flow_field back = {w, h, NULL, NULL}; /* the backward flow, where it goes */
     float *occ = NULL, *conf = NULL;
-    const size_t n = (size_t)f1.width * f1.height;
-    if (flow_field_alloc(&back, f1.width, f1.height) != FLOW_OK
-        || !(occ = malloc(sizeof *occ * n)) || !(conf = malloc(sizeof *conf * n))) {
+    if (on_gpu) {
+        if (out_get(self, NULL, 1, w, h, &out) < 0
+            || !(planes_gpu[0] = fp_device_array_new_flow(self->handle, w, h, &back.u, &back.v))
+            || !(planes_gpu[1] = fp_device_array_new_plane(self->handle, w, h, &occ))
+            || !(planes_gpu[2] = fp_device_array_new_plane(self->handle, w, h, &conf)))
+            goto done;
+    } else if (flow_field_alloc(&back, w, h) != FLOW_OK
+               || !(occ = malloc(sizeof *occ * w * h)) || !(conf = malloc(sizeof *conf * w * h))) {
         PyErr_NoMemory();
         goto done;
     }
+    float *dst[] = {back.u, back.v, occ, conf};
+    flow_status (*request)(flow_context *, const char *, float *) =
+        on_gpu ? flow_context_request_output_device : flow_context_request_output;
     flow_status s;
     self->busy = 1;
     Py_BEGIN_ALLOW_THREADS
-    s = prepare(self, f1.width, f1.height, f1.channels);
+    s = prepare(self, w, h, f1.channels);
     if (s == FLOW_OK)
-        s = gpu_order(self, &f1, &f2, NULL);
+        s = gpu_order(self, &f1, &f2, on_gpu ? &out : NULL);
     if (s == FLOW_OK && flow_context_takes_init(self->ctx))
         s = flow_context_set_init(self->ctx, NULL, NULL);
     if (s == FLOW_OK)
         s = flow_context_set_backward(self->ctx, 1, a, b);
-    if (s == FLOW_OK)
-        s = flow_context_request_output(self->ctx, "backward_u", back.u);
-    if (s == FLOW_OK)
-        s = flow_context_request_output(self->ctx, "backward_v", back.v);
-    if (s == FLOW_OK)
-        s = flow_context_request_output(self->ctx, "occlusion", occ);
-    if (s == FLOW_OK)
-        s = flow_context_request_output(self->ctx, "confidence", conf);
+    for (int k = 0; k < 4 && s == FLOW_OK; k++)
+        s = request(self->ctx, names[k], dst[k]);
     if (s == FLOW_OK)
         s = submit(self, &f1, NULL);
     if (s == FLOW_OK)
-        s = submit(self, &f2, &self->out);
+        s = submit(self, &f2, on_gpu ? &out.field : &self->out);
     if (s == FLOW_OK)
         s = flow_context_collect(self->ctx, NULL, NULL);
-    /* compute and next go on computing one direction */
+    /* compute and next go on computing one direction (and the requests,
+     * the DeviceArrays' memory among them, are dropped) */
     if (self->ctx) {
         const flow_status off = flow_context_set_backward(self->ctx, 0, 0, 0);
         s = s == FLOW_OK ? off : s;
@@ -483,19 +489,27 @@ static PyObject *ctx_compute_both(fp_context *self, PyObject *args, PyObject *kw
     self->kept = s == FLOW_OK;
     if (s != FLOW_OK) {
         result = fp_raise(s);
-        goto done;
+    } else if (on_gpu) {
+        result = Py_BuildValue("{sOsOsOsO}", "flow", out.array, "backward", planes_gpu[0],
+                               "occlusion", planes_gpu[1], "confidence", planes_gpu[2]);
+    } else {
+        PyObject *flow = fp_field_to_array(&self->out), *bwd = fp_field_to_array(&back);
+        PyObject *o = plane_to_array(occ, w, h, NPY_BOOL);
+        PyObject *c = plane_to_array(conf, w, h, NPY_FLOAT32);
+        if (flow && bwd && o && c)
+            result = Py_BuildValue("{sOsOsOsO}", "flow", flow, "backward", bwd, "occlusion", o,
+                                   "confidence", c);
+        Py_XDECREF(flow), Py_XDECREF(bwd), Py_XDECREF(o), Py_XDECREF(c);
     }
-    PyObject *flow = fp_field_to_array(&self->out), *bwd = fp_field_to_array(&back);
-    PyObject *o = plane_to_array(occ, f1.width, f1.height, NPY_BOOL);
-    PyObject *c = plane_to_array(conf, f1.width, f1.height, NPY_FLOAT32);
-    if (flow && bwd && o && c)
-        result = Py_BuildValue("{sOsOsOsO}", "flow", flow, "backward", bwd, "occlusion", o,
-                               "confidence", c);
-    Py_XDECREF(flow), Py_XDECREF(bwd), Py_XDECREF(o), Py_XDECREF(c);
 done:
-    flow_field_free(&back);
-    free(occ);
-    free(conf);
+    if (!on_gpu) {
+        flow_field_free(&back);
+        free(occ);
+        free(conf);
+    }
+    for (int k = 0; k < 3; k++)
+        Py_XDECREF(planes_gpu[k]);
+    out_release(&out);
     frame_release(&f1);
     frame_release(&f2);
     return result;
@@ -796,7 +810,9 @@ static PyMethodDef methods[] = {
      "\"flow\" and \"backward\" (H x W x 2 float32), \"occlusion\" (H x W bool, True where "
      "the forward-backward test |wf + wb(x+wf)|^2 > a (|wf|^2 + |wb|^2) + b fails; Sundaram, "
      "Brox, Keutzer 2010) and \"confidence\" (H x W float32 in [0, 1]); starts a new "
-     "sequence.  The frames may be GPU arrays as for compute; the results are numpy arrays."},
+     "sequence.  The frames may be GPU arrays as for compute: when both are, the four are "
+     "DeviceArrays, complete on return, occlusion float32 (1.0 where the test fails, else "
+     "0.0).  docs/python.md, \"GPU arrays\"."},
     {"next", (PyCFunction)(void (*)(void))ctx_next, METH_VARARGS | METH_KEYWORDS,
      "next(frame, *, out=None) -> ndarray, DeviceArray or None\n\n"
      "The flow from the previous frame of the sequence to this one; None for\n"

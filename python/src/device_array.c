@@ -1,11 +1,13 @@
-/* device_array.c -- flowplatform.DeviceArray: a flow that stays in the
- * GPU's memory (Context.compute(..., out="device")), handed on without a
- * host copy through both interfaces that CuPy, PyTorch and Numba read:
- * __cuda_array_interface__ (version 3) and DLPack (__dlpack__,
- * __dlpack_device__).  It is an H x W x 2 float32 array like the numpy
- * flows, laid out as the library writes a flow: the plane u, then the
- * plane v (strides 4 W, 4 and 4 H W bytes).  Its contents are complete
- * when it is handed out, so it names no stream to wait for.
+/* device_array.c -- flowplatform.DeviceArray: a flow or a plane that stays
+ * in the GPU's memory (Context.compute(..., out="device"), compute_both of
+ * GPU frames), handed on without a host copy through both interfaces that
+ * CuPy, PyTorch and Numba read: __cuda_array_interface__ (version 3) and
+ * DLPack (__dlpack__, __dlpack_device__).  A flow is an H x W x 2 float32
+ * array like the numpy flows, laid out as the library writes a flow: the
+ * plane u, then the plane v (strides 4 W, 4 and 4 H W bytes); a plane (an
+ * occlusion mask, a confidence) is H x W float32, rows packed.  Its
+ * contents are complete when it is handed out, so it names no stream to
+ * wait for.
  *
  * The memory belongs to the Context's device, which the array keeps open
  * through a device handle (the Context holds one too): a Context closed
@@ -20,9 +22,14 @@ typedef struct fp_device_handle {
     flow_device *device;
 } fp_device_handle;
 
+/* Closing a CUDA device waits for it: without the GIL, as a DeviceArray's
+ * free. */
 static void handle_dealloc(fp_device_handle *self)
 {
-    flow_device_close(self->device);
+    flow_device *d = self->device;
+    Py_BEGIN_ALLOW_THREADS
+    flow_device_close(d);
+    Py_END_ALLOW_THREADS
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -56,19 +63,23 @@ flow_device *fp_device_handle_get(PyObject *h)
 typedef struct fp_device_array {
     PyObject_HEAD
     PyObject *handle; /* the device's */
-    float *data;      /* u, then v */
+    float *data;      /* the planes, one after the other */
     int width, height;
+    int planes;       /* 2: a flow (u, then v), H x W x 2; 1: H x W */
 } fp_device_array;
 
-PyObject *fp_device_array_new_flow(PyObject *handle, int width, int height, float **u,
-                                   float **v)
+/* A new array of `planes` planes of width x height floats; NULL with an
+ * exception. */
+static fp_device_array *array_new(PyObject *handle, int width, int height, int planes)
 {
     flow_device *d = fp_device_handle_get(handle);
     void *p = NULL;
-    const size_t plane = (size_t)width * height;
-    const flow_status s = flow_device_alloc(d, 2 * plane * sizeof(float), &p);
-    if (s != FLOW_OK)
-        return fp_raise(s);
+    const flow_status s = flow_device_alloc(d, (size_t)planes * width * height * sizeof(float),
+                                            &p);
+    if (s != FLOW_OK) {
+        fp_raise(s);
+        return NULL;
+    }
     fp_device_array *a = PyObject_New(fp_device_array, &fp_device_array_type);
     if (!a) {
         flow_device_free(d, p);
@@ -78,14 +89,38 @@ PyObject *fp_device_array_new_flow(PyObject *handle, int width, int height, floa
     a->handle = handle;
     a->data = p;
     a->width = width, a->height = height;
-    *u = a->data;
-    *v = a->data + plane;
+    a->planes = planes;
+    return a;
+}
+
+PyObject *fp_device_array_new_flow(PyObject *handle, int width, int height, float **u,
+                                   float **v)
+{
+    fp_device_array *a = array_new(handle, width, height, 2);
+    if (a) {
+        *u = a->data;
+        *v = a->data + (size_t)width * height;
+    }
     return (PyObject *)a;
 }
 
+PyObject *fp_device_array_new_plane(PyObject *handle, int width, int height, float **p)
+{
+    fp_device_array *a = array_new(handle, width, height, 1);
+    if (a)
+        *p = a->data;
+    return (PyObject *)a;
+}
+
+/* cudaFree waits for the device: other threads run meanwhile (nothing
+ * else can reach the array any more). */
 static void array_dealloc(fp_device_array *self)
 {
-    flow_device_free(fp_device_handle_get(self->handle), self->data);
+    flow_device *d = fp_device_handle_get(self->handle);
+    float *data = self->data;
+    Py_BEGIN_ALLOW_THREADS
+    flow_device_free(d, data);
+    Py_END_ALLOW_THREADS
     Py_DECREF(self->handle);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -97,11 +132,15 @@ static int gpu_of(const fp_device_array *self)
 
 static PyObject *get_shape(fp_device_array *self, void *closure)
 {
+    if (self->planes == 1)
+        return Py_BuildValue("(ii)", self->height, self->width);
     return Py_BuildValue("(iii)", self->height, self->width, 2);
 }
 
 static PyObject *get_strides(fp_device_array *self, void *closure)
 {
+    if (self->planes == 1)
+        return Py_BuildValue("(nn)", (Py_ssize_t)self->width * 4, (Py_ssize_t)4);
     return Py_BuildValue("(nnn)", (Py_ssize_t)self->width * 4, (Py_ssize_t)4,
                          (Py_ssize_t)self->width * self->height * 4);
 }
@@ -123,7 +162,7 @@ static PyObject *get_ptr(fp_device_array *self, void *closure)
 
 static PyObject *get_nbytes(fp_device_array *self, void *closure)
 {
-    return PyLong_FromSize_t((size_t)self->width * self->height * 2 * sizeof(float));
+    return PyLong_FromSize_t((size_t)self->width * self->height * self->planes * sizeof(float));
 }
 
 static PyObject *get_interface(fp_device_array *self, void *closure)
@@ -157,7 +196,7 @@ static void describe(fp_device_array *self, fp_dl_tensor *t, int64_t *shape, int
     t->data = self->data;
     t->device.device_type = FP_DL_CUDA;
     t->device.device_id = gpu_of(self);
-    t->ndim = 3;
+    t->ndim = self->planes == 1 ? 2 : 3;
     t->dtype.code = FP_DL_FLOAT;
     t->dtype.bits = 32;
     t->dtype.lanes = 1;
@@ -281,8 +320,12 @@ static PyObject *array_dlpack_device(fp_device_array *self, PyObject *noargs)
 
 static PyObject *array_repr(fp_device_array *self)
 {
-    return PyUnicode_FromFormat("<flowplatform.DeviceArray (%d, %d, 2) float32 on cuda:%d>",
-                                self->height, self->width, gpu_of(self));
+    PyObject *shape = get_shape(self, NULL);
+    PyObject *r = shape ? PyUnicode_FromFormat("<flowplatform.DeviceArray %R float32 on cuda:%d>",
+                                               shape, gpu_of(self))
+                        : NULL;
+    Py_XDECREF(shape);
+    return r;
 }
 
 static PyMethodDef array_methods[] = {
@@ -297,24 +340,26 @@ static PyMethodDef array_methods[] = {
 static PyGetSetDef array_getset[] = {
     {"__cuda_array_interface__", (getter)get_interface, NULL,
      "The CUDA Array Interface (version 3) of the array.", NULL},
-    {"shape", (getter)get_shape, NULL, "(H, W, 2)", NULL},
-    {"strides", (getter)get_strides, NULL, "Bytes per step along each axis: (4 W, 4, 4 H W).",
-     NULL},
+    {"shape", (getter)get_shape, NULL, "(H, W, 2) for a flow, (H, W) for a plane.", NULL},
+    {"strides", (getter)get_strides, NULL,
+     "Bytes per step along each axis: (4 W, 4, 4 H W) for a flow, (4 W, 4) for a plane.", NULL},
     {"dtype", (getter)get_dtype, NULL, "numpy.float32", NULL},
     {"device", (getter)get_device, NULL, "\"cuda:N\": the GPU whose memory holds the array.",
      NULL},
-    {"ptr", (getter)get_ptr, NULL, "The address of u(0, 0) in the GPU's memory.", NULL},
-    {"nbytes", (getter)get_nbytes, NULL, "8 H W", NULL},
+    {"ptr", (getter)get_ptr, NULL, "The address of element (0, 0) in the GPU's memory.", NULL},
+    {"nbytes", (getter)get_nbytes, NULL, "8 H W for a flow, 4 H W for a plane.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 PyTypeObject fp_device_array_type = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "flowplatform.DeviceArray",
-    .tp_doc = "A flow in the GPU's memory, as Context.compute(..., out=\"device\") returns\n"
-              "it: H x W x 2 float32, (u, v), the plane u then the plane v (strides\n"
-              "(4 W, 4, 4 H W) bytes).  Read it in place with torch.from_dlpack(a),\n"
+    .tp_doc = "A flow or a plane in the GPU's memory, as Context.compute(...,\n"
+              "out=\"device\") and Context.compute_both of GPU frames return them: a flow\n"
+              "is H x W x 2 float32, (u, v), the plane u then the plane v (strides\n"
+              "(4 W, 4, 4 H W) bytes); a plane (occlusion, confidence) H x W float32\n"
+              "(strides (4 W, 4)).  Read it in place with torch.from_dlpack(a),\n"
               "cupy.from_dlpack(a) or cupy.asarray(a) (__cuda_array_interface__); its\n"
-              "contents are complete when compute returns it.",
+              "contents are complete when the call returns it.",
     .tp_basicsize = sizeof(fp_device_array),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_dealloc = (destructor)array_dealloc,

@@ -97,19 +97,18 @@ typedef struct fp_gpu_array {
     Py_ssize_t shape[FP_GPU_NDIM];
     Py_ssize_t strides[FP_GPU_NDIM]; /* bytes */
     char dtype[24];   /* "uint8", "float32", or the interface's name of another */
-    int gpu;          /* the GPU DLPack names; -1: the interface does not say */
     int readonly;
     int has_stream;   /* the producer's work is ordered before `stream` */
     uintptr_t stream; /* a cudaStream_t; 1, 2: CUDA's default streams */
 } fp_gpu_array;
 
-/* 1 when obj is an array in a GPU's memory (it has __cuda_array_interface__,
- * or __dlpack_device__ names a CUDA device), 0 when not (a numpy array),
- * -1 with an exception. */
-int fp_is_gpu_array(PyObject *obj);
-/* Reads obj's interface into a; `what` names it in errors.  Returns 0, or
- * -1 with an exception (TypeError for a broken interface, ValueError for
- * page-locked host memory, or what __dlpack__ raised). */
+/* Reads obj into a when it is an array in a GPU's memory (__dlpack_device__
+ * names a CUDA device, or it has __cuda_array_interface__), each interface
+ * asked once; `what` names it in errors.  Returns 1 when it is one (a
+ * holds it: fp_gpu_array_release), 0 when it is not (a numpy array, any
+ * object with neither), or -1 with an exception (TypeError for a broken
+ * interface, ValueError for page-locked host memory, or what the
+ * interface raised). */
 int fp_gpu_array_get(PyObject *obj, const char *what, fp_gpu_array *a);
 void fp_gpu_array_release(fp_gpu_array *a);
 /* A frame's checks for a GPU array: uint8 or float32 (TypeError), H x W,
@@ -136,6 +135,9 @@ flow_device *fp_device_handle_get(PyObject *handle);
  * at *u and *v; NULL with an exception. */
 PyObject *fp_device_array_new_flow(PyObject *handle, int width, int height, float **u,
                                    float **v);
+/* A new DeviceArray of one H x W float32 plane at *p; NULL with an
+ * exception. */
+PyObject *fp_device_array_new_plane(PyObject *handle, int width, int height, float **p);
 
 /* ---- schema.c: the methods and their parameters ------------------------------ */
 

@@ -12,6 +12,7 @@
  * DLPack is preferred where an array has both: its handshake orders the
  * producer's work whatever stream it is on, where PyTorch's interface is
  * of version 2 and names no stream.
+ * Each object's interfaces are asked once per call (fp_gpu_array_get).
  * Nothing here touches the GPU: the checks of where the memory lies and
  * the waits are the library's (context.c). */
 #include "ext.h"
@@ -42,18 +43,6 @@ static int dlpack_device(PyObject *obj, int *type, int *id)
         return -1;
     }
     return 0;
-}
-
-int fp_is_gpu_array(PyObject *obj)
-{
-    if (PyArray_Check(obj))
-        return 0;
-    if (PyObject_HasAttrString(obj, "__cuda_array_interface__"))
-        return 1;
-    int type, id;
-    if (dlpack_device(obj, &type, &id) < 0)
-        return -1;
-    return type == FP_DL_CUDA || type == FP_DL_CUDA_HOST || type == FP_DL_CUDA_MANAGED;
 }
 
 /* The dtype's name as numpy says it ("uint8", "float64") from its kind
@@ -93,16 +82,11 @@ static int int_tuple(PyObject *t, Py_ssize_t *v)
     return (int)PyTuple_GET_SIZE(t);
 }
 
-static int from_interface(PyObject *obj, const char *what, fp_gpu_array *a)
+/* d: obj's __cuda_array_interface__. */
+static int from_interface(PyObject *obj, const char *what, PyObject *d, fp_gpu_array *a)
 {
-    PyObject *d = PyObject_GetAttrString(obj, "__cuda_array_interface__");
-    if (!d)
-        return -1;
-    int rc = -1;
-    if (!PyDict_Check(d)) {
-        bad_interface(obj, what, "is not a dict");
-        goto done;
-    }
+    if (!PyDict_Check(d))
+        return bad_interface(obj, what, "is not a dict");
     PyObject *shape = PyDict_GetItemString(d, "shape");
     PyObject *typestr = PyDict_GetItemString(d, "typestr");
     PyObject *data = PyDict_GetItemString(d, "data");
@@ -112,16 +96,15 @@ static int from_interface(PyObject *obj, const char *what, fp_gpu_array *a)
     const char *ts = typestr && PyUnicode_Check(typestr) ? PyUnicode_AsUTF8(typestr) : NULL;
     if (!shape || (a->ndim = int_tuple(shape, a->shape)) < 0 || !ts || strlen(ts) < 3
         || !data || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 2) {
-        bad_interface(obj, what, "lacks a valid shape (at most 8 dimensions), typestr or data");
-        goto done;
+        return bad_interface(obj, what,
+                             "lacks a valid shape (at most 8 dimensions), typestr or data");
     }
     if (mask && mask != Py_None) {
-        bad_interface(obj, what, "has a mask: masked arrays are not taken");
-        goto done;
+        return bad_interface(obj, what, "has a mask: masked arrays are not taken");
     }
     const size_t address = PyLong_AsSize_t(PyTuple_GET_ITEM(data, 0));
     if (address == (size_t)-1 && PyErr_Occurred())
-        goto done;
+        return -1;
     a->data = (char *)address;
     a->readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1)) == 1;
     /* "<f4", "|u1": byte order, kind, bytes; one byte needs no order */
@@ -137,24 +120,19 @@ static int from_interface(PyObject *obj, const char *what, fp_gpu_array *a)
             step *= a->shape[i];
         }
     } else if (int_tuple(strides, a->strides) != a->ndim) {
-        bad_interface(obj, what, "has strides that do not match its shape");
-        goto done;
+        return bad_interface(obj, what, "has strides that do not match its shape");
     }
     if (stream && stream != Py_None) {
         const long long s = PyLong_AsLongLong(stream);
         if (s == -1 && PyErr_Occurred())
-            goto done;
-        if (s == 0) { /* the interface's version 3 forbids it: ambiguous */
-            bad_interface(obj, what, "names stream 0, which version 3 of the interface forbids");
-            goto done;
-        }
+            return -1;
+        if (s == 0) /* the interface's version 3 forbids it: ambiguous */
+            return bad_interface(obj, what, "names stream 0, which version 3 of the interface "
+                                            "forbids");
         a->has_stream = 1;
         a->stream = (uintptr_t)s;
     }
-    rc = 0;
-done:
-    Py_DECREF(d);
-    return rc;
+    return 0;
 }
 
 static int from_dlpack(PyObject *obj, const char *what, int type, fp_gpu_array *a)
@@ -199,7 +177,6 @@ static int from_dlpack(PyObject *obj, const char *what, int type, fp_gpu_array *
     }
     a->ndim = t->ndim;
     a->data = (char *)t->data + t->byte_offset;
-    a->gpu = t->device.device_id;
     const int bytes = t->dtype.bits / 8;
     char other[24];
     snprintf(other, sizeof other, "code%d:%d", t->dtype.code, t->dtype.bits);
@@ -221,21 +198,35 @@ static int from_dlpack(PyObject *obj, const char *what, int type, fp_gpu_array *
 int fp_gpu_array_get(PyObject *obj, const char *what, fp_gpu_array *a)
 {
     memset(a, 0, sizeof *a);
-    a->gpu = -1;
-    int type, id, rc = -1;
+    if (PyArray_Check(obj))
+        return 0;
+    int type, id, rc;
     if (dlpack_device(obj, &type, &id) < 0)
         return -1;
-    if ((type == FP_DL_CUDA || type == FP_DL_CUDA_HOST || type == FP_DL_CUDA_MANAGED)
-        && PyObject_HasAttrString(obj, "__dlpack__"))
+    const int cuda = type == FP_DL_CUDA || type == FP_DL_CUDA_HOST || type == FP_DL_CUDA_MANAGED;
+    if (cuda && PyObject_HasAttrString(obj, "__dlpack__")) {
         rc = from_dlpack(obj, what, type, a);
-    else if (PyObject_HasAttrString(obj, "__cuda_array_interface__"))
-        rc = from_interface(obj, what, a);
-    else
-        PyErr_Format(PyExc_TypeError, "%s (%s) is neither a DLPack nor a CUDA Array Interface "
-                                      "array", what, Py_TYPE(obj)->tp_name);
-    if (rc < 0)
+    } else {
+        PyObject *d = PyObject_GetAttrString(obj, "__cuda_array_interface__");
+        if (!d) {
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+                return -1;
+            PyErr_Clear();
+            if (!cuda)
+                return 0;
+            PyErr_Format(PyExc_TypeError, "%s (%s) names a CUDA device but has neither "
+                                          "__dlpack__ nor __cuda_array_interface__",
+                         what, Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        rc = from_interface(obj, what, d, a);
+        Py_DECREF(d);
+    }
+    if (rc < 0) {
         fp_gpu_array_release(a);
-    return rc;
+        return -1;
+    }
+    return 1;
 }
 
 void fp_gpu_array_release(fp_gpu_array *a)

@@ -1,9 +1,12 @@
-"""test_gpu_arrays.py -- GPU arrays in and out of Context.compute and
-Context.next (docs/python.md, "GPU arrays"): CuPy arrays and PyTorch CUDA
-tensors, read through __cuda_array_interface__ and DLPack, give the flow
-of the numpy path bit for bit on the same device; DeviceArray reads back
-into CuPy and PyTorch in place through both interfaces; wrong devices,
-dtypes, shapes and layouts are refused with a clear error.
+"""test_gpu_arrays.py -- GPU arrays in and out of Context.compute,
+Context.next and Context.compute_both (docs/python.md, "GPU arrays"): CuPy
+arrays and PyTorch CUDA tensors, read through __cuda_array_interface__ and
+DLPack, give the flow of the numpy path bit for bit on the same device, and
+compute_both's four results, left on the GPU as DeviceArrays, those of the
+numpy frames bit for bit; DeviceArray reads back into CuPy and PyTorch in
+place through both interfaces; wrong devices, dtypes, shapes and layouts
+are refused with a clear error; each object's interfaces are asked once per
+call.
 
 The tests that compute need a CUDA Context and CuPy or PyTorch with a GPU
 (skipped otherwise, saying which is missing); the checks of the interfaces
@@ -167,14 +170,87 @@ def test_next_with_device_frames(lib, translation):
         assert same_bits(ctx.next(lib.to(frames[1]), out="host"), expected[1])
 
 
-def test_compute_both_with_device_frames(lib, translation):
+def both_as_numpy(lib, got, read):
+    """compute_both's DeviceArrays read into numpy through `read` (one of
+    the library's interfaces), occlusion as it is on the device."""
+    return {k: lib.host(read(d)) for k, d in got.items()}
+
+
+@pytest.mark.parametrize("method", ["dis", "robust", "hs"])
+@pytest.mark.parametrize("kind", ["float32", "uint8"])
+@pytest.mark.parametrize("odd", [False, True])
+def test_compute_both_with_device_frames(lib, translation, method, kind, odd):
+    f1, f2 = frames_of(translation, kind)
+    if odd:  # 95 x 71: rows of the planes, packed, that are not 16-byte aligned
+        f1, f2 = (np.ascontiguousarray(f[:71, :95]) for f in (f1, f2))
+    h, w = f1.shape
+    with fp.Context(method, "cuda") as ctx:
+        expected = ctx.compute_both(f1, f2)
+        assert expected["occlusion"].any() and not expected["occlusion"].all()
+        got = ctx.compute_both(lib.to(f1), lib.to(f2))
+        assert set(got) == set(expected)
+        for k, d in got.items():
+            assert isinstance(d, fp.DeviceArray), k
+            assert d.device == "cuda:0" and d.dtype == np.float32, k
+        assert got["flow"].shape == got["backward"].shape == (h, w, 2)
+        assert got["occlusion"].shape == got["confidence"].shape == (h, w)
+        assert got["occlusion"].strides == (4 * w, 4) and got["occlusion"].nbytes == 4 * w * h
+        for read in (lib.via_dlpack, lib.via_interface):
+            host = both_as_numpy(lib, got, read)
+            for k in ("flow", "backward", "confidence"):
+                assert same_bits(host[k], expected[k]), k
+            # on the device the mask is float32: 1.0 where the test fails, else 0.0
+            assert same_bits(host["occlusion"], expected["occlusion"].astype(np.float32))
+        # the context goes on with one direction, on the host and on the GPU
+        flow = ctx.compute(f1, f2)
+        assert same_bits(flow, expected["flow"])
+        assert same_bits(lib.host(lib.via_dlpack(ctx.compute(lib.to(f1), lib.to(f2)))),
+                         expected["flow"])
+        # and computes both again, numpy frames giving numpy arrays
+        again = ctx.compute_both(f1, f2)
+        assert all(isinstance(again[k], np.ndarray) and same_bits(again[k], expected[k])
+                   for k in expected)
+
+
+def test_compute_both_mixed_frames_give_numpy(lib, translation):
+    f1, f2 = translation.frames[:2]
+    with fp.Context("dis", "cuda") as ctx:
+        expected = ctx.compute_both(f1, f2)
+        for pair in ((lib.to(f1), f2), (f1, lib.to(f2))):
+            got = ctx.compute_both(*pair)
+            for k in expected:
+                assert isinstance(got[k], np.ndarray) and same_bits(got[k], expected[k]), k
+
+
+def test_compute_both_device_arrays_outlive_the_context(lib, translation):
     f1, f2 = translation.frames[:2]
     with fp.Context("dis", "cuda") as ctx:
         expected = ctx.compute_both(f1, f2)
         got = ctx.compute_both(lib.to(f1), lib.to(f2))
-    assert set(got) == set(expected)
-    for k in expected:
-        assert same_bits(got[k], expected[k]), k
+        ptrs = {d.ptr for d in got.values()}
+    assert len(ptrs) == 4  # four arrays of their own
+    conf = got["confidence"]
+    assert repr(conf) == "<flowplatform.DeviceArray (%d, %d) float32 on cuda:0>" % conf.shape
+    cai = conf.__cuda_array_interface__
+    assert cai["shape"] == conf.shape and cai["strides"] == conf.strides
+    assert cai["data"] == (conf.ptr, False)
+    for read in (lib.via_interface, lib.via_dlpack):
+        a = read(conf)
+        assert lib.ptr(a) == conf.ptr and lib.byte_strides(a) == conf.strides
+    a = lib.via_dlpack(conf)
+    del got, conf
+    assert same_bits(lib.host(a), expected["confidence"])
+
+
+def test_compute_both_frames_written_on_a_stream_of_the_callers(lib, translation):
+    f1, f2 = translation.frames[:2]
+    with fp.Context("robust", "cuda") as ctx:
+        expected = ctx.compute_both(f1, f2)
+        with lib.on_stream():
+            a1, a2 = lib.to(f1) * 1, lib.to(f2) * 1
+            got = ctx.compute_both(a1, a2)
+        for k in ("flow", "backward", "confidence"):
+            assert same_bits(lib.host(lib.via_dlpack(got[k])), expected[k]), k
 
 
 def test_device_array_round_trip(lib, translation):
@@ -301,10 +377,13 @@ def test_another_gpu_is_refused(cuda, translation):
     with cupy.cuda.Device(1):
         a1 = cupy.asarray(f1)
     with fp.Context("hs", "cuda:0") as ctx:
-        with pytest.raises(ValueError, match="frame1 lies on cuda:1, the .*cuda:0"):
+        # the library's check and words (flow_device_check_pointer)
+        with pytest.raises(ValueError, match="frame1 lies on cuda:1, the device is cuda:0"):
             ctx.compute(a1, cupy.asarray(f2))
-        with pytest.raises(ValueError, match="frame1 lies on cuda:1"):
+        with pytest.raises(ValueError, match="frame1 lies on cuda:1, the device is cuda:0"):
             ctx.compute(InterfaceOnly(a1), cupy.asarray(f2))
+        with pytest.raises(ValueError, match="frame2 lies on cuda:1, the device is cuda:0"):
+            ctx.compute_both(cupy.asarray(f1), a1)
 
 
 def test_host_memory_behind_an_interface_is_refused(cuda, translation):
@@ -358,13 +437,67 @@ def test_interface_checks_on_any_context():
         assert ctx.compute(f, f, out="host").shape == (12, 16, 2)
 
 
+class Counted:
+    """A __cuda_array_interface__ (a property, as CuPy's and Numba's are)
+    that counts how often it is read."""
+
+    def __init__(self, a):
+        self.described, self.reads = Described(a), 0
+
+    @property
+    def __cuda_array_interface__(self):
+        self.reads += 1
+        return self.described.__cuda_array_interface__
+
+
+def test_interfaces_asked_once_per_call():
+    f = np.zeros((12, 16), np.float32)
+    with fp.Context("hs", "cpu") as ctx:
+        for call in (ctx.compute, ctx.compute_both):
+            x = Counted(f)
+            with pytest.raises(ValueError, match="frame1 is a GPU array: GPU arrays need a CUDA "
+                                                 "Context"):
+                call(x, f)
+            assert x.reads == 1
+        x = Counted(np.zeros((12, 16, 2), np.float32))
+        with pytest.raises(ValueError, match="out has strides .* two planes"):
+            ctx.compute(f, f, out=x)
+        assert x.reads == 1
+        x = Counted(f)
+        with pytest.raises(ValueError, match="frame is a GPU array: GPU arrays need a CUDA "
+                                             "Context"):
+            ctx.next(x)
+        assert x.reads == 1
+
+
+def test_compute_both_interface_checks_on_any_context():
+    f = np.zeros((12, 16), np.float32)
+    with fp.Context("hs", "cpu") as ctx:
+        with pytest.raises(TypeError, match="frame2 has dtype float64: expected uint8 or "
+                                            "float32"):
+            ctx.compute_both(f, Described(np.zeros((12, 16))))
+        with pytest.raises(ValueError, match=r"frame1 is not in C order on the GPU"):
+            ctx.compute_both(Described(f, shape=(12, 16), strides=(128, 8)), f)
+        with pytest.raises(ValueError, match="frame2 is a GPU array: GPU arrays need a CUDA "
+                                             "Context"):
+            ctx.compute_both(f, Described(f))
+        with pytest.raises(TypeError, match="frame1 must be an array in a GPU's memory .* or "
+                                            "a numpy array, not list"):
+            ctx.compute_both([[0.0]], f)
+        # numpy frames give numpy arrays, the mask bool
+        r = ctx.compute_both(f, f)
+        assert all(isinstance(v, np.ndarray) for v in r.values())
+        assert r["occlusion"].dtype == np.bool_ and r["confidence"].dtype == np.float32
+
+
 class CpuDlpack:
     """Claims a CUDA device but hands over a numpy array's CPU tensor."""
 
     def __init__(self, a):
-        self.a, self.streams = a, []
+        self.a, self.streams, self.device_asked = a, [], 0
 
     def __dlpack_device__(self):
+        self.device_asked += 1
         return (2, 0)
 
     def __dlpack__(self, stream=None):
@@ -382,6 +515,6 @@ def test_dlpack_tensor_checked_and_released():
         with pytest.raises(ValueError, match="gave a tensor of DLPack device type 1, not a "
                                              "CUDA device"):
             ctx.compute(x, a)
-    assert x.streams == [1]
+    assert x.streams == [1] and x.device_asked == 1  # each interface asked once
     # the capsule's tensor was deleted: numpy holds no reference for it any more
     assert sys.getrefcount(a) == refs

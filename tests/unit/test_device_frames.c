@@ -1,16 +1,22 @@
 /* test_device_frames.c -- frames and flows in the GPU's memory
  * (flow_context_submit_device, flow_context_set_device_output,
- * flow_context_after_stream, flow_device_alloc, flow_device_check_pointer).
- * On the CPU every call is refused as unsupported and the context computes
- * on.  On CUDA a flow written into the GPU's memory, handed back as two
- * frames, gives the flow of the same values handed over from the host, bit
- * for bit (so both the output and the input path carry the values
- * exactly); host memory, a wrong size and another GPU's memory are refused
- * naming what is wrong.  Runs on the device of FLOW_DEVICE (default cpu). */
+ * flow_context_request_output_device, flow_context_after_stream,
+ * flow_device_alloc, flow_device_check_pointer).  On the CPU every call is
+ * refused as unsupported and the context computes on.  On CUDA a flow
+ * written into the GPU's memory, handed back as two frames, gives the flow
+ * of the same values handed over from the host, bit for bit (so both the
+ * output and the input path carry the values exactly); the planes of both
+ * directions requested into the GPU's memory are those downloaded to the
+ * host, bit for bit (copy_plane, which writes them, is checked on its own
+ * on every device); host memory, a wrong size and another GPU's memory are
+ * refused naming what is wrong.  Runs on the device of FLOW_DEVICE
+ * (default cpu). */
 #include "harness.h"
+#include "device/device.h"
 #include "flow/flow.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define W 48
@@ -29,13 +35,18 @@ static int detail_has(const char *text)
     return ok;
 }
 
-static void make_pair(flow_image *a, flow_image *b)
+static void make_pair_of(int w, int h, flow_image *a, flow_image *b)
 {
     flow_synth s;
     memset(&s, 0, sizeof s);
     s.motion = FLOW_SYNTH_TRANSLATE, s.dx = 0.6, s.dy = -0.3, s.seed = 5;
-    CHECK_OK(flow_synth_frame(&s, W, H, 1, 0, a));
-    CHECK_OK(flow_synth_frame(&s, W, H, 1, 1, b));
+    CHECK_OK(flow_synth_frame(&s, w, h, 1, 0, a));
+    CHECK_OK(flow_synth_frame(&s, w, h, 1, 1, b));
+}
+
+static void make_pair(flow_image *a, flow_image *b)
+{
+    make_pair_of(W, H, a, b);
 }
 
 static int same(const flow_field *x, const flow_field *y)
@@ -71,6 +82,29 @@ static void test_cpu_refuses(void)
         CHECK(detail_has("need a CUDA device"));
         CHECK_OK(flow_context_set_device_output(ctx, 0));
         CHECK(flow_context_after_stream(ctx, 1) == FLOW_ERR_UNSUPPORTED);
+        /* an output plane into the GPU's memory: no GPU memory here; an
+         * unknown plane is named first, and NULL clears on any device */
+        float plane[W * H];
+        CHECK_OK(flow_context_set_backward(ctx, 1, FLOW_OCCLUSION_A, FLOW_OCCLUSION_B));
+        CHECK(flow_context_request_output_device(ctx, "occlusion", plane)
+              == FLOW_ERR_UNSUPPORTED);
+        CHECK(detail_has("output plane occlusion: GPU memory needs a CUDA device, and this "
+                         "one is cpu"));
+        CHECK(flow_context_request_output_device(ctx, "no_such_plane", plane)
+              == FLOW_ERR_INVALID);
+        CHECK(detail_has("method hs has no output plane no_such_plane"));
+        CHECK_OK(flow_context_request_output_device(ctx, "occlusion", NULL));
+        /* the refused request left the plane unrequested: a host request
+         * of it downloads it as before */
+        for (int i = 0; i < W * H; i++)
+            plane[i] = -1.0f;
+        CHECK_OK(flow_context_request_output(ctx, "occlusion", plane));
+        CHECK_OK(flow_context_compute(ctx, &a, &b, &out));
+        int mask = 1;
+        for (int i = 0; i < W * H; i++)
+            mask &= plane[i] == 0.0f || plane[i] == 1.0f;
+        CHECK(mask);
+        CHECK_OK(flow_context_set_backward(ctx, 0, 0, 0));
         CHECK_OK(flow_context_compute(ctx, &a, &b, &out));
     }
     flow_context_destroy(ctx);
@@ -146,6 +180,127 @@ static void test_gpu_round_trip(void)
     flow_image_free(&a), flow_image_free(&b);
 }
 
+/* The planes of both directions of one method, requested into the GPU's
+ * memory (with the flow on the host, then with the flow there too),
+ * against the same planes downloaded to the host, bit for bit.  Frames of
+ * BW x BH: an odd width, so that the rows of the planes, packed, are not
+ * aligned as the device's own are. */
+#define BW 45
+#define BH 31
+
+static void both_on_device(flow_device *d, const char *method, const flow_image *a,
+                           const flow_image *b)
+{
+    static const char *const names[] = { "backward_u", "backward_v", "occlusion", "confidence",
+                                          "fb_verdict" };
+    enum { N = 5, PLANES = 2 + N }; /* the flow's u and v, then the N planes */
+    const size_t plane = (size_t)BW * BH;
+    flow_params *p = harness_params(method, NULL);
+    flow_context *ctx = NULL;
+    flow_field host, got;
+    float *host_planes = malloc(sizeof(float) * plane * PLANES);
+    float *got_planes = malloc(sizeof(float) * plane * PLANES);
+    CHECK_OK(flow_field_alloc(&host, BW, BH));
+    CHECK_OK(flow_field_alloc(&got, BW, BH));
+    void *mem = NULL;
+    CHECK_OK(flow_device_alloc(d, sizeof(float) * plane * PLANES, &mem));
+    CHECK_OK(flow_context_create(d, BW, BH, 1, p, &ctx));
+    if (ctx && mem && host_planes && got_planes) {
+        float *dev = mem;
+        CHECK_OK(flow_context_set_backward(ctx, 1, FLOW_OCCLUSION_A, FLOW_OCCLUSION_B));
+        for (int k = 0; k < N; k++)
+            CHECK_OK(flow_context_request_output(ctx, names[k], host_planes + (2 + k) * plane));
+        CHECK_OK(flow_context_compute(ctx, a, b, &host));
+        memcpy(host_planes, host.u, sizeof(float) * plane);
+        memcpy(host_planes + plane, host.v, sizeof(float) * plane);
+        for (int flow_there = 0; flow_there < 2; flow_there++) {
+            /* zeros where the planes go, written before the compute */
+            flow_plane all = { dev, BW, BH * PLANES, BW };
+            memset(got_planes, 0, sizeof(float) * plane * PLANES);
+            CHECK_OK(flow_upload(d, &all, got_planes, BW));
+            CHECK_OK(flow_device_synchronize(d));
+            for (int k = 0; k < N; k++)
+                CHECK_OK(flow_context_request_output_device(ctx, names[k],
+                                                            dev + (2 + k) * plane));
+            flow_field dflow = { BW, BH, dev, dev + plane };
+            CHECK_OK(flow_context_set_device_output(ctx, flow_there));
+            CHECK_OK(flow_context_compute(ctx, a, b, flow_there ? &dflow : &got));
+            CHECK_OK(flow_context_set_device_output(ctx, 0));
+            /* complete when compute returns; the flow is on the host in
+             * the first pass */
+            CHECK_OK(flow_download(d, got_planes, BW, &all));
+            const size_t from = flow_there ? 0 : 2 * plane;
+            CHECK(memcmp(got_planes + from, host_planes + from,
+                         sizeof(float) * (plane * PLANES - from)) == 0);
+            if (!flow_there)
+                CHECK(memcmp(got.u, host.u, sizeof(float) * plane) == 0
+                      && memcmp(got.v, host.v, sizeof(float) * plane) == 0);
+        }
+        /* refused: a plane into host memory, naming it */
+        CHECK(flow_context_request_output_device(ctx, "occlusion", host.u) == FLOW_ERR_INVALID);
+        CHECK(detail_has("output plane occlusion lies in host memory"));
+        /* NULL: no longer; and a host request after a device one downloads */
+        CHECK_OK(flow_context_request_output_device(ctx, "occlusion", NULL));
+        CHECK_OK(flow_context_request_output(ctx, "confidence", got_planes));
+        CHECK_OK(flow_context_compute(ctx, a, b, &got));
+        CHECK(memcmp(got_planes, host_planes + (2 + 3) * plane, sizeof(float) * plane) == 0);
+    }
+    flow_context_destroy(ctx);
+    flow_device_free(d, mem);
+    flow_params_destroy(p);
+    free(host_planes), free(got_planes);
+    flow_field_free(&host), flow_field_free(&got);
+}
+
+static void test_both_directions_on_device(void)
+{
+    flow_device *d = harness_device();
+    if (!d)
+        return;
+    if (!on_cuda(d)) {
+        harness_skip("not a CUDA device (FLOW_DEVICE=cuda runs it)");
+        return;
+    }
+    flow_image a, b;
+    make_pair_of(BW, BH, &a, &b);
+    const char *methods[] = { "hs", "robust", "dis" };
+    for (int i = 0; i < 3; i++)
+        both_on_device(d, methods[i], &a, &b);
+    flow_image_free(&a), flow_image_free(&b);
+}
+
+/* copy_plane, which writes a requested plane into the caller's memory: a
+ * plane of the device's own (rows pitched) into rows packed, of an odd
+ * width, exactly, on the device under test (the CPU runs the same
+ * per-pixel function as the GPU). */
+static void test_copy_plane_packed_rows(void)
+{
+    flow_device *d = harness_device();
+    if (!d)
+        return;
+    enum { PW = 45, PH = 7 };
+    float want[PW * PH], got[PW * PH], host_dst[PW * PH];
+    for (int i = 0; i < PW * PH; i++)
+        want[i] = 0.5f * (float)i - 3.0f;
+    flow_plane src = { 0 };
+    void *mem = host_dst;
+    CHECK_OK(flow_plane_alloc(d, &src, PW, PH));
+    if (on_cuda(d))
+        CHECK_OK(flow_device_alloc(d, sizeof got, &mem));
+    if (src.data && mem) {
+        CHECK_OK(flow_upload(d, &src, want, PW));
+        flow_plane dst = { mem, PW, PH, PW };
+        const flow_copy_plane_args a = { dst, src };
+        CHECK_OK(flow_k_copy_plane(d, &a));
+        memset(got, 0, sizeof got);
+        CHECK_OK(flow_download(d, got, PW, &dst));
+        CHECK(memcmp(got, want, sizeof got) == 0);
+    }
+    if (on_cuda(d))
+        flow_device_free(d, mem);
+    flow_plane_free(d, &src);
+}
+
 /* Memory of another GPU is refused, naming both. */
 static void test_other_gpu_refused(void)
 {
@@ -181,6 +336,8 @@ int main(void)
 {
     RUN(test_cpu_refuses);
     RUN(test_gpu_round_trip);
+    RUN(test_both_directions_on_device);
+    RUN(test_copy_plane_packed_rows);
     RUN(test_other_gpu_refused);
     return harness_report();
 }

@@ -157,8 +157,10 @@ flow_status flow_context_submit_device(flow_context *ctx, const flow_device_fram
  * each width x height floats, rows packed.  The flow is copied into them
  * on the device, in order with the context's queue, instead of being
  * downloaded, and is there when collect hands it out.  The extra output
- * planes (flow_context_request_output) still go to the host.  Set while no
- * flow is queued (FLOW_ERR_INVALID otherwise). */
+ * planes go where they were requested: to the host
+ * (flow_context_request_output) or to the GPU's memory
+ * (flow_context_request_output_device).  Set while no flow is queued
+ * (FLOW_ERR_INVALID otherwise). */
 flow_status flow_context_set_device_output(flow_context *ctx, int on);
 
 /* The work the context queues from now on waits, on the device and not on
@@ -233,6 +235,17 @@ flow_status flow_context_set_edges(flow_context *ctx, const float *edges);
 int flow_context_outputs(const flow_context *ctx);
 const char *flow_context_output_name(const flow_context *ctx, int i);
 flow_status flow_context_request_output(flow_context *ctx, const char *name, float *dst);
+/* flow_context_request_output with dst in the GPU's memory (width x height
+ * floats, rows packed): the plane is copied there on the device, in order
+ * with the context's queue, instead of being downloaded, and is there when
+ * the flow is (at collect, for a submit), whether the flow itself goes to
+ * the host or to the GPU (flow_context_set_device_output).  dst NULL: no
+ * longer.  dst must lie in the context's GPU's memory, as a device flow
+ * does: another GPU's or host memory is FLOW_ERR_INVALID
+ * (flow_device_check_pointer's detail, naming "output plane NAME"); on
+ * the CPU FLOW_ERR_UNSUPPORTED.  A later request of the same plane, to
+ * either side, replaces this one. */
+flow_status flow_context_request_output_device(flow_context *ctx, const char *name, float *dst);
 
 /* Both directions, occlusion and confidence.  With `enable` set, every
  * flow computed also has its backward flow (from the second frame to the

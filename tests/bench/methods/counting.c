@@ -93,6 +93,10 @@ static double bytes_copy_pair(const flow_copy_pair_args *a)
 {
     return 4 * PX(&a->dst.u);
 }
+static double bytes_copy_plane(const flow_copy_plane_args *a)
+{
+    return 2 * PX(&a->dst);
+}
 static double bytes_convolve_rows(const flow_convolve_args *a)
 {
     return 2.0 * a->n * PX(&a->dst[0]);
