@@ -27,6 +27,17 @@ static int on_cuda(flow_device *d)
     return strcmp(flow_device_kind(d), "cuda") == 0;
 }
 
+/* The test's CUDA device, or NULL (skipped on any other). */
+static flow_device *cuda_device(void)
+{
+    flow_device *d = harness_device();
+    if (d && !on_cuda(d)) {
+        harness_skip("not a CUDA device (FLOW_DEVICE=cuda runs it)");
+        return NULL;
+    }
+    return d;
+}
+
 static int detail_has(const char *text)
 {
     const int ok = strstr(flow_last_error(), text) != NULL;
@@ -165,13 +176,9 @@ static void round_trip(flow_device *d, const char *method, const flow_image *a,
 
 static void test_gpu_round_trip(void)
 {
-    flow_device *d = harness_device();
+    flow_device *d = cuda_device();
     if (!d)
         return;
-    if (!on_cuda(d)) {
-        harness_skip("not a CUDA device (FLOW_DEVICE=cuda runs it)");
-        return;
-    }
     flow_image a, b;
     make_pair(&a, &b);
     const char *methods[] = { "hs", "clg-nl", "robust", "dis" };
@@ -254,13 +261,9 @@ static void both_on_device(flow_device *d, const char *method, const flow_image 
 
 static void test_both_directions_on_device(void)
 {
-    flow_device *d = harness_device();
+    flow_device *d = cuda_device();
     if (!d)
         return;
-    if (!on_cuda(d)) {
-        harness_skip("not a CUDA device (FLOW_DEVICE=cuda runs it)");
-        return;
-    }
     flow_image a, b;
     make_pair_of(BW, BH, &a, &b);
     const char *methods[] = { "hs", "robust", "dis" };
