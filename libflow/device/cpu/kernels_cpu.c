@@ -43,7 +43,7 @@ flow_status cpu_scratch(flow_device *d, size_t floats, float **out)
 #define FLOW_CPU_LOOP(stem, A, W, H, G, C) FLOW_CPU_LOOP_##C(stem, A, W, H, FLOW_CPU_GRAIN_##G)
 #define FLOW_CPU_LOOP_ROWS(stem, A, W, H, grain)
 #define FLOW_CPU_LOOP_PX(stem, A, W, H, grain)                                                  \
-    FLOW_CPU_CLONES static void cpu_rows_##stem(void *ctx, int chunk, int y0, int y1)          \
+    FLOW_CPU_CLONES FLOW_CPU_FLAT static void cpu_rows_##stem(void *ctx, int chunk, int y0, int y1)          \
     {                                                                                            \
         const A local = *(const A *)ctx;                                                         \
         const A *a = &local;                                                                     \
