@@ -55,6 +55,18 @@ typedef struct flow_cpu {
 #define FLOW_CPU_FLAT
 #endif
 
+/* A loop whose iterations are independent, for loops whose body holds
+ * addressable temporaries (a flow_var_terms passed by pointer to the
+ * per-pixel functions): `omp simd` makes each such temporary an array
+ * with one element per vector lane, which GCC then cannot keep in
+ * registers, and the loop is not vectorised; `GCC ivdep` asserts the same
+ * independence without privatising anything. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define FLOW_CPU_INDEPENDENT _Pragma("GCC ivdep")
+#else
+#define FLOW_CPU_INDEPENDENT _Pragma("omp simd")
+#endif
+
 /* A function inlined at every call, so that arguments constant there are
  * constants in its body. */
 #if defined(__GNUC__)

@@ -361,7 +361,7 @@ FLOW_CPU_INLINE static void cpu_sor_interior(const flow_sor_half_args *a, int y,
     cpu_rows in;
     cpu_rows_at(&sys, &a->ps, &a->f, y, &in);
     const float omega = a->omega;
-#pragma omp simd
+    FLOW_CPU_INDEPENDENT
     for (int k = k0; k < k1; k++) {
         const int x = 2 * k + first;
         const flow_var_terms t = cpu_terms_inside(&sys, &in, u + x, v + x, pu, x, y, w, h);
