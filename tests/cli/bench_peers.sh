@@ -132,9 +132,10 @@ check "quick: --work kept the frames, no flows left" \
     '[ "$(ls "$T/work/frames-160x120/seq" | wc -l)" -eq 4 ] && [ ! -e "$T/work/frames-160x120/flows" ]'
 check "quick: on cpu no streams or GPUs rows, said once" \
     '[ "$(grep -c "no streams or GPUs rows: the device is cpu" "$QE")" -eq 1 ]'
-# -d auto that finds no GPU here: --streams asked for is refused once the device is known
+# -d auto that finds no GPU (none visible, on any machine): --streams asked for is refused once
+# the device is known
 expect "--streams when the device is cpu" 1 err "--streams 4: the device is cpu, not cuda" \
-    "$PY" "$BP" --quick --bin "$BIN" --data "$DATA" --streams 4 --no-accuracy
+    env CUDA_VISIBLE_DEVICES= "$PY" "$BP" --quick --bin "$BIN" --data "$DATA" --streams 4 --no-accuracy
 
 # ---- the streams and GPUs rows: a flow-compute that runs every cuda device on the CPU (a list
 # keeps its length, cuda:all is $FAKE_GPUS entries), says "backend cuda" and logs each -d
