@@ -48,8 +48,17 @@ typedef struct flow_cpu {
 
 /* A row loop with every per-pixel function it calls inlined into it (GCC
  * leaves the larger ones as calls otherwise, and a loop with a call in it
- * is not vectorised). */
-#if defined(__GNUC__)
+ * is not vectorised).  Not in a sanitizer build, which checks the same
+ * code for its errors, not its speed: there the inlining would make the
+ * compilation of the loops several times longer. */
+#if defined(__SANITIZE_ADDRESS__)
+#define FLOW_CPU_SANITIZED
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FLOW_CPU_SANITIZED
+#endif
+#endif
+#if defined(__GNUC__) && !defined(FLOW_CPU_SANITIZED)
 #define FLOW_CPU_FLAT __attribute__((flatten))
 #else
 #define FLOW_CPU_FLAT
