@@ -62,15 +62,33 @@ static void params_header(const compute_options *o, const flow_device *d, const 
              f2);
 }
 
+int own_fields_alloc(run *r, flow_field *f, long n)
+{
+    for (long k = 0; k < n; k++) {
+        if (flow_field_alloc(&f[k], r->width, r->height) != FLOW_OK)
+            return compute_failure(FLOW_ERR_NOMEM, "flow field");
+        field_pin(r->d, &f[k]);
+    }
+    return CLI_EXIT_OK;
+}
+
+void own_fields_free(run *r, flow_field *f, long n)
+{
+    for (long k = 0; k < n; k++) {
+        field_unpin(r->d, &f[k]);
+        flow_field_free(&f[k]);
+    }
+}
+
 int take_field(run *r, long k, flow_field **f)
 {
     if (r->queue)
         return output_queue_field(r->queue, r->width, r->height, f);
     flow_field *own = &r->own[k % FLOW_CONTEXT_DEPTH];
     if (!own->u) {
-        if (flow_field_alloc(own, r->width, r->height) != FLOW_OK)
-            return compute_failure(FLOW_ERR_NOMEM, "flow field");
-        field_pin(r->d, own);
+        const int rc = own_fields_alloc(r, own, 1);
+        if (rc != CLI_EXIT_OK)
+            return rc;
     }
     *f = own;
     return CLI_EXIT_OK;

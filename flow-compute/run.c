@@ -238,10 +238,7 @@ done:
         rc = rc == CLI_EXIT_OK ? wrc : rc;
     }
     cli_progress_end(); /* shown up to a failure */
-    for (int k = 0; k < FLOW_CONTEXT_DEPTH; k++) {
-        field_unpin(r.d, &r.own[k]);
-        flow_field_free(&r.own[k]);
-    }
+    own_fields_free(&r, r.own, FLOW_CONTEXT_DEPTH);
     consistency_free(&r);
     flow_context_destroy(r.ctx);
     matches_free(&r);

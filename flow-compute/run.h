@@ -118,6 +118,11 @@ void report_fitted(const flow_params *asked, const flow_params *used, int width,
 /* The field the flow of pair k is computed into: the writers' (-o), else
  * one of the run's own. */
 int take_field(run *r, long k, flow_field **f);
+/* n fields of the frames' size to compute into without -o, page-locked for
+ * the run's device; own_fields_free unpins and frees them (those never
+ * allocated too). */
+int own_fields_alloc(run *r, flow_field *f, long n);
+void own_fields_free(run *r, flow_field *f, long n);
 /* Submits a frame from the source (8-bit or float) to a context. */
 flow_status submit_frame(flow_context *ctx, const source_frame *f, flow_field *out);
 /* The flow of a pair, computed on device `by`, is done: written (-o) with

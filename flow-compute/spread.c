@@ -73,18 +73,6 @@ static int field_for(run *r, spread *s, long k, flow_field **f)
     return CLI_EXIT_OK;
 }
 
-/* Without -o, a field per pair in flight, page-locked before the first
- * pair: pinning is slow (it locks every page) and, done as the pairs come,
- * it would hold the device threads up in the first pairs of every slot. */
-static int own_fields(run *r, spread *s)
-{
-    for (long k = 0; k < s->size; k++) {
-        if (flow_field_alloc(&s->own[k], r->width, r->height) != FLOW_OK)
-            return compute_failure(FLOW_ERR_NOMEM, "flow field");
-        field_pin(r->d, &s->own[k]);
-    }
-    return CLI_EXIT_OK;
-}
 
 static flow_status submit(flow_spread *sp, const source_frame *f, flow_field *out)
 {
@@ -107,8 +95,11 @@ static int start(run *r, const source_frame *first)
         return compute_failure(FLOW_ERR_NOMEM, "the pairs in flight");
     int channels;
     frame_shape(first, &r->width, &r->height, &channels);
+    /* without -o, a field per pair in flight, page-locked before the first
+     * pair: pinning locks every page and, done as the pairs come, would
+     * hold the device threads up in the first pairs of every slot */
     int rc;
-    if (s->own && (rc = own_fields(r, s)) != CLI_EXIT_OK)
+    if (s->own && (rc = own_fields_alloc(r, s->own, s->size)) != CLI_EXIT_OK)
         return rc;
     flow_status st = flow_spread_create(r->devices, r->ndevices, r->width, r->height, channels,
                                         r->o->params, &s->sp);
@@ -178,10 +169,7 @@ static int finish(run *r, int failed)
     flow_spread_destroy(s->sp);
     give_back(r, s);
     if (s->own)
-        for (long k = 0; k < s->size; k++) {
-            field_unpin(r->d, &s->own[k]);
-            flow_field_free(&s->own[k]);
-        }
+        own_fields_free(r, s->own, s->size);
     free(s->own);
     free(s->ring);
     free(s);
