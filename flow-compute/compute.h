@@ -146,7 +146,7 @@ int output_queue_put(output_queue *q, const char *name, long index, flow_field *
                      output_group *extra);
 void output_queue_drop(output_queue *q, flow_field *field);
 int output_queue_writers(const output_queue *q);
-int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms);
+int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms, double *last_ms);
 /* A field the computation downloads into every pair: page-locked, its
  * download runs at the bus's speed (only an optimisation: a field that
  * cannot be pinned stays ordinary memory).  Unpin before freeing. */

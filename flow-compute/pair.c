@@ -40,8 +40,10 @@ void run_progress(run *r, int final)
     if (!final && now - r->last_progress < 250)
         return;
     char line[160];
+    /* the final update: the rate up to the run's last flow (run.h) */
     progress_text(line, sizeof line, "flows", r->t.flows, r->expected > 0 ? r->expected : -1,
-                  r->t.wall_start, r->t.first_flow_ms, now, device_rate(r), final);
+                  r->t.wall_start, r->t.first_flow_ms, final ? r->t.end_ms : now, device_rate(r),
+                  final);
     cli_progress("%s", line);
     if (final && r->o->quiet)
         cli_progress_clear();
@@ -121,6 +123,7 @@ int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image
         if (rc != CLI_EXIT_OK)
             return rc;
     }
+    r->t.last_flow_ms = ftimer_now_ms();
     if (++r->t.flows == 1) {
         r->t.first_flow_ms = ftimer_now_ms();
         r->t.first_compute_ms = r->t.compute_ms;

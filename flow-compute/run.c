@@ -10,6 +10,7 @@
 #include "run.h"
 #include "progress.h"
 
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -60,23 +61,30 @@ static int write_timing(const compute_options *o, const ftimer *tm, const flow_d
 static void stream_summary(const run *r)
 {
     const totals *t = &r->t;
-    const double now = ftimer_now_ms(), wall = now - t->wall_start, n = (double)t->flows;
-    const double device = t->compute_ms / n;
-    /* the rate of the flows after the first: opening the device, creating
-     * the context and recording its graph are behind (progress.h) */
-    const double rate = progress_rate(t->flows, t->wall_start, t->first_flow_ms, now, device_rate(r));
+    const double wall = ftimer_now_ms() - t->wall_start, n = (double)t->flows;
+    const double device = t->compute_ms / n, window = t->end_ms - t->first_flow_ms;
+    /* how busy the devices were: over the same time as the rate, or the
+     * whole run for one flow (the second and third flows' computations
+     * begin before the first is handed on: at most 100%) */
+    const double busy_share = t->flows >= 2 && window > 0
+                                  ? (t->compute_ms - t->first_compute_ms) / window
+                                  : t->compute_ms / wall;
+    const double busy = 100.0 * fmin(busy_share / r->ndevices, 1.0);
+    /* the rate of the flows after the first up to the last: opening the
+     * device, creating the context and recording its graph are behind
+     * (progress.h), freeing what the run held is after */
+    const double rate = progress_rate(t->flows, t->wall_start, t->first_flow_ms, t->end_ms, device_rate(r));
     cli_info("%ld flow%s of %dx%d from %ld frames in %.2f s: %.2f flows/s sustained%s",
              t->flows, t->flows == 1 ? "" : "s", r->width, r->height, t->frames, wall / 1e3,
              rate, t->flows > 1 ? " after the first" : "");
     if (r->ndevices > 1)
         cli_info("per flow: device %.3f ms (%.1f flows/s on %d devices if they never waited): "
                  "the run kept them busy %.0f%% of the time",
-                 device, 1e3 * r->ndevices / device, r->ndevices,
-                 100.0 * t->compute_ms / wall / r->ndevices);
+                 device, 1e3 * r->ndevices / device, r->ndevices, busy);
     else
         cli_info("per flow: device %.3f ms (%.1f flows/s if the device never waited): the run "
                  "kept it busy %.0f%% of the time",
-                 device, 1e3 / device, 100.0 * t->compute_ms / wall);
+                 device, 1e3 / device, busy);
     cli_info("beside it: decoding %.3f ms per frame on %d thread%s, writing %.3f ms per flow on "
              "%d thread%s; the computing thread waited %.3f ms per flow for frames and %.3f ms "
              "for writers",
@@ -200,7 +208,11 @@ int run_compute(const compute_options *o)
     if (rc != CLI_EXIT_OK)
         goto done;
     r.t.writers = r.queue ? output_queue_writers(r.queue) : 0;
-    rc = output_queue_finish(r.queue, &r.t.write_ms, &r.t.write_wait_ms);
+    double written_ms = 0;
+    rc = output_queue_finish(r.queue, &r.t.write_ms, &r.t.write_wait_ms, &written_ms);
+    /* the run's work ends with its last flow, or its last write: freeing
+     * what it held (fields, contexts, devices) comes after */
+    r.t.end_ms = r.t.last_flow_ms > written_ms ? r.t.last_flow_ms : written_ms;
     r.queue = NULL;
     if (rc != CLI_EXIT_OK)
         goto done;
@@ -234,7 +246,7 @@ int run_compute(const compute_options *o)
     }
 done:
     if (r.queue) {
-        int wrc = output_queue_finish(r.queue, NULL, NULL);
+        int wrc = output_queue_finish(r.queue, NULL, NULL, NULL);
         rc = rc == CLI_EXIT_OK ? wrc : rc;
     }
     cli_progress_end(); /* shown up to a failure */

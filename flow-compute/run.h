@@ -31,6 +31,8 @@ typedef struct totals {
     double wall_start;
     double first_flow_ms;  /* when the first flow was done (setup and warm-up behind) */
     double first_compute_ms; /* compute_ms then: the first flow's, with its warm-up */
+    double last_flow_ms;   /* when the last flow was handed on */
+    double end_ms;         /* when the last flow was done: handed on, or written with -o */
     int writers;           /* writing threads (-o) */
 } totals;
 

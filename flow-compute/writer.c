@@ -47,6 +47,7 @@ struct output_queue {
     int stop;
     int rc;               /* the first failure, CLI_EXIT_OK until then */
     double write_ms, wait_ms;
+    double last_ms;       /* when the last write ended */
 };
 
 static job *oldest_queued(output_queue *q)
@@ -80,9 +81,10 @@ static void *writer(void *arg)
             output_group_destroy(extra);
         else
             rc = output_write(q->o, j->name, j->index, &j->field, &j->frame1, j->header, j->params, extra);
-        const double ms = ftimer_now_ms() - t0;
+        const double t1 = ftimer_now_ms();
         pthread_mutex_lock(&q->mu);
-        q->write_ms += ms;
+        q->write_ms += t1 - t0;
+        q->last_ms = t1 > q->last_ms ? t1 : q->last_ms;
         if (q->rc == CLI_EXIT_OK)
             q->rc = rc;
         j->state = JOB_FREE;
@@ -135,7 +137,7 @@ int output_queue_start(const compute_options *o, flow_device *d, int held, outpu
         if (pthread_create(&q->thread[q->nthreads], NULL, writer, q) != 0)
             break;
     if (!q->nthreads) {
-        output_queue_finish(q, NULL, NULL);
+        output_queue_finish(q, NULL, NULL, NULL);
         cli_error("cannot start the output writer threads");
         return CLI_EXIT_COMPUTE;
     }
@@ -224,7 +226,7 @@ int output_queue_writers(const output_queue *q)
     return q->nthreads;
 }
 
-int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms)
+int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms, double *last_ms)
 {
     if (!q)
         return CLI_EXIT_OK;
@@ -241,6 +243,8 @@ int output_queue_finish(output_queue *q, double *write_ms, double *wait_ms)
         *write_ms = q->write_ms;
     if (wait_ms)
         *wait_ms = q->wait_ms;
+    if (last_ms)
+        *last_ms = q->last_ms;
     pthread_mutex_destroy(&q->mu);
     pthread_cond_destroy(&q->cv);
     for (int i = 0; i < q->njobs; i++) {
