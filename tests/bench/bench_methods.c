@@ -66,40 +66,44 @@ static const method_run runs[] = {
 };
 
 /* seq ms: a streamed sequence a c a c ... of `flows` timed flows after
- * `warm`, two in flight, everything the transfers touch page-locked; wall
- * time per flow between the first and the last timed collect. */
+ * `warm`, FLOW_CONTEXT_DEPTH in flight (as flow-compute streams), a field
+ * for each, everything the transfers touch page-locked; wall time per flow
+ * between the first and the last timed collect. */
 static int pipelined_ms(flow_context *ctx, const flow_image *a,
                         const flow_image *c, int warm, int flows, double *ms)
 {
     flow_image8 f8[2] = {{0}, {0}};
-    flow_field fld[2] = {{0}, {0}};
+    flow_field fld[FLOW_CONTEXT_DEPTH] = {{0}};
     int ok = to_bytes(a, &f8[0]) && to_bytes(c, &f8[1]);
     const size_t fbytes = (size_t)a->width * a->height * sizeof(float);
     const size_t ibytes = (size_t)a->width * a->height * a->channels;
     for (int k = 0; ok && k < 2; k++)
+        ok = flow_device_pin(bench_dev, f8[k].data, ibytes) == FLOW_OK;
+    for (int k = 0; ok && k < FLOW_CONTEXT_DEPTH; k++)
         ok = flow_field_alloc(&fld[k], a->width, a->height) == FLOW_OK
              && flow_device_pin(bench_dev, fld[k].u, fbytes) == FLOW_OK
-             && flow_device_pin(bench_dev, fld[k].v, fbytes) == FLOW_OK
-             && flow_device_pin(bench_dev, f8[k].data, ibytes) == FLOW_OK;
+             && flow_device_pin(bench_dev, fld[k].v, fbytes) == FLOW_OK;
     flow_context_set_observer(ctx, NULL);
     ok = ok && flow_context_submit8(ctx, &f8[0], NULL) == FLOW_OK;
     double t0 = 0;
     int done = 0;
     for (int i = 1; ok && done < warm + flows; i++) {
         if (i <= warm + flows)
-            ok = flow_context_submit8(ctx, &f8[i % 2], &fld[i % 2]) == FLOW_OK;
-        if (ok && (flow_context_queued(ctx) == 2 || i > warm + flows)) {
+            ok = flow_context_submit8(ctx, &f8[i % 2], &fld[i % FLOW_CONTEXT_DEPTH]) == FLOW_OK;
+        if (ok && (flow_context_queued(ctx) == FLOW_CONTEXT_DEPTH || i > warm + flows)) {
             ok = flow_context_collect(ctx, NULL, NULL) == FLOW_OK;
             if (++done == warm)
                 t0 = now_ms();
         }
     }
     *ms = ok ? (now_ms() - t0) / flows : 0;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < FLOW_CONTEXT_DEPTH; k++) {
         flow_device_unpin(bench_dev, fld[k].u);
         flow_device_unpin(bench_dev, fld[k].v);
-        flow_device_unpin(bench_dev, f8[k].data);
         flow_field_free(&fld[k]);
+    }
+    for (int k = 0; k < 2; k++) {
+        flow_device_unpin(bench_dev, f8[k].data);
         flow_image8_free(&f8[k]);
     }
     return ok;
@@ -268,7 +272,7 @@ int main(void)
     if (WANTS("methods")) {
         printf("device ms: motion tensor + solve, median; frame ms: with upload and download;\n"
                "stream ms: a frame of a sequence (compute_next: one frame uploaded; page-locked flow field);\n"
-               "seq ms: a frame of a streamed sequence (submit8/collect, two flows in flight, 8-bit frames\n"
+               "seq ms: a frame of a streamed sequence (submit8/collect, FLOW_CONTEXT_DEPTH flows in flight, 8-bit frames\n"
                "and flow fields page-locked; wall time per flow);\n"
                "B/px: device bytes per pixel, each operation's planes read once and written once\n"
                "(jacobi sweep: tensor 12-24 B + x 8 + f 8 if given + x' 8); floor = bytes / bandwidth;\n"

@@ -1,7 +1,7 @@
 /* concurrent.c -- bench_methods' concurrent streams: 1, 2, 4 and 8
  * contexts of robust and of dis (medium) at 640x480 on the one device, each
  * streamed from a host thread of its own as the seq column streams one
- * (submit8/collect, two flows in flight, page-locked): flows per second of
+ * (submit8/collect, FLOW_CONTEXT_DEPTH flows in flight, page-locked): flows per second of
  * all streams together (wall time from a common start to the last collect)
  * against one stream alone. */
 #include "bench.h"
@@ -19,23 +19,25 @@
 typedef struct conc_stream {
     flow_context *ctx;
     flow_image8 f8[2];
-    flow_field fld[2];
+    flow_field fld[FLOW_CONTEXT_DEPTH];
     int warm, flows;
     atomic_int *ready, *go; /* streams warmed up; all may start */
     double t0, t1;
     int ok;
 } conc_stream;
 
-/* n flows of the sequence a c a c ... (continuing it), two in flight. */
+/* n flows of the sequence a c a c ... (continuing it), FLOW_CONTEXT_DEPTH
+ * in flight. */
 static int stream_flows(conc_stream *c, int n, int *next)
 {
     int ok = 1, done = 0;
     for (int i = 0; ok && done < n; i++) {
         if (i < n) {
-            const int k = (*next)++ % 2;
-            ok = flow_context_submit8(c->ctx, &c->f8[k], &c->fld[k]) == FLOW_OK;
+            const int k = (*next)++;
+            ok = flow_context_submit8(c->ctx, &c->f8[k % 2], &c->fld[k % FLOW_CONTEXT_DEPTH])
+                 == FLOW_OK;
         }
-        if (ok && (flow_context_queued(c->ctx) == 2 || i >= n - 1)) {
+        if (ok && (flow_context_queued(c->ctx) == FLOW_CONTEXT_DEPTH || i >= n - 1)) {
             ok = flow_context_collect(c->ctx, NULL, NULL) == FLOW_OK;
             done++;
         }
@@ -61,14 +63,16 @@ static void *conc_run(void *arg)
 
 static void conc_free(conc_stream *c)
 {
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < FLOW_CONTEXT_DEPTH; k++) {
         if (c->fld[k].u) {
             flow_device_unpin(bench_dev, c->fld[k].u);
             flow_device_unpin(bench_dev, c->fld[k].v);
         }
+        flow_field_free(&c->fld[k]);
+    }
+    for (int k = 0; k < 2; k++) {
         if (c->f8[k].data)
             flow_device_unpin(bench_dev, c->f8[k].data);
-        flow_field_free(&c->fld[k]);
         flow_image8_free(&c->f8[k]);
     }
     flow_context_destroy(c->ctx);
@@ -92,10 +96,11 @@ static double conc_flows_per_s(const method_run *run, int n, const flow_image *a
         ok = flow_context_create(bench_dev, a->width, a->height, 1, p, &st[i].ctx) == FLOW_OK
              && to_bytes(a, &st[i].f8[0]) && to_bytes(c, &st[i].f8[1]);
         for (int k = 0; ok && k < 2; k++)
+            ok = flow_device_pin(bench_dev, st[i].f8[k].data, ibytes) == FLOW_OK;
+        for (int k = 0; ok && k < FLOW_CONTEXT_DEPTH; k++)
             ok = flow_field_alloc(&st[i].fld[k], a->width, a->height) == FLOW_OK
                  && flow_device_pin(bench_dev, st[i].fld[k].u, fbytes) == FLOW_OK
-                 && flow_device_pin(bench_dev, st[i].fld[k].v, fbytes) == FLOW_OK
-                 && flow_device_pin(bench_dev, st[i].f8[k].data, ibytes) == FLOW_OK;
+                 && flow_device_pin(bench_dev, st[i].fld[k].v, fbytes) == FLOW_OK;
         st[i].warm = 5, st[i].flows = flows, st[i].ready = &ready, st[i].go = &go;
     }
     flow_params_destroy(p);
