@@ -5,8 +5,10 @@
 #include "run.h"
 #include "progress.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int report_failure(flow_status s, const char *doing, const char *why)
 {
@@ -64,22 +66,82 @@ static void params_header(const compute_options *o, const flow_device *d, const 
              f2);
 }
 
+/* ---- the fields computed into without -o ----------------------------------
+ * A spread holds a field per pair in flight, allocated and page-locked
+ * before the first pair.  Page-locking fresh memory faults in every page
+ * inside the driver, one call at a time; the pages are faulted in first,
+ * by several threads at once, each taking every `step`th field from
+ * `first`, and page-locking what is already there is quick. */
+#define OWN_THREADS_MAX 8
+
+typedef struct own_share {
+    run *r;
+    flow_field *f;
+    long n, first, step;
+    int (*each)(run *r, flow_field *f); /* 0: done, else it failed */
+    int failed;
+} own_share;
+
+static void *own_share_run(void *arg)
+{
+    own_share *s = arg;
+    for (long k = s->first; k < s->n && !s->failed; k += s->step)
+        s->failed = s->each(s->r, &s->f[k]);
+    return NULL;
+}
+
+/* each() over f[0 .. n - 1] on up to OWN_THREADS_MAX threads (the calling
+ * one among them); 1 when it failed on any field. */
+static int own_fields_each(run *r, flow_field *f, long n, int (*each)(run *, flow_field *))
+{
+    own_share share[OWN_THREADS_MAX];
+    pthread_t thread[OWN_THREADS_MAX];
+    int started[OWN_THREADS_MAX] = { 0 };
+    const int threads = n < OWN_THREADS_MAX ? (int)n : OWN_THREADS_MAX;
+    for (int i = 0; i < threads; i++) {
+        share[i] = (own_share){ r, f, n, i, threads, each, 0 };
+        started[i] = i > 0 && pthread_create(&thread[i], NULL, own_share_run, &share[i]) == 0;
+    }
+    for (int i = 0; i < threads; i++)
+        if (!started[i]) /* the calling thread's share, or one whose thread did not start */
+            own_share_run(&share[i]);
+    int failed = 0;
+    for (int i = 0; i < threads; i++) {
+        if (started[i])
+            pthread_join(thread[i], NULL);
+        failed |= share[i].failed;
+    }
+    return failed;
+}
+
+static int alloc_touch_pin(run *r, flow_field *f)
+{
+    if (flow_field_alloc(f, r->width, r->height) != FLOW_OK)
+        return 1;
+    const size_t bytes = (size_t)f->width * f->height * sizeof(float);
+    memset(f->u, 0, bytes);
+    memset(f->v, 0, bytes);
+    field_pin(r->d, f);
+    return 0;
+}
+
+static int unpin_free(run *r, flow_field *f)
+{
+    field_unpin(r->d, f);
+    flow_field_free(f);
+    return 0;
+}
+
 int own_fields_alloc(run *r, flow_field *f, long n)
 {
-    for (long k = 0; k < n; k++) {
-        if (flow_field_alloc(&f[k], r->width, r->height) != FLOW_OK)
-            return compute_failure(FLOW_ERR_NOMEM, "flow field");
-        field_pin(r->d, &f[k]);
-    }
+    if (own_fields_each(r, f, n, alloc_touch_pin))
+        return compute_failure(FLOW_ERR_NOMEM, "flow field");
     return CLI_EXIT_OK;
 }
 
 void own_fields_free(run *r, flow_field *f, long n)
 {
-    for (long k = 0; k < n; k++) {
-        field_unpin(r->d, &f[k]);
-        flow_field_free(&f[k]);
-    }
+    own_fields_each(r, f, n, unpin_free);
 }
 
 int take_field(run *r, long k, flow_field **f)
