@@ -18,6 +18,8 @@ expect "list needs a pattern" 1 err "names one file but 2 flows" $FCC f0.png f1.
 expect "pattern" 0 err "3 flows of 64x48 from 4 frames .* flows/s sustained" $FCC "f%d.png" -o "pat%02d.flo"
 check "pattern: names" 'is_flo pat00.flo 64 48 && is_flo pat02.flo 64 48 && [ ! -e pat03.flo ]'
 check "pattern: summary gives the device time" 'grep -q "per flow: device .* ms (.* flows/s if the device never waited): the run kept it busy .*% of the time" err'
+busy=$(sed -n 's/.*the run kept it busy \([0-9]*\)% of the time.*/\1/p' err)
+check "pattern: the busy share ($busy%) is a share: 0 to 100" '[ -n "$busy" ] && [ "$busy" -ge 0 ] && [ "$busy" -le 100 ]'
 check "pattern: summary gives decoding and writing" 'grep -q "decoding .* ms per frame on [1-9][0-9]* threads*, writing .* ms per flow on [1-9][0-9]* threads*" err'
 # the streaming loop (8-bit frames, overlapped) and the stepwise one (float
 # frames, one pair at a time: --timing-file) give the same flows, bit for bit
