@@ -8,11 +8,12 @@
  *   - by the CPU device (device/cpu/kernels_cpu.c) into cpu_<stem>: a
  *     loop over the grid calling the function, its rows in chunks run by
  *     the device's thread pool (cpu PX); for cpu ROWS the loop over a
- *     chunk's rows is written by hand in device/cpu/rows_cpu.c, calling the
- *     same per-point functions in a form the compiler vectorises (the
- *     convolutions on a clamped copy of a row, the Jacobi sweep, the
- *     residual and N(x) from a chunk's Psi'_S evaluated once per pixel, the
- *     SOR colours a row at a time);
+ *     chunk's rows is written by hand in device/cpu/rows_cpu.c and
+ *     patch_cpu.c, calling the same per-point functions in a form the
+ *     compiler vectorises (the convolutions on a clamped copy of a row, the
+ *     Jacobi sweep, the residual and N(x) from a chunk's Psi'_S evaluated
+ *     once per pixel, the SOR colours a row at a time, the patches of dense
+ *     inverse search a patch row at a time);
  *   - by the CUDA device (device/cuda/kernels.cu) into flow_<stem>_kernel,
  *     a kernel that computes (x, y), returns outside the grid and calls the
  *     function, and its launcher cuda_<stem> (gpu GRID); for gpu OWN the
@@ -86,7 +87,7 @@
     X(tvl1_primal, flow_tvl1_primal_args, a->u.u.width, a->u.u.height, GRID, PX)                 \
     X(tvl1_dual, flow_tvl1_dual_args, a->u.u.width, a->u.u.height, GRID, PX)                     \
     X(tvl1_median, flow_tvl1_median_args, a->m.dst.u.width, a->m.dst.u.height, GRID, PX)         \
-    X(dis_search, flow_dis_search_args, a->p.u.width, a->p.u.height, POINTS, PX)                 \
+    X(dis_search, flow_dis_search_args, a->p.u.width, a->p.u.height, POINTS, ROWS)               \
     X(dis_densify, flow_dis_densify_args, a->w.u.width, a->w.u.height, GRID, PX)                 \
     X(epic_census, flow_epic_census_args, a->dst.width, a->dst.height, GRID, PX)                 \
     X(epic_match, flow_epic_match_args, a->src.u.width, a->src.u.height, GRID, PX)               \
