@@ -49,10 +49,13 @@ FLOW_CPU_INLINE static void cpu_patch_row_error(const flow_plane *f2, const flow
 
 /* flow_patch_track (one lane) of the patch at (x0, y0), which lies inside
  * the first frame. */
-FLOW_CPU_INLINE static int cpu_patch_track(const flow_patch_frames *f, const flow_patch_opts *o,
-                                           int x0, int y0, int nc, float *u, float *v)
+FLOW_CPU_INLINE static int cpu_patch_track(const flow_patch_frames *f,
+                                           const flow_patch_opts *opts, int x0, int y0, int nc,
+                                           int s, float *u, float *v)
 {
-    const int s = o->size;
+    flow_patch_opts local = *opts;
+    local.size = s;
+    const flow_patch_opts *o = &local;
     flow_patch_hessian H;
     if (!flow_patch_hessian_at(f, o, x0, y0, 0, 1, nc, &H))
         return 0;
@@ -84,10 +87,12 @@ FLOW_CPU_INLINE static int cpu_patch_track(const flow_patch_frames *f, const flo
 
 /* flow_dis_search_px at (i, j), the patch tracked by cpu_patch_track where
  * it lies inside the frames (every patch of a grid wider and taller than a
- * patch) and is no wider than CPU_PATCH_ROW. */
-FLOW_CPU_INLINE static void cpu_dis_search_at(const flow_dis_search_args *a, int i, int j, int nc)
+ * patch) and is no wider than CPU_PATCH_ROW; nc and s: the channel count
+ * and patch side, constants where the caller has them. */
+FLOW_CPU_INLINE static void cpu_dis_search_at(const flow_dis_search_args *a, int i, int j, int nc,
+                                              int s)
 {
-    const int x0 = i * a->stride, y0 = j * a->stride, s = a->o.size;
+    const int x0 = i * a->stride, y0 = j * a->stride;
     const flow_plane *f1 = &a->f.f1[0];
     if (x0 + s > f1->width || y0 + s > f1->height || s > CPU_PATCH_ROW) {
         flow_dis_search_point(a, i, j, 0, 1, nc);
@@ -97,24 +102,25 @@ FLOW_CPU_INLINE static void cpu_dis_search_at(const flow_dis_search_args *a, int
     const int cx = flow_clampi(x0 + r, 0, a->w.u.width - 1);
     const int cy = flow_clampi(y0 + r, 0, a->w.u.height - 1);
     float u = FLOW_PX(a->w.u, cx, cy), v = FLOW_PX(a->w.v, cx, cy);
-    cpu_patch_track(&a->f, &a->o, x0, y0, nc, &u, &v);
+    cpu_patch_track(&a->f, &a->o, x0, y0, nc, s, &u, &v);
     FLOW_PX(a->p.u, i, j) = u;
     FLOW_PX(a->p.v, i, j) = v;
 }
 
-/* The patches of rows [j0, j1) of the grid; one channel a constant. */
+/* The patches of rows [j0, j1) of the grid; one channel and the side of
+ * the presets' patches (8) constants. */
 FLOW_CPU_CLONES static void cpu_dis_search_rows(void *ctx, int chunk, int j0, int j1)
 {
     (void)chunk;
     const flow_dis_search_args local = *(const flow_dis_search_args *)ctx;
     const flow_dis_search_args *a = &local;
-    const int n = a->p.u.width, nc = a->f.channels;
+    const int n = a->p.u.width, nc = a->f.channels, s = a->o.size;
     for (int j = j0; j < j1; j++)
         for (int i = 0; i < n; i++) {
-            if (nc == 1)
-                cpu_dis_search_at(a, i, j, 1);
+            if (nc == 1 && s == 8)
+                cpu_dis_search_at(a, i, j, 1, 8);
             else
-                cpu_dis_search_at(a, i, j, nc);
+                cpu_dis_search_at(a, i, j, nc, s);
         }
 }
 
