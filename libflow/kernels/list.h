@@ -14,7 +14,8 @@
  *     clamped copy of a row, the Jacobi sweep, the residual and N(x) from a
  *     chunk's Psi'_S evaluated once per pixel, Psi'_S and the SOR colours a
  *     row at a time, the patches of dense inverse search a patch row at a
- *     time, the data terms with their shape as constants);
+ *     time, its densification and the data terms with their shape as
+ *     constants);
  *   - by the CUDA device (device/cuda/kernels.cu) into flow_<stem>_kernel,
  *     a kernel that computes (x, y), returns outside the grid and calls the
  *     function, and its launcher cuda_<stem> (gpu GRID); for gpu OWN the
@@ -89,7 +90,7 @@
     X(tvl1_dual, flow_tvl1_dual_args, a->u.u.width, a->u.u.height, GRID, PX)                     \
     X(tvl1_median, flow_tvl1_median_args, a->m.dst.u.width, a->m.dst.u.height, GRID, PX)         \
     X(dis_search, flow_dis_search_args, a->p.u.width, a->p.u.height, POINTS, ROWS)               \
-    X(dis_densify, flow_dis_densify_args, a->w.u.width, a->w.u.height, GRID, PX)                 \
+    X(dis_densify, flow_dis_densify_args, a->w.u.width, a->w.u.height, GRID, ROWS)               \
     X(epic_census, flow_epic_census_args, a->dst.width, a->dst.height, GRID, PX)                 \
     X(epic_match, flow_epic_match_args, a->src.u.width, a->src.u.height, GRID, PX)               \
     X(epic_subpixel, flow_epic_subpixel_args, a->seeds.u.width, a->seeds.u.height, GRID, PX)     \

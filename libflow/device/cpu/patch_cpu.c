@@ -1,8 +1,8 @@
-/* patch_cpu.c -- the CPU loop of dense inverse search's patch search (cpu
- * ROWS in libflow/kernels/list.h): each patch of the grid tracked by the
- * functions of pixel/patch.h that flow_patch_track composes (its Hessian,
- * each channel's sums, the Gauss-Newton step), its residual computed a
- * row of the patch at a time in a loop the compiler vectorises.
+/* patch_cpu.c -- the CPU loops of dense inverse search (cpu ROWS in
+ * libflow/kernels/list.h).  The patch search: each patch of the grid
+ * tracked by the functions of pixel/patch.h that flow_patch_track composes
+ * (its Hessian, each channel's sums, the Gauss-Newton step), its residual
+ * computed a row of the patch at a time in a loop the compiler vectorises.
  *
  * Within a row of a patch the second frame is read on one row pair (the
  * patch translates), and where every sample's left neighbour is column
@@ -127,6 +127,47 @@ FLOW_CPU_CLONES static void cpu_dis_search_rows(void *ctx, int chunk, int j0, in
 flow_status cpu_dis_search(flow_device *d, const flow_dis_search_args *a)
 {
     cpu_for_rows(d, a->p.u.width, a->p.u.height, FLOW_CPU_GRAIN_POINTS, cpu_dis_search_rows,
+                 (void *)a);
+    return FLOW_OK;
+}
+
+/* The densification (flow_dis_densify_px) of rows [y0, y1) with the
+ * channel count, patch side and stride nc, s, t (nc == 0: a's own):
+ * constants where the caller has them, so that the covering patches'
+ * indices are divisions by a constant and the loop over the channels
+ * unrolls. */
+static inline void cpu_dis_densify_run(const flow_dis_densify_args *args, int y0, int y1, int nc,
+                                       int s, int t)
+{
+    flow_dis_densify_args local = *args;
+    if (nc > 0)
+        local.channels = nc, local.size = s, local.stride = t;
+    const flow_dis_densify_args *a = &local;
+    const int w = a->w.u.width;
+    for (int y = y0; y < y1; y++)
+        for (int x = 0; x < w; x++)
+            flow_dis_densify_px(a, x, y);
+}
+
+/* One channel with the presets' patch side (8) and strides (3 medium, 4
+ * fast and ultrafast) as constants. */
+FLOW_CPU_CLONES FLOW_CPU_FLAT static void cpu_dis_densify_rows(void *ctx, int chunk, int y0,
+                                                               int y1)
+{
+    (void)chunk;
+    const flow_dis_densify_args *a = ctx;
+    const int preset = a->channels == 1 && a->size == 8;
+    if (preset && a->stride == 3)
+        cpu_dis_densify_run(a, y0, y1, 1, 8, 3);
+    else if (preset && a->stride == 4)
+        cpu_dis_densify_run(a, y0, y1, 1, 8, 4);
+    else
+        cpu_dis_densify_run(a, y0, y1, 0, 0, 0);
+}
+
+flow_status cpu_dis_densify(flow_device *d, const flow_dis_densify_args *a)
+{
+    cpu_for_rows(d, a->w.u.width, a->w.u.height, FLOW_CPU_GRAIN, cpu_dis_densify_rows,
                  (void *)a);
     return FLOW_OK;
 }
