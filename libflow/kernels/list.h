@@ -8,11 +8,14 @@
  *   - by the CPU device (device/cpu/kernels_cpu.c) into cpu_<stem>: a
  *     loop over the grid calling the function, its rows in chunks run by
  *     the device's thread pool (cpu PX); for cpu ROWS the loop over a
- *     chunk's rows is written by hand in device/cpu/rows_cpu.c, calling the
- *     same per-point functions in a form the compiler vectorises (the
- *     convolutions on a clamped copy of a row, the Jacobi sweep, the
- *     residual and N(x) from a chunk's Psi'_S evaluated once per pixel, the
- *     SOR colours a row at a time);
+ *     chunk's rows is written by hand in device/cpu/rows_cpu.c,
+ *     patch_cpu.c and terms_cpu.c, calling the same per-point functions in
+ *     a form the compiler vectorises or specialises (the convolutions on a
+ *     clamped copy of a row, the Jacobi sweep, the residual and N(x) from a
+ *     chunk's Psi'_S evaluated once per pixel, Psi'_S and the SOR colours a
+ *     row at a time, the patches of dense inverse search a patch row at a
+ *     time, its densification and the data terms with their shape as
+ *     constants);
  *   - by the CUDA device (device/cuda/kernels.cu) into flow_<stem>_kernel,
  *     a kernel that computes (x, y), returns outside the grid and calls the
  *     function, and its launcher cuda_<stem> (gpu GRID); for gpu OWN the
@@ -69,13 +72,13 @@
     X(restrict_planes, flow_restrict_planes_args, a->coarse[0].width, a->coarse[0].height,       \
       GRID, PX)                                                                                  \
     X(jacobi_sweep, flow_jacobi_sweep_args, a->x.u.width, a->x.u.height, OWN, ROWS)              \
-    X(diffusivity, flow_diffusivity_args, a->ps.width, a->ps.height, GRID, PX)                   \
+    X(diffusivity, flow_diffusivity_args, a->ps.width, a->ps.height, GRID, ROWS)                 \
     X(sor_half, flow_sor_half_args, (a->x.u.width + 1) / 2, a->x.u.height, GRID, ROWS)           \
     X(residual, flow_residual_args, a->x.u.width, a->x.u.height, OWN, ROWS)                      \
     X(apply, flow_apply_args, a->x.u.width, a->x.u.height, OWN, ROWS)                            \
     X(lk, flow_lk_args, a->x.u.width, a->x.u.height, GRID, PX)                                   \
     X(start_blend, flow_start_blend_args, a->x.u.width, a->x.u.height, GRID, PX)                 \
-    X(terms, flow_terms_args, a->f1[0].width, a->f1[0].height, GRID, PX)                         \
+    X(terms, flow_terms_args, a->f1[0].width, a->f1[0].height, GRID, ROWS)                       \
     X(median, flow_median_args, a->dst.u.width, a->dst.u.height, GRID, PX)                       \
     X(occlusion, flow_occlusion_args, a->o.width, a->o.height, GRID, PX)                         \
     X(consistency, flow_consistency_args, a->verdict.width, a->verdict.height, GRID, PX)         \
@@ -86,8 +89,8 @@
     X(tvl1_primal, flow_tvl1_primal_args, a->u.u.width, a->u.u.height, GRID, PX)                 \
     X(tvl1_dual, flow_tvl1_dual_args, a->u.u.width, a->u.u.height, GRID, PX)                     \
     X(tvl1_median, flow_tvl1_median_args, a->m.dst.u.width, a->m.dst.u.height, GRID, PX)         \
-    X(dis_search, flow_dis_search_args, a->p.u.width, a->p.u.height, POINTS, PX)                 \
-    X(dis_densify, flow_dis_densify_args, a->w.u.width, a->w.u.height, GRID, PX)                 \
+    X(dis_search, flow_dis_search_args, a->p.u.width, a->p.u.height, POINTS, ROWS)               \
+    X(dis_densify, flow_dis_densify_args, a->w.u.width, a->w.u.height, GRID, ROWS)               \
     X(epic_census, flow_epic_census_args, a->dst.width, a->dst.height, GRID, PX)                 \
     X(epic_match, flow_epic_match_args, a->src.u.width, a->src.u.height, GRID, PX)               \
     X(epic_subpixel, flow_epic_subpixel_args, a->seeds.u.width, a->seeds.u.height, GRID, PX)     \

@@ -72,21 +72,25 @@ FLOW_HD void flow_patch_residual(const flow_plane *f2, const flow_patch_opts *o,
     *se += e, *see += e * e;
 }
 
-/* The patch at (x0, y0) of the first frame tracked into the second from the
- * displacement (*u, *v), which it replaces.  Returns 0, leaving (*u, *v)
- * alone, where the patch has too little texture (eigenvalue below tau) or
- * its best match lies more than s pixels from the start.  lane / lanes:
- * the patch's pixels this caller sums (pixel q = j s + i for q = lane,
- * lane + lanes, ...); the lanes of a group run the patch together and end
- * with the same result.  nc: f->channels, a constant where the caller
- * knows it (a GPU kernel per count keeps one channel's values in registers
- * rather than three). */
-FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *o, int x0,
-                             int y0, int lane, int lanes, int nc, float *u, float *v)
+/* What the iterations of a patch keep of its first frame: H = sum g g^T
+ * (less the means' part when normalising), its determinant, and each
+ * channel's sum g. */
+typedef struct flow_patch_hessian {
+    float h11, h12, h22, det;
+    float sgx[3], sgy[3];
+} flow_patch_hessian;
+
+/* H of the patch at (x0, y0) (lane / lanes, nc: as flow_patch_track).
+ * Returns 0 where the patch has too little texture (eigenvalue below tau)
+ * or H is singular. */
+FLOW_HD int flow_patch_hessian_at(const flow_patch_frames *f, const flow_patch_opts *o, int x0,
+                                  int y0, int lane, int lanes, int nc, flow_patch_hessian *H)
 {
     const int s = o->size, np = s * s;
     const float n = (float)np; /* pixels per channel */
-    float h11 = 0.0f, h12 = 0.0f, h22 = 0.0f, sgx[3] = { 0, 0, 0 }, sgy[3] = { 0, 0, 0 };
+    float h11 = 0.0f, h12 = 0.0f, h22 = 0.0f;
+    for (int c = 0; c < 3; c++)
+        H->sgx[c] = H->sgy[c] = 0.0f;
     for (int c = 0; c < nc; c++) {
         /* lane 0 carries the earlier channels' totals: a single lane adds in
          * the order of the formulas */
@@ -101,13 +105,87 @@ FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *
         }
         h11 = flow_lanes_sum(p11, lanes), h12 = flow_lanes_sum(p12, lanes);
         h22 = flow_lanes_sum(p22, lanes);
-        sgx[c] = flow_lanes_sum(pgx, lanes), sgy[c] = flow_lanes_sum(pgy, lanes);
+        const float sgx = flow_lanes_sum(pgx, lanes), sgy = flow_lanes_sum(pgy, lanes);
+        H->sgx[c] = sgx, H->sgy[c] = sgy;
         if (o->normalise)
-            h11 -= sgx[c] * sgx[c] / n, h12 -= sgx[c] * sgy[c] / n, h22 -= sgy[c] * sgy[c] / n;
+            h11 -= sgx * sgx / n, h12 -= sgx * sgy / n, h22 -= sgy * sgy / n;
     }
     const float det = h11 * h22 - h12 * h12, tr = h11 + h22;
-    if (!(flow_eig_min2(h11, h12, h22) / (n * (float)nc) >= o->tau)
-        || !(det > 1e-9f * tr * tr))
+    H->h11 = h11, H->h12 = h12, H->h22 = h22, H->det = det;
+    return flow_eig_min2(h11, h12, h22) / (n * (float)nc) >= o->tau && det > 1e-9f * tr * tr;
+}
+
+/* A channel's sums of an iteration made final: less the means' part when
+ * normalising (se: the channel's sum of e). */
+FLOW_HD void flow_patch_channel_end(const flow_patch_hessian *H, const flow_patch_opts *o, int c,
+                                    float se, float *bx, float *by, float *see)
+{
+    const float n = (float)(o->size * o->size);
+    if (o->normalise)
+        *bx -= H->sgx[c] * se / n, *by -= H->sgy[c] * se / n, *see -= se * se / n;
+}
+
+/* Where the iterations stand: the displacement (du, dv), the best iterate
+ * (bu, bv) with its residual best, iteration k, and whether the last step
+ * was small enough to stop after scoring its result. */
+typedef struct flow_patch_iterate {
+    float du, dv, best, bu, bv;
+    int k, converged;
+} flow_patch_iterate;
+
+FLOW_HD flow_patch_iterate flow_patch_iterate_start(float u0, float v0)
+{
+    flow_patch_iterate t;
+    t.du = t.bu = u0, t.dv = t.bv = v0, t.best = INFINITY;
+    t.k = 0, t.converged = 0;
+    return t;
+}
+
+/* The end of an iteration whose sums are b = (bx, by) and see: the iterate
+ * scored, then one Gauss-Newton step.  Returns 0 when the iterations are
+ * over (the last iterate scored). */
+FLOW_HD int flow_patch_step(const flow_patch_hessian *H, const flow_patch_opts *o,
+                            flow_patch_iterate *t, float bx, float by, float see)
+{
+    if (see < t->best)
+        t->best = see, t->bu = t->du, t->bv = t->dv;
+    if (t->converged || t->k == o->iterations)
+        return 0;
+    const float Du = (H->h22 * bx - H->h12 * by) / H->det;
+    const float Dv = (H->h11 * by - H->h12 * bx) / H->det;
+    t->du -= Du, t->dv -= Dv;
+    t->converged = Du * Du + Dv * Dv < 1e-6f; /* one more pass scores it */
+    t->k++;
+    return 1;
+}
+
+/* The result: the best iterate into (*u, *v), unless it lies more than s
+ * pixels from the start (u0, v0): 0 then, (*u, *v) left alone. */
+FLOW_HD int flow_patch_accept(const flow_patch_opts *o, const flow_patch_iterate *t, float u0,
+                              float v0, float *u, float *v)
+{
+    const float n = (float)(o->size * o->size);
+    if ((t->bu - u0) * (t->bu - u0) + (t->bv - v0) * (t->bv - v0) > n)
+        return 0;
+    *u = t->bu, *v = t->bv;
+    return 1;
+}
+
+/* The patch at (x0, y0) of the first frame tracked into the second from the
+ * displacement (*u, *v), which it replaces.  Returns 0, leaving (*u, *v)
+ * alone, where the patch has too little texture (eigenvalue below tau) or
+ * its best match lies more than s pixels from the start.  lane / lanes:
+ * the patch's pixels this caller sums (pixel q = j s + i for q = lane,
+ * lane + lanes, ...); the lanes of a group run the patch together and end
+ * with the same result.  nc: f->channels, a constant where the caller
+ * knows it (a GPU kernel per count keeps one channel's values in registers
+ * rather than three). */
+FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *o, int x0,
+                             int y0, int lane, int lanes, int nc, float *u, float *v)
+{
+    const int s = o->size, np = s * s;
+    flow_patch_hessian H;
+    if (!flow_patch_hessian_at(f, o, x0, y0, lane, lanes, nc, &H))
         return 0;
     /* lanes of a group: the first FLOW_PATCH_KEPT pixels of this lane (all
      * of them for a warp on an 8x8 patch) have their f1 and gradient kept
@@ -127,8 +205,9 @@ FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *
             kgy[c][m] = keep ? flow_at(&f->gy[c], px, py) : 0.0f;
         }
     const float u0 = *u, v0 = *v;
-    float du = u0, dv = v0, best = INFINITY, bu = u0, bv = v0;
-    for (int k = 0, converged = 0;; k++) {
+    flow_patch_iterate t = flow_patch_iterate_start(u0, v0);
+    for (;;) {
+        const float du = t.du, dv = t.dv;
         float bx = 0.0f, by = 0.0f, see = 0.0f;
         FLOW_UNROLL
         for (int c = 0; c < 3; c++) {
@@ -155,21 +234,12 @@ FLOW_HD int flow_patch_track(const flow_patch_frames *f, const flow_patch_opts *
             }
             bx = flow_lanes_sum(pbx, lanes), by = flow_lanes_sum(pby, lanes);
             see = flow_lanes_sum(psee, lanes), se = flow_lanes_sum(se, lanes);
-            if (o->normalise)
-                bx -= sgx[c] * se / n, by -= sgy[c] * se / n, see -= se * se / n;
+            flow_patch_channel_end(&H, o, c, se, &bx, &by, &see);
         }
-        if (see < best)
-            best = see, bu = du, bv = dv;
-        if (converged || k == o->iterations)
+        if (!flow_patch_step(&H, o, &t, bx, by, see))
             break;
-        const float Du = (h22 * bx - h12 * by) / det, Dv = (h11 * by - h12 * bx) / det;
-        du -= Du, dv -= Dv;
-        converged = Du * Du + Dv * Dv < 1e-6f; /* one more pass scores it */
     }
-    if ((bu - u0) * (bu - u0) + (bv - v0) * (bv - v0) > n)
-        return 0;
-    *u = bu, *v = bv;
-    return 1;
+    return flow_patch_accept(o, &t, u0, v0, u, v);
 }
 
 /* Solves H x = b in place (b becomes x) for a symmetric positive definite

@@ -39,17 +39,29 @@ FLOW_HD float flow_prolong_at(const flow_plane *c, int x, int y)
 
 /* f at the point (px, py) by bilinear interpolation, the point clamped into
  * the plane (the border is repeated outside, as flow_at does; NaN -> 0). */
+/* A coordinate clamped into [0, n - 1] (NaN -> 0). */
+FLOW_HD float flow_coord_clamp(float p, int n)
+{
+    return p > 0.0f ? (p < (float)(n - 1) ? p : (float)(n - 1)) : 0.0f;
+}
+
+/* The bilinear blend of the values a00, a10 (row 0, columns 0 and 1) and
+ * a01, a11 (row 1) at the fractions ax, ay. */
+FLOW_HD float flow_bilinear_mix(float a00, float a10, float a01, float a11, float ax, float ay)
+{
+    return (1.0f - ay) * ((1.0f - ax) * a00 + ax * a10) + ay * ((1.0f - ax) * a01 + ax * a11);
+}
+
 FLOW_HD float flow_bilinear_at(const flow_plane *f, float px, float py)
 {
     const int w = f->width, h = f->height;
-    px = px > 0.0f ? (px < (float)(w - 1) ? px : (float)(w - 1)) : 0.0f;
-    py = py > 0.0f ? (py < (float)(h - 1) ? py : (float)(h - 1)) : 0.0f;
+    px = flow_coord_clamp(px, w);
+    py = flow_coord_clamp(py, h);
     const int x0 = (int)px, y0 = (int)py;
     const int x1 = x0 + 1 < w ? x0 + 1 : x0, y1 = y0 + 1 < h ? y0 + 1 : y0;
     const float ax = px - (float)x0, ay = py - (float)y0;
     const float *r0 = f->data + y0 * f->pitch, *r1 = f->data + y1 * f->pitch;
-    return (1.0f - ay) * ((1.0f - ax) * r0[x0] + ax * r0[x1])
-           + ay * ((1.0f - ax) * r1[x0] + ax * r1[x1]);
+    return flow_bilinear_mix(r0[x0], r0[x1], r1[x0], r1[x1], ax, ay);
 }
 
 /* ---- the operations ----------------------------------------------------- */

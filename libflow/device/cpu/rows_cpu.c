@@ -255,16 +255,16 @@ typedef struct cpu_terms_job {
     float *psi;
 } cpu_terms_job;
 
-/* Psi'_S of the flow x at the rows ya .. yb into ps (pitch x's width), row
+/* Psi'_S of the flow x at the rows ya .. yb into ps (row pitch pp), row
  * ya first: flow_psi_s_px's values, from the flow's own rows inside the
  * grid (flow_psi_s_tile) and from the clamped stencil on its border. */
-static inline void cpu_psi_rows(const flow_system *s, const flow_pair *xf, float *ps, int ya,
-                                int yb)
+static inline void cpu_psi_rows(const flow_system *s, const flow_pair *xf, float *ps, long pp,
+                                int ya, int yb)
 {
     const int w = xf->u.width, h = xf->u.height, pu = xf->u.pitch;
     const int edge = (s->flags & FLOW_SYS_EDGE) != 0;
     for (int y = ya; y <= yb; y++) {
-        float *restrict p = ps + (long)(y - ya) * w;
+        float *restrict p = ps + (long)(y - ya) * pp;
         if (y == 0 || y == h - 1 || w < 3) {
             for (int x = 0; x < w; x++)
                 p[x] = flow_psi_s_px(s, xf, x, y);
@@ -303,7 +303,7 @@ static inline flow_var_terms cpu_terms_border(const flow_system *s, const flow_p
         /* unread without a robust smoothness term (flow_var_terms_ps) */                       \
         float *ps = job->psi ? job->psi + (long)(y0 + 2 * chunk) * w : NULL;                     \
         if (ps)                                                                                  \
-            cpu_psi_rows(s, &a->x, ps, ya, yb);                                                  \
+            cpu_psi_rows(s, &a->x, ps, w, ya, yb);                                               \
         for (int y = y0; y < y1; y++) {                                                          \
             const float *pr = ps ? ps + (long)(y - ya) * w : NULL;                               \
             const int inner = y > 0 && y < h - 1 && w > 2;                                       \
@@ -341,6 +341,23 @@ static inline flow_var_terms cpu_terms_border(const flow_system *s, const flow_p
 CPU_TERMS_ROWS(jacobi_sweep, flow_jacobi_sweep_args)
 CPU_TERMS_ROWS(residual, flow_residual_args)
 CPU_TERMS_ROWS(apply, flow_apply_args)
+
+/* Psi'_S of a sweep's start, a row at a time (cpu_psi_rows).  One build,
+ * not FLOW_CPU_CLONES: the loop is bound by square roots and divisions,
+ * which its 256-bit build ran slower than the baseline 128-bit one on the
+ * AMD EPYC (Zen 3) measured. */
+static void cpu_diffusivity_rows(void *ctx, int chunk, int y0, int y1)
+{
+    (void)chunk;
+    const flow_diffusivity_args *a = ctx;
+    cpu_psi_rows(&a->s, &a->x, a->ps.data + (long)y0 * a->ps.pitch, a->ps.pitch, y0, y1 - 1);
+}
+
+flow_status cpu_diffusivity(flow_device *d, const flow_diffusivity_args *a)
+{
+    cpu_for_rows(d, a->ps.width, a->ps.height, FLOW_CPU_GRAIN, cpu_diffusivity_rows, (void *)a);
+    return FLOW_OK;
+}
 
 /* ---- the colours of red-black SOR ----------------------------------------- */
 
