@@ -37,8 +37,6 @@ FLOW_HD float flow_prolong_at(const flow_plane *c, int x, int y)
     return 0.25f * (r0[xc] + r0[x1] + r1[xc] + r1[x1]);
 }
 
-/* f at the point (px, py) by bilinear interpolation, the point clamped into
- * the plane (the border is repeated outside, as flow_at does; NaN -> 0). */
 /* A coordinate clamped into [0, n - 1] (NaN -> 0). */
 FLOW_HD float flow_coord_clamp(float p, int n)
 {
@@ -52,6 +50,8 @@ FLOW_HD float flow_bilinear_mix(float a00, float a10, float a01, float a11, floa
     return (1.0f - ay) * ((1.0f - ax) * a00 + ax * a10) + ay * ((1.0f - ax) * a01 + ax * a11);
 }
 
+/* f at the point (px, py) by bilinear interpolation, the point clamped into
+ * the plane (the border is repeated outside, as flow_at does; NaN -> 0). */
 FLOW_HD float flow_bilinear_at(const flow_plane *f, float px, float py)
 {
     const int w = f->width, h = f->height;
