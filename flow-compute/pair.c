@@ -187,7 +187,7 @@ int pair_done(run *r, const flow_device *by, flow_field *field, const flow_image
     }
     r->t.last_flow_ms = ftimer_now_ms();
     if (++r->t.flows == 1) {
-        r->t.first_flow_ms = ftimer_now_ms();
+        r->t.first_flow_ms = r->t.last_flow_ms;
         r->t.first_compute_ms = r->t.compute_ms;
     }
     if (r->show_progress)

@@ -73,7 +73,6 @@ static int field_for(run *r, spread *s, long k, flow_field **f)
     return CLI_EXIT_OK;
 }
 
-
 static flow_status submit(flow_spread *sp, const source_frame *f, flow_field *out)
 {
     return f->is8 ? flow_spread_submit8(sp, &f->bytes, out)
